@@ -1,0 +1,65 @@
+# Integrator Lab: `make test` and `make run` set everything up from a fresh clone.
+#   .venv/                 Python environment with the project installed editable (+ test extra)
+#   node_modules/          Pyodide, pinned in package-lock.json (npm ci)
+#   .cache/pyodide-wheels  pure-Python wheels pytest needs inside Pyodide
+#   chromium               Debian's Chromium, for the browser tests
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PYODIDE_WHEELS := .cache/pyodide-wheels
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: test run bench venv node_modules pyodide-wheels chromium dist clean distclean
+
+test: venv node_modules pyodide-wheels chromium
+	@status=0; \
+	printf '\n======== [1/2] pytest under CPython: tests/ ========\n'; \
+	INTEGRATOR_LAB_REQUIRE_PYODIDE=1 $(PY) -m pytest || status=1; \
+	printf '\n======== [2/2] core tests inside Pyodide (Node): tests/core/ ========\n'; \
+	$(PY) tests/pyodide/run_core_tests.py || status=1; \
+	if [ $$status -ne 0 ]; then printf '\nmake test: FAILED (see above)\n' >&2; fi; \
+	exit $$status
+
+run: venv
+	$(VENV)/bin/integrator-lab run spring --integrator euler --integrator symplectic-euler \
+		--duration 10 --every 10 --format csv | head -20
+
+bench: venv node_modules
+	$(VENV)/bin/integrator-lab bench
+
+venv: $(VENV)/.installed
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --disable-pip-version-check -e ".[test]"
+	touch $@
+
+node_modules: node_modules/.installed
+node_modules/.installed: package.json package-lock.json
+	npm ci
+	touch $@
+
+pyodide-wheels: $(PYODIDE_WHEELS)/.installed
+$(PYODIDE_WHEELS)/.installed: tests/pyodide/requirements.txt | venv
+	rm -rf $(PYODIDE_WHEELS)
+	$(PY) -m pip download --disable-pip-version-check --quiet \
+		--only-binary=:all: --no-deps --implementation py --python-version 3.14 \
+		--platform any -r tests/pyodide/requirements.txt -d $(PYODIDE_WHEELS)
+	touch $@
+
+chromium:
+	@command -v chromium >/dev/null || { \
+		$(SUDO) apt-get update && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; }
+
+dist: venv
+	rm -rf dist
+	$(PY) -m pip wheel --disable-pip-version-check --no-deps --wheel-dir dist .
+
+clean:
+	rm -rf build dist _site .cache tests/artifacts *.egg-info
+	find . -name __pycache__ -not -path './.venv/*' -not -path './node_modules/*' \
+		-prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV) node_modules

@@ -1,0 +1,80 @@
+"""An adaptive embedded Runge-Kutta pair used as a high-accuracy reference."""
+
+from __future__ import annotations
+
+import math
+
+from .base import ConvergenceError
+from .runge_kutta import DORMAND_PRINCE, RungeKutta, rk_combine, rk_stages
+
+
+class RK45(RungeKutta):
+    """Dormand-Prince 5(4) with error control.
+
+    ``dt`` is the output interval and the largest internal step: each call of :meth:`step`
+    reaches ``t + dt`` exactly through as many accepted internal steps as the tolerances need.
+    The internal step size carries over from one call to the next.
+    """
+
+    name = "rk45"
+    title = "Dormand-Prince 5(4), adaptive"
+    order = 5
+    evaluations = 7
+    tableau = DORMAND_PRINCE
+    description = ("Adaptive embedded RK pair (error control, rtol 1e-10): a high-accuracy "
+                   "reference; evaluations are per internal step")
+    reference = "J. R. Dormand & P. J. Prince, J. Comput. Appl. Math. 6 (1980) 19-26"
+
+    rtol = 1e-10
+    atol = 1e-12
+    SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 5.0
+
+    def __init__(self, rtol: float | None = None, atol: float | None = None):
+        super().__init__()
+        if rtol is not None:
+            self.rtol = rtol
+        if atol is not None:
+            self.atol = atol
+        self._h = None
+        self.internal_steps = 0
+        self.rejected_steps = 0
+
+    def step(self, system, q, v, w, t, dt):
+        end = t + dt
+        h = dt if self._h is None else min(self._h, dt)
+        tab, rows, forces = self.tableau, self._rows, system.forces
+        while t < end:
+            last = h >= end - t
+            if last:
+                h = end - t
+            kq, kv, kp = rk_stages(rows, tab.c, forces, q, v, w, t, h)
+            q5, v5, w5 = rk_combine(tab.b, kq, kv, kp, q, v, w, h)
+            q4, v4, w4 = rk_combine(tab.b_error, kq, kv, kp, q, v, w, h)
+            err = _error_norm((q, v, [w]), (q5, v5, [w5]), (q4, v4, [w4]), self.rtol, self.atol)
+            if err <= 1.0:
+                t = end if last else t + h
+                q, v, w = q5, v5, w5
+                self.internal_steps += 1
+                grow = self.MAX_FACTOR if err == 0.0 else self.SAFETY * err ** -0.2
+                proposal = min(h * min(self.MAX_FACTOR, grow), dt)
+                if not last:  # a step shortened to land on ``end`` says little about h
+                    self._h = proposal
+                h = proposal
+            else:
+                self.rejected_steps += 1
+                shrink = self.SAFETY * err ** -0.2 if math.isfinite(err) else 0.0
+                h *= max(self.MIN_FACTOR, shrink)
+                if h <= 1e-14 * max(1.0, abs(t)):
+                    raise ConvergenceError("adaptive step size underflow")
+        return q, v, w
+
+
+def _error_norm(old, new, embedded, rtol, atol):
+    total, count = 0.0, 0
+    for y0, y5, y4 in zip(old, new, embedded):
+        for a, b, c in zip(y0, y5, y4):
+            scale = atol + rtol * max(abs(a), abs(b))
+            e = (b - c) / scale
+            total += e * e
+            count += 1
+    return math.sqrt(total / count)

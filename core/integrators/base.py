@@ -1,0 +1,71 @@
+"""The integrator interface: one step of ``(q, v, w)`` under a system's forces.
+
+The public :meth:`Integrator.advance` does the bookkeeping (step and force-evaluation counts,
+the engine-style velocity rescaling some systems apply after each step); each method writes
+only its numerics in :meth:`Integrator.step`.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+class ConvergenceError(ArithmeticError):
+    """An implicit solve or an adaptive step failed: the state would be wrong, so none is given."""
+
+
+class Integrator:
+    """Base class. Subclasses declare the metadata and implement :meth:`step`."""
+
+    name: str = ""
+    title: str = ""
+    order: int = 0
+    symplectic: bool = False
+    implicit: bool = False
+    #: force evaluations per step (for forces that do not depend on velocity)
+    evaluations: int = 0
+    description: str = ""
+    reference: str = ""
+
+    def __init__(self):
+        self.steps = 0
+
+    def step(self, system, q, v, w, t, dt):
+        """Return ``(q, v, w)`` one step of length ``dt`` after time ``t``."""
+        raise NotImplementedError
+
+    def advance(self, system, q, v, w, t, dt, steps):
+        """Take ``steps`` steps of length ``dt`` from time ``t``; return ``(q, v, w)``."""
+        step, post = self.step, system.post_step
+        for i in range(steps):
+            q, v, w = step(system, q, v, w, t + i * dt, dt)
+            if post is not None:
+                v, w = post(v, w, dt)
+        self.steps += steps
+        return q, v, w
+
+    @classmethod
+    def describe(cls) -> dict:
+        return {
+            "name": cls.name,
+            "title": cls.title,
+            "order": cls.order,
+            "symplectic": cls.symplectic,
+            "implicit": cls.implicit,
+            "evaluations": cls.evaluations,
+            "description": cls.description,
+            "reference": cls.reference,
+        }
+
+
+def axpy(a: float, x, y):
+    """``y + a x`` for lists."""
+    return [yi + a * xi for xi, yi in zip(x, y)]
+
+
+def norm_inf(x) -> float:
+    return max((abs(e) for e in x), default=0.0)
+
+
+def all_finite(values) -> bool:
+    return all(math.isfinite(e) for e in values)

@@ -1,0 +1,115 @@
+"""Implicit one-step methods solved by Newton iterations.
+
+Implicit Euler and the implicit midpoint rule on ``q' = v, v' = a(q, v)`` both reduce to one
+equation for a velocity ``u``: ``u = v0 + h a(q0 + h u, u)``, with ``h = dt`` (Euler, then
+``v1 = u``) or ``h = dt/2`` (midpoint, ``u`` the midpoint velocity, then ``v1 = 2u - v0``), and
+``q1 = q0 + dt u`` in both. Newton's method uses the system's Jacobian where it has one and
+forward differences otherwise, and stops when the update is below ``TOLERANCE`` relative to u.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .base import ConvergenceError, Integrator, norm_inf
+
+TOLERANCE = 1e-12  # Newton stops when |du| <= TOLERANCE * (1 + |u|) (infinity norm)
+MAX_ITERATIONS = 50
+
+
+def solve_linear(matrix, rhs):
+    """Solve ``matrix x = rhs`` by Gaussian elimination with partial pivoting."""
+    n = len(rhs)
+    m = [list(row) + [b] for row, b in zip(matrix, rhs)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
+        if m[pivot][col] == 0.0 or not math.isfinite(m[pivot][col]):
+            raise ConvergenceError("singular Newton matrix")
+        m[col], m[pivot] = m[pivot], m[col]
+        inv = 1.0 / m[col][col]
+        for r in range(col + 1, n):
+            f = m[r][col] * inv
+            if f != 0.0:
+                row, top = m[r], m[col]
+                for c in range(col, n + 1):
+                    row[c] -= f * top[c]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        s = m[r][n] - sum(m[r][c] * x[c] for c in range(r + 1, n))
+        x[r] = s / m[r][r]
+    return x
+
+
+def solve_velocity(system, q0, v0, t, h):
+    """Solve ``u = v0 + h a(q0 + h u, u)`` for u by Newton's method."""
+    n = len(v0)
+    forces = system.forces
+    a0, _ = forces(q0, v0, t)
+    u = [x + h * b for x, b in zip(v0, a0)]  # explicit Euler predictor
+    for _ in range(MAX_ITERATIONS):
+        qu = [x + h * y for x, y in zip(q0, u)]
+        a, _ = forces(qu, u, t)
+        residual = [ui - vi - h * ai for ui, vi, ai in zip(u, v0, a)]
+        if system.jacobian is not None:
+            dq, dv = system.jacobian(qu, u, t)
+            # d/du a(q0 + h u, u) = h da/dq + da/dv
+            slope = [[h * dq[i][j] + dv[i][j] for j in range(n)] for i in range(n)]
+        else:
+            slope = _difference_slope(forces, q0, u, a, t, h)
+        matrix = [[(1.0 if i == j else 0.0) - h * slope[i][j] for j in range(n)]
+                  for i in range(n)]
+        du = solve_linear(matrix, [-r for r in residual])
+        u = [x + d for x, d in zip(u, du)]
+        if not all(math.isfinite(x) for x in u):
+            break
+        if norm_inf(du) <= TOLERANCE * (1.0 + norm_inf(u)):
+            return u
+    raise ConvergenceError(f"Newton iteration did not converge in {MAX_ITERATIONS} iterations")
+
+
+def _difference_slope(forces, q0, u, a, t, h):
+    """Forward-difference Jacobian of ``u -> a(q0 + h u, u)``, column by column."""
+    n = len(u)
+    columns = []
+    for j in range(n):
+        step = 1.5e-8 * max(1.0, abs(u[j]))  # ~ sqrt(machine epsilon), relative
+        shifted = list(u)
+        shifted[j] += step
+        a_shift, _ = forces([x + h * y for x, y in zip(q0, shifted)], shifted, t)
+        columns.append([(s - b) / step for s, b in zip(a_shift, a)])
+    return [[columns[j][i] for j in range(n)] for i in range(n)]
+
+
+class ImplicitEuler(Integrator):
+    name = "implicit-euler"
+    title = "Implicit Euler"
+    order = 1
+    implicit = True
+    evaluations = 2
+    description = ("Backward Euler: first order, unconditionally stable, damps energy "
+                   "artificially")
+    reference = "Hairer & Wanner, Solving ODEs II (1996), IV.3"
+
+    def step(self, system, q, v, w, t, dt):
+        u = solve_velocity(system, q, v, t + dt, dt)
+        q1 = [x + dt * y for x, y in zip(q, u)]
+        _, p = system.forces(q1, u, t + dt)
+        return q1, u, w + dt * p
+
+
+class ImplicitMidpoint(Integrator):
+    name = "implicit-midpoint"
+    title = "Implicit midpoint"
+    order = 2
+    symplectic = True
+    implicit = True
+    evaluations = 2
+    description = "Implicit midpoint rule: second order, symplectic, A-stable, time-reversible"
+    reference = "Hairer, Lubich & Wanner, Geometric Numerical Integration (2006), II.1"
+
+    def step(self, system, q, v, w, t, dt):
+        half = 0.5 * dt
+        u = solve_velocity(system, q, v, t + half, half)
+        _, p = system.forces([x + half * y for x, y in zip(q, u)], u, t + half)
+        return ([x + dt * y for x, y in zip(q, u)], [2.0 * y - x for x, y in zip(v, u)],
+                w + dt * p)

@@ -1,0 +1,161 @@
+"""Explicit Runge-Kutta methods: Butcher tableaux held as validated data, one stage loop."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .base import Integrator
+
+_TOLERANCE = 1e-14  # tableau consistency checks (exact rationals in floating point)
+
+
+@dataclass(frozen=True)
+class ButcherTableau:
+    """An explicit Runge-Kutta method ``c``, ``a`` (strictly lower triangular), ``b``.
+
+    Validated when built: ``a`` is square and strictly lower triangular, each row of ``a``
+    sums to its ``c``, and ``b`` sums to one (consistency: first order at least).
+    """
+
+    c: tuple[float, ...]
+    a: tuple[tuple[float, ...], ...]
+    b: tuple[float, ...]
+    #: second weights of an embedded pair (error estimate), or None
+    b_error: tuple[float, ...] | None = None
+
+    def __post_init__(self):
+        s = len(self.c)
+        if len(self.b) != s or len(self.a) != s or any(len(row) != s for row in self.a):
+            raise ValueError("Butcher tableau: c, a and b must describe the same stage count")
+        for i, row in enumerate(self.a):
+            if any(row[j] != 0.0 for j in range(i, s)):
+                raise ValueError("Butcher tableau: a must be strictly lower triangular")
+            if abs(sum(row) - self.c[i]) > _TOLERANCE:
+                raise ValueError(f"Butcher tableau: row {i} of a does not sum to c[{i}]")
+        if abs(sum(self.b) - 1.0) > _TOLERANCE:
+            raise ValueError("Butcher tableau: b does not sum to 1")
+        if self.b_error is not None and (len(self.b_error) != s
+                                         or abs(sum(self.b_error) - 1.0) > _TOLERANCE):
+            raise ValueError("Butcher tableau: embedded weights must have s entries summing to 1")
+
+    @property
+    def stages(self) -> int:
+        return len(self.c)
+
+    def sparse_rows(self):
+        """Per stage, the ``(j, a_ij)`` pairs with ``a_ij != 0``."""
+        return tuple(tuple((j, x) for j, x in enumerate(row) if x != 0.0) for row in self.a)
+
+
+EULER = ButcherTableau(c=(0.0,), a=((0.0,),), b=(1.0,))
+MIDPOINT = ButcherTableau(c=(0.0, 0.5), a=((0.0, 0.0), (0.5, 0.0)), b=(0.0, 1.0))
+HEUN = ButcherTableau(c=(0.0, 1.0), a=((0.0, 0.0), (1.0, 0.0)), b=(0.5, 0.5))
+RK4 = ButcherTableau(
+    c=(0.0, 0.5, 0.5, 1.0),
+    a=((0.0, 0.0, 0.0, 0.0), (0.5, 0.0, 0.0, 0.0), (0.0, 0.5, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0)),
+    b=(1 / 6, 1 / 3, 1 / 3, 1 / 6),
+)
+# Dormand & Prince, J. Comput. Appl. Math. 6 (1980) 19-26: 5th-order solution, 4th-order
+# embedded estimate
+DORMAND_PRINCE = ButcherTableau(
+    c=(0.0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1.0, 1.0),
+    a=(
+        (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+        (1 / 5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+        (3 / 40, 9 / 40, 0.0, 0.0, 0.0, 0.0, 0.0),
+        (44 / 45, -56 / 15, 32 / 9, 0.0, 0.0, 0.0, 0.0),
+        (19372 / 6561, -25360 / 2187, 64448 / 6561, -212 / 729, 0.0, 0.0, 0.0),
+        (9017 / 3168, -355 / 33, 46732 / 5247, 49 / 176, -5103 / 18656, 0.0, 0.0),
+        (35 / 384, 0.0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0.0),
+    ),
+    b=(35 / 384, 0.0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0.0),
+    b_error=(5179 / 57600, 0.0, 7571 / 16695, 393 / 640, -92097 / 339200, 187 / 2100, 1 / 40),
+)
+
+
+def rk_stages(tableau_rows, c, forces, q, v, w, t, h):
+    """Evaluate the stages of an explicit RK method on ``q' = v, v' = a, w' = p``.
+
+    Returns the stage derivatives ``(kq, kv, kp)``: lists with one entry per stage.
+    """
+    kq, kv, kp = [], [], []
+    for i, row in enumerate(tableau_rows):
+        qi, vi = q, v
+        for j, coef in row:
+            hc = h * coef
+            qi = [x + hc * d for x, d in zip(qi, kq[j])]
+            vi = [x + hc * d for x, d in zip(vi, kv[j])]
+        a, p = forces(qi, vi, t + c[i] * h)
+        kq.append(vi)
+        kv.append(a)
+        kp.append(p)
+    return kq, kv, kp
+
+
+def rk_combine(weights, kq, kv, kp, q, v, w, h):
+    """``y + h sum(b_i k_i)`` for the three parts of the state."""
+    for k, (bi) in enumerate(weights):
+        if bi == 0.0:
+            continue
+        hb = h * bi
+        q = [x + hb * d for x, d in zip(q, kq[k])]
+        v = [x + hb * d for x, d in zip(v, kv[k])]
+        w = w + hb * kp[k]
+    return q, v, w
+
+
+class RungeKutta(Integrator):
+    """An explicit Runge-Kutta method defined by ``tableau``."""
+
+    tableau: ButcherTableau = EULER
+
+    def __init__(self):
+        super().__init__()
+        self._rows = self.tableau.sparse_rows()
+
+    def step(self, system, q, v, w, t, dt):
+        tab = self.tableau
+        kq, kv, kp = rk_stages(self._rows, tab.c, system.forces, q, v, w, t, dt)
+        return rk_combine(tab.b, kq, kv, kp, q, v, w, dt)
+
+
+class ExplicitEuler(RungeKutta):
+    name = "euler"
+    title = "Explicit Euler"
+    order = 1
+    evaluations = 1
+    tableau = EULER
+    description = ("x += v dt; v += a(x) dt, both from the old state: first order, "
+                   "gains energy on every oscillator")
+    reference = "L. Euler, Institutionum calculi integralis (1768)"
+
+
+class Midpoint(RungeKutta):
+    name = "midpoint"
+    title = "Explicit midpoint"
+    order = 2
+    evaluations = 2
+    tableau = MIDPOINT
+    description = "Euler half step, then a full step with the midpoint slope: second order"
+    reference = "Hairer, Norsett & Wanner, Solving ODEs I (1993), II.1"
+
+
+class Heun(RungeKutta):
+    name = "heun"
+    title = "Heun"
+    order = 2
+    evaluations = 2
+    tableau = HEUN
+    description = "Trapezoidal predictor-corrector (explicit RK2): second order"
+    reference = "K. Heun, Z. Math. Phys. 45 (1900) 23-38"
+
+
+class RK4(RungeKutta):
+    name = "rk4"
+    title = "Runge-Kutta 4"
+    order = 4
+    evaluations = 4
+    tableau = RK4
+    description = ("Classic four-stage Runge-Kutta: fourth order, not symplectic: slowly loses "
+                   "energy on oscillators at large dt")
+    reference = "W. Kutta, Z. Math. Phys. 46 (1901) 435-453"

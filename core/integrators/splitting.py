@@ -1,0 +1,120 @@
+"""Symplectic splitting methods: compositions of drifts (``q += h v``) and kicks
+(``v += h a(q)``) given as a list of coefficients, as in REBOUND and Yoshida (1990)."""
+
+from __future__ import annotations
+
+from .base import Integrator
+
+
+def verlet_composition(weights):
+    """Kick-drift-kick sequence of velocity-Verlet substeps of lengths ``weights`` (in dt),
+    with the adjacent half kicks of consecutive substeps merged into one."""
+    sequence = []
+    for weight in weights:
+        half = ("kick", 0.5 * weight)
+        if sequence and sequence[-1][0] == "kick":
+            sequence[-1] = ("kick", sequence[-1][1] + half[1])
+        else:
+            sequence.append(half)
+        sequence.append(("drift", weight))
+        sequence.append(half)
+    return tuple(sequence)
+
+
+class Splitting(Integrator):
+    """A composition of drifts and kicks; the sequence of ``(kind, coefficient)`` pairs
+    defines the method.
+
+    A kick evaluates the forces once at the current positions. When the system's forces do not
+    depend on velocity, an evaluation at unchanged positions is reused (the last kick of a
+    velocity-Verlet step serves as the first kick of the next: one evaluation per step).
+    With velocity-dependent forces (damping, dashpots) a kick of length h of a second- or
+    higher-order method is evaluated at the velocity predicted for the middle of the kick,
+    ``v + (h/2) a_previous``, which keeps the method second order (without it the damping
+    terms drop to first order); such forces break symplecticity anyway, and Yoshida's fourth
+    order then reduces to second.
+    """
+
+    symplectic = True
+    sequence: tuple = ()
+    predict_velocity = True
+
+    def __init__(self):
+        super().__init__()
+        self._cached_q = None
+        self._cached = None
+        self._a_last = None
+
+    def step(self, system, q, v, w, t, dt):
+        forces = system.forces
+        velocity_dependent = system.velocity_dependent
+        predict = velocity_dependent and self.predict_velocity
+        time = t
+        for kind, coef in self.sequence:
+            h = coef * dt
+            if kind == "drift":
+                q = [x + h * u for x, u in zip(q, v)]
+                time += h
+                continue
+            if not velocity_dependent and q is self._cached_q:
+                a, p = self._cached
+            else:
+                at = v
+                if predict and self._a_last is not None:
+                    half = 0.5 * h
+                    at = [u + half * b for u, b in zip(v, self._a_last)]
+                a, p = forces(q, at, time)
+                self._cached_q, self._cached = q, (a, p)
+            self._a_last = a
+            v = [u + h * b for u, b in zip(v, a)]
+            w += h * p
+        return q, v, w
+
+
+class SymplecticEuler(Splitting):
+    name = "symplectic-euler"
+    title = "Symplectic Euler"
+    order = 1
+    evaluations = 1
+    sequence = (("kick", 1.0), ("drift", 1.0))
+    predict_velocity = False
+    description = ("v += a(x) dt; x += v dt with the new v: first order, symplectic, bounded "
+                   "energy error; what most game engines use")
+    reference = "Hairer, Lubich & Wanner, Geometric Numerical Integration (2006), I.1.2"
+
+
+class VelocityVerlet(Splitting):
+    name = "velocity-verlet"
+    title = "Velocity Verlet"
+    order = 2
+    evaluations = 1
+    sequence = verlet_composition((1.0,))
+    description = ("Half kick, drift, half kick: second order, symplectic, time-reversible, "
+                   "one force evaluation per step")
+    reference = "W. C. Swope et al., J. Chem. Phys. 76 (1982) 637"
+
+
+class Leapfrog(Splitting):
+    name = "leapfrog"
+    title = "Leapfrog (position Verlet)"
+    order = 2
+    evaluations = 1
+    sequence = (("drift", 0.5), ("kick", 1.0), ("drift", 0.5))
+    description = "Half drift, kick, half drift: second order, symplectic, time-reversible"
+    reference = "L. Verlet, Phys. Rev. 159 (1967) 98"
+
+
+_CUBE_ROOT_2 = 2.0 ** (1.0 / 3.0)
+YOSHIDA_WEIGHTS = (1.0 / (2.0 - _CUBE_ROOT_2), -_CUBE_ROOT_2 / (2.0 - _CUBE_ROOT_2),
+                   1.0 / (2.0 - _CUBE_ROOT_2))
+
+
+class Yoshida4(Splitting):
+    name = "yoshida4"
+    title = "Yoshida 4th order"
+    order = 4
+    evaluations = 3
+    sequence = verlet_composition(YOSHIDA_WEIGHTS)
+    description = ("Three velocity-Verlet substeps (one backwards in time): fourth order, "
+                   "symplectic")
+    reference = "H. Yoshida, Phys. Lett. A 150 (1990) 262; Forest & Ruth, Physica D 43 (1990)"

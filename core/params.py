@@ -1,0 +1,117 @@
+"""Declared parameters: name, unit, default and accepted range, plus validation.
+
+Every number a user can set passes through :func:`Param.validate`, so bad input is rejected
+with one message that names the parameter and what is accepted.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Param:
+    """One tunable parameter of a system.
+
+    ``kind`` is ``"float"``, ``"int"`` or ``"choice"``. Ranges are closed unless
+    ``min_open``/``max_open`` say otherwise (for quantities that must be strictly positive).
+    """
+
+    name: str
+    default: float | int | str
+    unit: str = ""
+    doc: str = ""
+    kind: str = "float"
+    min: float | None = None
+    max: float | None = None
+    min_open: bool = False
+    max_open: bool = False
+    choices: tuple[str, ...] = field(default_factory=tuple)
+
+    def accepted(self) -> str:
+        """Human-readable description of the accepted values."""
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.choices)
+        lo = "-inf" if self.min is None else _fmt(self.min)
+        hi = "inf" if self.max is None else _fmt(self.max)
+        left = "(" if (self.min_open or self.min is None) else "["
+        right = ")" if (self.max_open or self.max is None) else "]"
+        what = "an integer" if self.kind == "int" else "a finite number"
+        unit = f" {self.unit}" if self.unit else ""
+        return f"{what} in {left}{lo}, {hi}{right}{unit}"
+
+    def validate(self, value, *, owner: str = ""):
+        """Return ``value`` converted to this parameter's type, or raise ``ValueError``."""
+        label = f"{owner} parameter '{self.name}'" if owner else f"parameter '{self.name}'"
+        if self.kind == "choice":
+            if isinstance(value, str) and value in self.choices:
+                return value
+            raise ValueError(f"{label}: got {value!r}, expected {self.accepted()}")
+        number = _to_number(value)
+        if number is None or not math.isfinite(number):
+            raise ValueError(f"{label}: got {value!r}, expected {self.accepted()}")
+        if self.kind == "int":
+            if number != int(number):
+                raise ValueError(f"{label}: got {value!r}, expected {self.accepted()}")
+            number = int(number)
+        else:
+            number = float(number)
+        if self.min is not None and (number < self.min or (self.min_open and number == self.min)):
+            raise ValueError(f"{label}: got {value!r}, expected {self.accepted()}")
+        if self.max is not None and (number > self.max or (self.max_open and number == self.max)):
+            raise ValueError(f"{label}: got {value!r}, expected {self.accepted()}")
+        return number
+
+    def to_dict(self) -> dict:
+        out = {"name": self.name, "kind": self.kind, "default": self.default, "unit": self.unit,
+               "doc": self.doc, "accepted": self.accepted()}
+        if self.kind == "choice":
+            out["choices"] = list(self.choices)
+        else:
+            out.update(min=self.min, max=self.max, min_open=self.min_open, max_open=self.max_open)
+        return out
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"
+
+
+def _to_number(value):
+    """Accept ints, floats and numeric strings; reject bools, None and everything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        try:
+            return float(text)
+        except ValueError:
+            return None
+    return None
+
+
+def resolve(params: tuple[Param, ...], given: dict, *, owner: str) -> dict:
+    """Validate ``given`` against ``params`` and fill in defaults; unknown names are errors."""
+    by_name = {p.name: p for p in params}
+    for name in given:
+        if name not in by_name:
+            valid = ", ".join(by_name) or "(none)"
+            raise ValueError(f"{owner}: unknown parameter '{name}'; valid parameters: {valid}")
+    return {p.name: p.validate(given[p.name], owner=owner) if p.name in given else p.default
+            for p in params}
+
+
+def positive_time(name: str, value, *, allow_none: bool = False):
+    """Validate a time span (dt, duration): a finite number > 0."""
+    if value is None and allow_none:
+        return None
+    number = _to_number(value)
+    if number is None or not math.isfinite(number) or number <= 0:
+        raise ValueError(f"'{name}': got {value!r}, expected a finite number > 0 (seconds)")
+    return float(number)

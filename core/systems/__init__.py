@@ -1,0 +1,27 @@
+"""Physical systems and their registry: ``SYSTEMS`` maps each name to its class."""
+
+from __future__ import annotations
+
+from .base import System
+from .cradle import Cradle
+from .pendulum import Pendulum
+from .simple import ConstantForce, Drag
+from .spring import Spring
+
+SYSTEMS: dict[str, type[System]] = {
+    cls.name: cls for cls in (Pendulum, Cradle, Spring, ConstantForce, Drag)
+}
+
+
+def get_system(name, **params) -> System:
+    """An instance of the system called ``name`` with ``params`` validated."""
+    try:
+        cls = SYSTEMS[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown system {name!r}; valid systems: "
+                         f"{', '.join(SYSTEMS)}") from None
+    return cls(**params)
+
+
+__all__ = ["SYSTEMS", "get_system", "System", "Pendulum", "Cradle", "Spring", "ConstantForce",
+           "Drag"]

@@ -1,0 +1,98 @@
+"""The interface every physical system implements.
+
+A system knows physics only: its coordinates, forces, energy and (where one exists) its exact
+solution. It knows nothing about integrators, runners or views.
+
+State convention used everywhere in the core: ``q`` (list of generalized coordinates), ``v``
+(list of their time derivatives) and ``w``, the work already dissipated by damping, drag or
+contacts, integrated alongside the state so that ``kinetic + potential + w`` is conserved by
+the exact dynamics.
+"""
+
+from __future__ import annotations
+
+from ..params import Param, resolve
+
+
+class System:
+    """Base class: subclasses set the class attributes and implement the physics methods."""
+
+    name: str = ""
+    title: str = ""
+    description: str = ""
+    PARAMS: tuple[Param, ...] = ()
+    #: names of the generalized coordinates, one per entry of ``q``
+    coordinates: tuple[str, ...] = ()
+    #: unit of each coordinate (and, divided by s, of each velocity)
+    coordinate_units: tuple[str, ...] = ()
+
+    def __init__(self, **params):
+        self.params = resolve(self.PARAMS, params, owner=self.name)
+        self.setup()
+
+    # -- to implement -------------------------------------------------------------------
+    def setup(self) -> None:
+        """Derive constants from ``self.params`` (called once by ``__init__``)."""
+
+    def initial_state(self) -> tuple[list[float], list[float]]:
+        raise NotImplementedError
+
+    def forces(self, q, v, t):
+        """Return ``(a, p)``: accelerations (list) and the dissipated power (>= 0)."""
+        raise NotImplementedError
+
+    def energy(self, q, v) -> tuple[float, float]:
+        """Return ``(kinetic, potential)``."""
+        raise NotImplementedError
+
+    def energy_scale(self) -> float:
+        """A characteristic energy (J), used to decide when an energy error is a runaway."""
+        raise NotImplementedError
+
+    @property
+    def recommended_dt(self) -> float:
+        raise NotImplementedError
+
+    #: whether ``forces`` depends on ``v`` (damping); lets splitting methods reuse evaluations
+    velocity_dependent = True
+
+    #: optional ``jacobian(q, v, t) -> (da/dq, da/dv)``, each an n x n list of rows;
+    #: implicit integrators fall back to finite differences when it is None
+    jacobian = None
+
+    #: optional ``post_step(v, w, dt) -> (v, w)``: a velocity rescaling applied after every
+    #: step, the way game engines apply damping; None for ordinary ODE systems
+    post_step = None
+
+    def exact(self, t: float):
+        """Exact ``(q, v)`` at time t, or None when no closed form exists."""
+        return None
+
+    def drawing(self, q) -> dict:
+        """Coordinates for a view: ``{"x": [...], "y": [...]}`` of each drawn body (metres)."""
+        raise NotImplementedError
+
+    # -- shared -------------------------------------------------------------------------
+    @property
+    def ndof(self) -> int:
+        return len(self.coordinates)
+
+    def energies(self, q, v, w):
+        """Return ``(kinetic, potential, dissipated, total)``."""
+        kinetic, potential = self.energy(q, v)
+        return kinetic, potential, w, kinetic + potential + w
+
+    @classmethod
+    def describe(cls) -> dict:
+        """Declaration of the system for listings and user interfaces."""
+        example = cls()
+        return {
+            "name": cls.name,
+            "title": cls.title,
+            "description": cls.description,
+            "coordinates": list(cls.coordinates),
+            "coordinate_units": list(cls.coordinate_units),
+            "recommended_dt": example.recommended_dt,
+            "has_exact_solution": example.exact(0.0) is not None,
+            "params": [p.to_dict() for p in cls.PARAMS],
+        }

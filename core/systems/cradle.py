@@ -1,0 +1,187 @@
+"""Newton's cradle by the discrete element method."""
+
+from __future__ import annotations
+
+import math
+
+from ..contact import LAWS, MIN_RESTITUTION, damping_for_restitution
+from ..params import Param
+from .base import System
+from .pendulum import _nice_step
+
+
+class Cradle(System):
+    """A row of balls, each hanging on its own string, colliding through soft contacts.
+
+    State: ``q = [theta_0, ..., theta_{n-1}]`` (rad, each string's angle from the vertical),
+    ``v = [omega_0, ...]`` (rad/s). Ball i hangs from the pivot ``(i (2r + gap), 0)``; its centre
+    is at ``(x_i, y_i) = (pivot_i + L sin theta_i, -L cos theta_i)``. Strings are rigid (angle
+    coordinates, not stiff springs).
+
+    Neighbours i, i+1 touch when their overlap ``d = 2r - |p_{i+1} - p_i|`` is positive; the
+    contact pushes them apart along the line of centres with ``f = k d + c d'`` (``linear``)
+    or ``f = k d^1.5 + c d^0.25 d'`` (``hertz``), clamped at zero (a contact never pulls).
+    ``c = a(e) sqrt(m_eff k)`` with the reduced mass ``m_eff = m_i m_{i+1}/(m_i + m_{i+1})`` and
+    the dimensionless damping ``a(e)`` calibrated so that a collision has restitution e
+    (:mod:`integrator_lab.core.contact`).
+
+    Equations of motion: ``m_i L^2 theta_i'' = -m_i g L sin theta_i + F_i . (L cos theta_i,
+    L sin theta_i)`` with ``F_i`` the sum of the contact forces on ball i.
+    Energy: kinetic ``sum m_i L^2 omega_i^2 / 2``; potential ``sum m_i g L (1 - cos theta_i)``
+    plus the contact energy ``k d^2/2`` (linear) or ``2 k d^2.5 / 5`` (hertz); the dissipated
+    power of a contact is ``(f - f_elastic) d'``.
+    """
+
+    name = "cradle"
+    title = "Newton's cradle"
+    description = "Balls on strings colliding through soft, damped contacts (DEM)."
+    PARAMS = (
+        Param("balls", 5, "", "number of balls", kind="int", min=2, max=10),
+        Param("lifted", 1, "", "how many of the leftmost balls start pulled out", kind="int",
+              min=0, max=10),
+        Param("angle", 0.5, "rad", "how far the lifted balls are pulled out to the left",
+              min=0.0, max=1.5),
+        Param("length", 0.3, "m", "string length", min=0.0, max=10.0, min_open=True),
+        Param("radius", 0.02, "m", "ball radius", min=0.0, max=1.0, min_open=True),
+        Param("mass", 0.1, "kg", "mass of each ball", min=0.0, max=100.0, min_open=True),
+        Param("mass_ratio", 1.0, "", "mass of each lifted ball relative to the others",
+              min=0.1, max=10.0),
+        Param("stiffness", 2e4, "N/m or N/m^1.5", "contact stiffness k (N/m linear, "
+              "N/m^1.5 hertz)", min=0.0, max=1e12, min_open=True),
+        Param("restitution", 0.95, "", "coefficient of restitution e of one collision",
+              min=MIN_RESTITUTION, max=1.0),
+        Param("gap", 0.003, "m", "gap between neighbouring balls at rest", min=0.0, max=0.1),
+        Param("contact", "hertz", doc="normal contact law: linear k d or hertz k d^1.5",
+              kind="choice", choices=LAWS),
+        Param("gravity", 9.81, "m/s^2", "gravitational acceleration", min=0.0, max=100.0,
+              min_open=True),
+    )
+
+    def __init__(self, **params):
+        super().__init__(**params)
+
+    @property
+    def coordinates(self):  # type: ignore[override]
+        return tuple(f"theta{i}" for i in range(self.n))
+
+    @property
+    def coordinate_units(self):  # type: ignore[override]
+        return ("rad",) * self.n
+
+    def setup(self):
+        p = self.params
+        self.n = n = p["balls"]
+        if p["lifted"] > n:
+            raise ValueError(f"cradle parameter 'lifted': got {p['lifted']!r}, expected an "
+                             f"integer in [0, {n}] (at most 'balls')")
+        self.length, self.radius, self.gravity = p["length"], p["radius"], p["gravity"]
+        self.k, self.law = p["stiffness"], p["contact"]
+        self.hertz = self.law == "hertz"
+        self.masses = [p["mass"] * (p["mass_ratio"] if i < p["lifted"] else 1.0)
+                       for i in range(n)]
+        self.spacing = 2.0 * self.radius + p["gap"]
+        self.pivots = [i * self.spacing for i in range(n)]
+        a = damping_for_restitution(self.law, p["restitution"])
+        self.damping = []  # dashpot coefficient of each contact pair i, i+1
+        for i in range(n - 1):
+            m1, m2 = self.masses[i], self.masses[i + 1]
+            self.damping.append(a * math.sqrt(m1 * m2 / (m1 + m2) * self.k))
+        self.velocity_dependent = any(c != 0.0 for c in self.damping)
+        self.g_over_l = self.gravity / self.length
+        self.inv_ml = [1.0 / (m * self.length) for m in self.masses]  # 1/(m L) per ball
+
+    def initial_state(self):
+        p = self.params
+        return [-p["angle"] if i < p["lifted"] else 0.0 for i in range(self.n)], [0.0] * self.n
+
+    def _contacts(self, q, v):
+        """Yield ``(i, overlap, approach rate, nx, ny)`` for every touching pair."""
+        length, pivots, two_r = self.length, self.pivots, 2.0 * self.radius
+        sines = [math.sin(t) for t in q]
+        cosines = [math.cos(t) for t in q]
+        for i in range(self.n - 1):
+            dx = pivots[i + 1] - pivots[i] + length * (sines[i + 1] - sines[i])
+            if dx >= two_r:
+                continue  # the balls hang side by side: the horizontal gap alone separates them
+            dy = length * (cosines[i] - cosines[i + 1])
+            distance = math.sqrt(dx * dx + dy * dy)
+            overlap = two_r - distance
+            if overlap <= 0.0 or distance == 0.0:
+                continue
+            nx, ny = dx / distance, dy / distance
+            # velocity of ball centre: L omega (cos theta, sin theta)
+            dvx = length * (v[i + 1] * cosines[i + 1] - v[i] * cosines[i])
+            dvy = length * (v[i + 1] * sines[i + 1] - v[i] * sines[i])
+            yield i, overlap, -(dvx * nx + dvy * ny), nx, ny, sines, cosines
+
+    def forces(self, q, v, t):
+        g_over_l, inv_ml, k, hertz = self.g_over_l, self.inv_ml, self.k, self.hertz
+        accel = [-g_over_l * math.sin(theta) for theta in q]
+        power = 0.0
+        for i, overlap, rate, nx, ny, sines, cosines in self._contacts(q, v):
+            if hertz:
+                root = math.sqrt(overlap)
+                elastic = k * overlap * root
+                force = elastic + self.damping[i] * math.sqrt(root) * rate
+            else:
+                elastic = k * overlap
+                force = elastic + self.damping[i] * rate
+            if force <= 0.0:
+                force = 0.0
+            power += (force - elastic) * rate
+            # force f n on ball i+1, -f n on ball i; generalized force F . L (cos, sin)
+            j = i + 1
+            accel[j] += force * (nx * cosines[j] + ny * sines[j]) * inv_ml[j]
+            accel[i] -= force * (nx * cosines[i] + ny * sines[i]) * inv_ml[i]
+        return accel, power
+
+    def energy(self, q, v):
+        length, gravity = self.length, self.gravity
+        kinetic = 0.0
+        potential = 0.0
+        for m, theta, omega in zip(self.masses, q, v):
+            kinetic += 0.5 * m * length * length * omega * omega
+            potential += m * gravity * length * (1.0 - math.cos(theta))
+        for _i, overlap, *_rest in self._contacts(q, v):
+            if self.hertz:
+                potential += 0.4 * self.k * overlap * overlap * math.sqrt(overlap)
+            else:
+                potential += 0.5 * self.k * overlap * overlap
+        return kinetic, potential
+
+    def energy_scale(self):
+        lifted = max(self.params["lifted"], 1)
+        lift = 1.0 - math.cos(self.params["angle"]) or 1.0 - math.cos(0.1)
+        return lifted * max(self.masses) * self.gravity * self.length * lift
+
+    def contact_time(self, speed: float | None = None) -> float:
+        """Duration of a head-on collision at ``speed`` (default: the lifted balls' impact
+        speed), pi sqrt(m_eff/k) for the linear law, 3.22 (m_eff/k)^0.4 speed^-0.2 for Hertz
+        (undamped values)."""
+        m_eff = min(self.masses[i] * self.masses[i + 1] / (self.masses[i] + self.masses[i + 1])
+                    for i in range(self.n - 1))
+        if not self.hertz:
+            return math.pi * math.sqrt(m_eff / self.k)
+        if speed is None:
+            angle = self.params["angle"] or 0.1
+            speed = math.sqrt(2.0 * self.gravity * self.length * (1.0 - math.cos(angle)))
+        return 3.218 * (m_eff / self.k) ** 0.4 * speed ** -0.2
+
+    @property
+    def recommended_dt(self):
+        # resolve the contact with at least 16 steps; never coarser than 1/200 of a swing
+        swing = 2.0 * math.pi * math.sqrt(self.length / self.gravity)
+        return _nice_step(min(self.contact_time() / 16.0, swing / 200.0))
+
+    def drawing(self, q):
+        length = self.length
+        return {"x": [p + length * math.sin(t) for p, t in zip(self.pivots, q)],
+                "y": [-length * math.cos(t) for t in q],
+                "pivot_x": list(self.pivots)}
+
+    @classmethod
+    def describe(cls):
+        out = super().describe()
+        out["coordinates"] = ["theta<i> for each ball"]
+        out["coordinate_units"] = ["rad"]
+        return out

@@ -1,0 +1,136 @@
+"""The simple pendulum, nonlinear or in the small-angle (linear) approximation."""
+
+from __future__ import annotations
+
+import math
+
+from ..params import Param
+from ..special import ellipf, ellipk, jacobi
+from .base import System
+
+THETA, OMEGA = 0, 0  # index of the angle in q and of the angular velocity in v
+
+
+class Pendulum(System):
+    """A point mass on a massless rigid rod, without friction.
+
+    State: ``q = [theta]`` (rad, from the downward vertical), ``v = [omega]`` (rad/s).
+    Equation of motion: ``theta'' = -(g/L) sin(theta)`` (model ``nonlinear``) or
+    ``theta'' = -(g/L) theta`` (model ``linear``, the small-angle approximation).
+    Energy: ``K = m L^2 omega^2 / 2``; ``P = m g L (1 - cos theta)`` (nonlinear) or
+    ``m g L theta^2 / 2`` (linear). Nothing is dissipated.
+    Exact solution: harmonic for the linear model; for the nonlinear model in libration,
+    ``sin(theta/2) = k sn(sqrt(g/L) t + u0, k)`` with period ``4 sqrt(L/g) K(k)``.
+    """
+
+    name = "pendulum"
+    title = "Pendulum"
+    description = "A mass on a rigid rod swinging under gravity."
+    coordinates = ("theta",)
+    coordinate_units = ("rad",)
+    velocity_dependent = False
+    PARAMS = (
+        Param("length", 1.0, "m", "length of the rod", min=0.0, max=100.0, min_open=True),
+        Param("gravity", 9.81, "m/s^2", "gravitational acceleration", min=0.0, max=100.0,
+              min_open=True),
+        Param("mass", 1.0, "kg", "mass of the bob", min=0.0, max=1000.0, min_open=True),
+        Param("theta0", 1.0, "rad", "initial angle from the downward vertical",
+              min=-math.pi, max=math.pi),
+        Param("omega0", 0.0, "rad/s", "initial angular velocity", min=-100.0, max=100.0),
+        Param("model", "nonlinear", doc="nonlinear: sin(theta); linear: small-angle theta",
+              kind="choice", choices=("nonlinear", "linear")),
+    )
+
+    def setup(self):
+        p = self.params
+        self.length, self.mass = p["length"], p["mass"]
+        self.gravity = p["gravity"]
+        self.linear = p["model"] == "linear"
+        self.w2 = self.gravity / self.length  # omega_0^2 (1/s^2)
+        self._setup_exact()
+
+    def initial_state(self):
+        return [self.params["theta0"]], [self.params["omega0"]]
+
+    def forces(self, q, v, t):
+        if self.linear:
+            return [-self.w2 * q[0]], 0.0
+        return [-self.w2 * math.sin(q[0])], 0.0
+
+    def jacobian(self, q, v, t):
+        slope = -self.w2 if self.linear else -self.w2 * math.cos(q[0])
+        return [[slope]], [[0.0]]
+
+    def energy(self, q, v):
+        m, length = self.mass, self.length
+        kinetic = 0.5 * m * length * length * v[0] * v[0]
+        if self.linear:
+            potential = 0.5 * m * self.gravity * length * q[0] * q[0]
+        else:
+            potential = m * self.gravity * length * (1.0 - math.cos(q[0]))
+        return kinetic, potential
+
+    def energy_scale(self):
+        return self.mass * self.gravity * self.length
+
+    @property
+    def recommended_dt(self):
+        # 1/100 of the small-oscillation period, rounded down to 1, 2 or 5 x 10^n
+        return _nice_step(2.0 * math.pi / math.sqrt(self.w2) / 100.0)
+
+    def period(self):
+        """Exact period (s), or None for a rotating (non-librating) pendulum."""
+        if self.linear:
+            return 2.0 * math.pi / math.sqrt(self.w2)
+        if self._k is None:
+            return None
+        return 4.0 * ellipk(self._k) / math.sqrt(self.w2)
+
+    def _setup_exact(self):
+        theta0, omega0 = self.params["theta0"], self.params["omega0"]
+        if self.linear:
+            self._k = None
+            return
+        # sin^2(theta_max/2) from energy conservation
+        k2 = math.sin(0.5 * theta0) ** 2 + omega0 * omega0 / (4.0 * self.w2)
+        if k2 >= 1.0:
+            self._k = None  # rotation or separatrix: no libration solution
+            return
+        k = math.sqrt(k2)
+        self._k = k
+        if k == 0.0:
+            self._u0 = 0.0
+            return
+        ratio = max(-1.0, min(1.0, math.sin(0.5 * theta0) / k))
+        u = ellipf(math.asin(ratio), k)
+        # cn(u0) must have the sign of omega0; sn(2K - u) = sn(u), cn(2K - u) = -cn(u)
+        self._u0 = u if omega0 >= 0.0 else 2.0 * ellipk(k) - u
+
+    def exact(self, t):
+        root = math.sqrt(self.w2)
+        if self.linear:
+            theta0, omega0 = self.params["theta0"], self.params["omega0"]
+            c, s = math.cos(root * t), math.sin(root * t)
+            return [theta0 * c + omega0 / root * s], [-theta0 * root * s + omega0 * c]
+        k = self._k
+        if k is None:
+            return None
+        if k == 0.0:
+            return [0.0], [0.0]
+        sn, cn, dn = jacobi(root * t + self._u0, k)
+        half = math.asin(max(-1.0, min(1.0, k * sn)))
+        return [2.0 * half], [2.0 * k * root * cn / math.cos(half)]
+
+    def drawing(self, q):
+        theta = q[0]
+        return {"x": [self.length * math.sin(theta)], "y": [-self.length * math.cos(theta)]}
+
+
+def _nice_step(raw: float) -> float:
+    """Largest 1, 2 or 5 x 10^n not above ``raw``."""
+    exponent = math.floor(math.log10(raw))
+    base = 10.0 ** exponent
+    for mantissa in (5.0, 2.0, 1.0):
+        if mantissa * base <= raw * (1 + 1e-12):
+            return float(f"{mantissa * base:.12g}")
+    return float(f"{base:.12g}")

@@ -1,0 +1,134 @@
+"""Run Python code inside Pyodide under Node, offline, with the core preinstalled.
+
+Used by the Pyodide test harness (``tests/pyodide/``) and by ``integrator-lab bench``. Pyodide
+comes from the npm package ``pyodide`` installed by ``npm ci`` (``make node_modules``); set
+``INTEGRATOR_LAB_PYODIDE_DIR`` to use another copy of the same files.
+
+Quick check::
+
+    python -m integrator_lab.web.pyodide_node
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from integrator_lab.web.pack import pack_core
+
+PYODIDE_DIR_ENV = "INTEGRATOR_LAB_PYODIDE_DIR"
+RUNNER = Path(__file__).with_name("pyodide_runner.mjs")
+DEFAULT_TIMEOUT = 300.0  # seconds; booting Pyodide alone takes a few
+
+
+class PyodideNotFound(RuntimeError):
+    """Node or the npm package ``pyodide`` is missing."""
+
+
+class PyodideRun(NamedTuple):
+    """Outcome of :func:`run_python`; the streams are ``None`` when not captured."""
+
+    returncode: int
+    stdout: str | None
+    stderr: str | None
+
+
+def find_pyodide_dir() -> Path:
+    """The ``node_modules/pyodide`` directory to load Pyodide from.
+
+    Looks at ``$INTEGRATOR_LAB_PYODIDE_DIR``, then at ``node_modules/pyodide`` in the current
+    directory and its parents, then beside this source tree (for an editable install).
+    """
+    override = os.environ.get(PYODIDE_DIR_ENV)
+    if override:
+        candidates = [Path(override)]
+    else:
+        here = Path(__file__).resolve().parent
+        bases = [Path.cwd().resolve(), *Path.cwd().resolve().parents, here, *here.parents]
+        candidates = [base / "node_modules" / "pyodide" for base in bases]
+    for candidate in candidates:
+        if (candidate / "pyodide.mjs").is_file():
+            return candidate.resolve()
+    where = override or "node_modules/pyodide in this directory or a parent"
+    raise PyodideNotFound(
+        f"Pyodide not found at {where}: run `make node_modules` (npm ci) in the project, "
+        f"or set {PYODIDE_DIR_ENV} to the directory of the npm package pyodide"
+    )
+
+
+def find_node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        raise PyodideNotFound("`node` (Node.js 18 or later) is not on PATH")
+    return node
+
+
+def run_python(
+    code: str,
+    *,
+    core: bool = True,
+    wheels: Iterable[str | os.PathLike[str]] = (),
+    files: Mapping[str, str | os.PathLike[str]] | None = None,
+    cwd: str | None = None,
+    argv: Iterable[str] = (),
+    env: Mapping[str, str] | None = None,
+    filename: str = "<pyodide>",
+    capture: bool = True,
+    timeout: float | None = DEFAULT_TIMEOUT,
+) -> PyodideRun:
+    """Run ``code`` as ``__main__`` in a fresh Pyodide and return its exit status and output.
+
+    ``core`` unpacks ``integrator_lab`` and ``integrator_lab.core`` into site-packages first;
+    ``wheels`` are pure-Python wheels to unpack as well (nothing is downloaded). ``files`` maps
+    directories inside Pyodide to host directories whose trees are copied there. ``cwd`` is the
+    working directory inside Pyodide; ``argv`` becomes ``sys.argv[1:]``; ``env`` is added to the
+    environment Pyodide sees. With ``capture=False`` the output goes straight to this process's
+    stdout and stderr. Raises :class:`subprocess.TimeoutExpired` after ``timeout`` seconds.
+    """
+    node = find_node()
+    pyodide_dir = find_pyodide_dir()
+    with tempfile.TemporaryDirectory(prefix="integrator-lab-pyodide-") as tmp:
+        archives = []
+        if core:
+            archives.append({"path": str(pack_core(Path(tmp, "core.zip"))), "format": "zip"})
+        for wheel in wheels:
+            archives.append({"path": str(Path(wheel).resolve()), "format": "wheel"})
+        job = {
+            "pyodideDir": str(pyodide_dir),
+            "archives": archives,
+            "trees": [
+                {"from": str(Path(host).resolve()), "to": inside}
+                for inside, host in (files or {}).items()
+            ],
+            "code": code,
+            "filename": filename,
+            "argv": list(argv),
+            "cwd": cwd,
+            "env": dict(env or {}),
+        }
+        job_path = Path(tmp, "job.json")
+        job_path.write_text(json.dumps(job), encoding="utf-8")
+        stream = subprocess.PIPE if capture else None
+        done = subprocess.run(
+            [node, str(RUNNER), str(job_path)],
+            stdout=stream,
+            stderr=stream,
+            stdin=subprocess.DEVNULL,
+            timeout=timeout,
+            check=False,
+        )
+    decode = (lambda b: b.decode("utf-8", "replace")) if capture else (lambda b: None)
+    return PyodideRun(done.returncode, decode(done.stdout), decode(done.stderr))
+
+
+if __name__ == "__main__":
+    # Smoke test of the harness alone: python -m integrator_lab.web.pyodide_node
+    outcome = run_python("import sys; print(sys.version)", core=False)
+    print(outcome.stdout or outcome.stderr, end="")
+    raise SystemExit(outcome.returncode)
