@@ -67,7 +67,7 @@ class Runner:
         self.energy0 = system.energies(lane.q, lane.v, lane.w)[3]
         self.runaway = RUNAWAY_FACTOR * system.energy_scale()
         for lane in self.lanes:
-            self._record(lane, 0.0)
+            self._check_and_record(lane, 0.0)
 
     @property
     def time(self) -> float:
@@ -107,31 +107,26 @@ class Runner:
             self._diverge(lane, start, f"arithmetic failure ({exc})")
 
     def _check_and_record(self, lane, now):
-        values = lane.q + lane.v
-        values.append(lane.w)
-        if not all(math.isfinite(x) for x in values):
+        # a sum is non-finite when any term is infinite or NaN (or it overflows: runaway too)
+        if not math.isfinite(sum(lane.q) + sum(lane.v) + lane.w):
             self._diverge(lane, now, "state is no longer finite")
             return
         try:
-            total = self._record(lane, now)
+            kinetic, potential = self.system.energy(lane.q, lane.v)
         except (OverflowError, ValueError):
             self._diverge(lane, now, "energy is no longer finite")
             return
-        if not math.isfinite(total) or abs(total - self.energy0) > self.runaway:
-            lane.history.pop()
-            lane.pending.pop()
+        total = kinetic + potential + lane.w
+        if not abs(total - self.energy0) <= self.runaway:  # also catches NaN
             self._diverge(lane, now, "energy ran away")
+            return
+        sample = (now, *lane.q, *lane.v, kinetic, potential, lane.w, total)
+        lane.history.append(sample)
+        lane.pending.append(sample)
 
     def _diverge(self, lane, when, reason):
         lane.diverged_at = when
         lane.reason = reason
-
-    def _record(self, lane, now):
-        kinetic, potential, dissipated, total = self.system.energies(lane.q, lane.v, lane.w)
-        sample = (now, *lane.q, *lane.v, kinetic, potential, dissipated, total)
-        lane.history.append(sample)
-        lane.pending.append(sample)
-        return total
 
     def tick(self, wall_seconds: float, speed: float = 1.0, max_steps: int = 10_000) -> int:
         """Cover ``wall_seconds`` of wall time at ``speed``; return the steps taken.

@@ -1,18 +1,245 @@
-"""Command-line interface (placeholder until the real one lands)."""
+"""The ``integrator-lab`` command line: run simulations headless, list what exists, benchmark.
+
+Subcommands from other modules (``build``/``preview`` from :mod:`integrator_lab.web.site`,
+``serve`` from :mod:`integrator_lab.web.serve`) register themselves through their
+``add_subcommands`` function. Bad input of any kind exits with status 2 and one line on stderr.
+"""
 
 from __future__ import annotations
 
+import argparse
+import csv
+import importlib
+import io
+import json
+import math
 import sys
 
-USAGE = """usage: integrator-lab {run,bench,build,serve} ...
+from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, Runner, catalog
+from integrator_lab.core import get_system
+from integrator_lab.core.params import positive_time
+from integrator_lab.core.simulate import SimulationResult, step_count
 
-Integrator Lab command line (not implemented yet)."""
+PROG = "integrator-lab"
+#: subcommand modules that may add themselves (absent ones are skipped)
+PLUGINS = ("integrator_lab.web.site", "integrator_lab.web.serve")
+#: a run taking more steps than this shows a progress bar (when stderr is a terminal)
+PROGRESS_MIN_STEPS = 200_000
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args and args[0] in ("-h", "--help"):
-        print(USAGE)
+class UsageError(Exception):
+    """Bad command-line input: reported on one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, no usage dump
+        raise UsageError(message)
+
+
+def _every(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"got {text!r}, expected an integer >= 1")
+    return value
+
+
+def _time_span(name):
+    def convert(text):
+        try:
+            return positive_time(name, text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
+    convert.__name__ = name
+    return convert
+
+
+def _assignment(text):
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"got {text!r}, expected NAME=VALUE")
+    return name.strip(), value.strip()
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog=PROG, description="See what numerical time integrators do to "
+                    "a pendulum, a Newton's cradle and a damped spring.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser,
+                                metavar="COMMAND")
+
+    run = sub.add_parser("run", help="simulate and write trajectories and energies",
+                         description="Simulate SYSTEM under one or more integrators in "
+                         "lockstep and write samples as JSON or CSV.")
+    run.add_argument("system", metavar="SYSTEM", help="one of: " + ", ".join(SYSTEMS))
+    run.add_argument("--integrator", "-i", action="append", metavar="NAME",
+                     help="integrator (repeatable; default: " + ", ".join(DEFAULT_INTEGRATORS)
+                     + "); one of: " + ", ".join(INTEGRATORS))
+    run.add_argument("--dt", type=_time_span("dt"), help="time step in s (default: the "
+                     "system's recommended step)")
+    run.add_argument("--duration", type=_time_span("duration"), required=True,
+                     help="simulated time in s")
+    run.add_argument("--set", action="append", type=_assignment, default=[],
+                     metavar="NAME=VALUE", help="set a system parameter (repeatable)")
+    run.add_argument("--every", type=_every, default=1, metavar="N",
+                     help="keep every N-th step (default 1)")
+    run.add_argument("--format", choices=("json", "csv"), default="json")
+    run.add_argument("--output", "-o", metavar="PATH", help="write here instead of stdout")
+    run.set_defaults(func=cmd_run)
+
+    listing = sub.add_parser("list", help="list systems, parameters and integrators")
+    listing.add_argument("--format", choices=("text", "json"), default="text")
+    listing.set_defaults(func=cmd_list)
+
+    bench = sub.add_parser("bench", help="measure steps per second in CPython and Pyodide")
+    bench.add_argument("--quick", action="store_true", help="shorter measurements")
+    bench.add_argument("--no-pyodide", action="store_true", help="CPython only")
+    bench.set_defaults(func=cmd_bench)
+
+    for name in PLUGINS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.add_subcommands(sub)
+    return parser
+
+
+# -- run ------------------------------------------------------------------------------------
+def cmd_run(args) -> int:
+    names = args.integrator or list(DEFAULT_INTEGRATORS)
+    for name in names:
+        if name not in INTEGRATORS:
+            raise UsageError(f"argument --integrator: unknown integrator {name!r}; valid "
+                             f"integrators: {', '.join(INTEGRATORS)}")
+    params = {}
+    for name, value in args.set:
+        if name in params:
+            raise UsageError(f"argument --set: parameter '{name}' given twice")
+        params[name] = value
+    try:
+        system = get_system(args.system, **params)
+        runner = Runner(system, names, args.dt, every=args.every, capacity=None)
+        steps = step_count(args.duration, runner.dt)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    _advance_with_progress(runner, steps)
+    results = [SimulationResult(runner, lane) for lane in runner.lanes]
+    text = (_to_json if args.format == "json" else _to_csv)(system, runner, args, results)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
+        except OSError as exc:
+            raise UsageError(f"argument --output: cannot write {args.output!r}: "
+                             f"{exc.strerror}") from None
+    else:
+        sys.stdout.write(text)
+    for lane in runner.lanes:
+        if lane.diverged_at is not None:
+            print(f"{PROG}: note: {lane.name} diverged at t = {lane.diverged_at:g} s "
+                  f"({lane.reason})", file=sys.stderr)
+    return 0
+
+
+def _advance_with_progress(runner, steps):
+    show = steps * len(runner.lanes) >= PROGRESS_MIN_STEPS and sys.stderr.isatty()
+    chunk = max(1, steps // 100)
+    done = 0
+    while done < steps:
+        block = min(chunk, steps - done)
+        runner.advance(block)
+        done += block
+        if show:
+            filled = 40 * done // steps
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (40 - filled)}] "
+                             f"{100 * done // steps:3d}%  t = {runner.time:.4g} s")
+            sys.stderr.flush()
+    if show:
+        sys.stderr.write("\n")
+
+
+def _header(system, runner, args):
+    return {"system": system.name, "params": system.params, "dt": runner.dt,
+            "duration": args.duration, "every": runner.every}
+
+
+def _to_json(system, runner, args, results):
+    document = _header(system, runner, args)
+    document["runs"] = [r.to_dict() for r in results]
+    return json.dumps(document, allow_nan=False) + "\n"
+
+
+def _to_csv(system, runner, args, results):
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(csv_columns(system.ndof))
+    for result in results:
+        writer.writerows(csv_rows(result))
+    return out.getvalue()
+
+
+def csv_columns(ndof: int) -> list[str]:
+    """The CSV header shared by the CLI and the dashboards' downloads."""
+    return (["integrator", "t"] + [f"q{i}" for i in range(ndof)]
+            + [f"v{i}" for i in range(ndof)] + ["kinetic", "potential", "dissipated", "total"])
+
+
+def csv_rows(result: SimulationResult):
+    for i, t in enumerate(result.t):
+        yield [result.integrator, repr(t), *map(repr, result.q[i]), *map(repr, result.v[i]),
+               repr(result.kinetic[i]), repr(result.potential[i]),
+               repr(result.dissipated[i]), repr(result.total[i])]
+
+
+# -- list -----------------------------------------------------------------------------------
+def cmd_list(args) -> int:
+    data = catalog()
+    if args.format == "json":
+        print(json.dumps(data, indent=2))
         return 0
-    print(USAGE, file=sys.stderr)
-    return 2
+    print("SYSTEMS")
+    for system in data["systems"]:
+        print(f"\n  {system['name']}: {system['description']} "
+              f"(recommended dt = {system['recommended_dt']:g} s)")
+        for p in system["params"]:
+            default = p["default"]
+            print(f"    {p['name']:<12} default {default!s:<10} {p['accepted']}"
+                  f"{'  - ' + p['doc'] if p['doc'] else ''}")
+    print("\nINTEGRATORS")
+    for i in data["integrators"]:
+        kind = ", ".join(filter(None, ["symplectic" if i["symplectic"] else "",
+                                       "implicit" if i["implicit"] else "explicit"]))
+        print(f"  {i['name']:<18} order {i['order']}, {kind}, {i['evaluations']} force "
+              f"evaluation(s)/step\n  {'':<18} {i['description']}")
+    return 0
+
+
+# -- bench ----------------------------------------------------------------------------------
+def cmd_bench(args) -> int:
+    from integrator_lab.web import bench
+
+    return bench.main(quick=args.quick, pyodide=not args.no_pyodide)
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return args.func(args)
+    except UsageError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # the reader (e.g. `| head`) went away: not an error of ours
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

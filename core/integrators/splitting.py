@@ -70,6 +70,42 @@ class Splitting(Integrator):
             w += h * p
         return q, v, w
 
+    def advance(self, system, q, v, w, t, dt, steps):
+        if system.scalar_forces is None or system.post_step is not None:
+            return super().advance(system, q, v, w, t, dt, steps)
+        x, u, w = self._advance_scalar(system, q[0], v[0], w, t, dt, steps)
+        self.steps += steps
+        return [x], [u], w
+
+    def _advance_scalar(self, system, x, u, w, t, dt, steps):
+        """The same arithmetic as :meth:`step` on plain floats, for one-degree-of-freedom
+        systems (their ``scalar_forces(x, v, t) -> (a, p)``): no lists, no per-step calls
+        beyond the force evaluations."""
+        forces = system.scalar_forces
+        velocity_dependent = system.velocity_dependent
+        predict = velocity_dependent and self.predict_velocity
+        a_last = None if self._a_last is None else self._a_last[0]
+        sequence = [(kind == "kick", coef * dt) for kind, coef in self.sequence]
+        a = p = 0.0
+        evaluated_at = None  # the position of the last evaluation (reused if unchanged)
+        for i in range(steps):
+            time = t + i * dt
+            for is_kick, h in sequence:
+                if not is_kick:
+                    x += h * u
+                    time += h
+                    continue
+                if velocity_dependent or x != evaluated_at:
+                    at = u + 0.5 * h * a_last if predict and a_last is not None else u
+                    a, p = forces(x, at, time)
+                    evaluated_at = x
+                a_last = a
+                u += h * a
+                w += h * p
+        if a_last is not None:
+            self._a_last = [a_last]
+        return x, u, w
+
 
 class SymplecticEuler(Splitting):
     name = "symplectic-euler"

@@ -56,6 +56,10 @@ class System:
     #: whether ``forces`` depends on ``v`` (damping); lets splitting methods reuse evaluations
     velocity_dependent = True
 
+    #: optional ``scalar_forces(x, v, t) -> (a, p)`` of a one-degree-of-freedom system on
+    #: plain floats: a fast path for integrators, equal to ``forces`` on one-element lists
+    scalar_forces = None
+
     #: optional ``jacobian(q, v, t) -> (da/dq, da/dv)``, each an n x n list of rows;
     #: implicit integrators fall back to finite differences when it is None
     jacobian = None

@@ -53,9 +53,13 @@ class Pendulum(System):
         return [self.params["theta0"]], [self.params["omega0"]]
 
     def forces(self, q, v, t):
+        a, p = self.scalar_forces(q[0], v[0], t)
+        return [a], p
+
+    def scalar_forces(self, theta, omega, t):
         if self.linear:
-            return [-self.w2 * q[0]], 0.0
-        return [-self.w2 * math.sin(q[0])], 0.0
+            return -self.w2 * theta, 0.0
+        return -self.w2 * math.sin(theta), 0.0
 
     def jacobian(self, q, v, t):
         slope = -self.w2 if self.linear else -self.w2 * math.cos(q[0])

@@ -43,6 +43,9 @@ class ConstantForce(System):
     def forces(self, q, v, t):
         return [self.accel], 0.0
 
+    def scalar_forces(self, x, u, t):
+        return self.accel, 0.0
+
     def jacobian(self, q, v, t):
         return [[0.0]], [[0.0]]
 
@@ -121,10 +124,13 @@ class Drag(System):
         return [0.0], [self.params["v0"]]
 
     def forces(self, q, v, t):
+        a, p = self.scalar_forces(q[0], v[0], t)
+        return [a], p
+
+    def scalar_forces(self, x, u, t):
         if self.model == "linear":
-            u = v[0]
-            return [self.accel - self.k * u], self.mass * self.k * u * u
-        return [self.accel], 0.0
+            return self.accel - self.k * u, self.mass * self.k * u * u
+        return self.accel, 0.0
 
     def jacobian(self, q, v, t):
         return [[0.0]], [[-self.k if self.model == "linear" else 0.0]]

@@ -51,8 +51,11 @@ class Spring(System):
         return [self.params["x0"]], [self.params["v0"]]
 
     def forces(self, q, v, t):
-        x, u = q[0], v[0]
-        return [-self.k_over_m * x - self.b_over_m * u], self.b * u * u
+        a, p = self.scalar_forces(q[0], v[0], t)
+        return [a], p
+
+    def scalar_forces(self, x, u, t):
+        return -self.k_over_m * x - self.b_over_m * u, self.b * u * u
 
     def jacobian(self, q, v, t):
         return [[-self.k_over_m]], [[-self.b_over_m]]
