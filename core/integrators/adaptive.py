@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from .base import ConvergenceError
-from .runge_kutta import DORMAND_PRINCE, RungeKutta, rk_combine, rk_stages
+from .runge_kutta import DORMAND_PRINCE, RungeKutta, flat, rk_combine, rk_stages, unflat
 
 
 class RK45(RungeKutta):
@@ -43,17 +43,17 @@ class RK45(RungeKutta):
         end = t + dt
         h = dt if self._h is None else min(self._h, dt)
         tab, rows, forces = self.tableau, self._rows, system.forces
+        n, y = len(q), flat(q, v, w)
         while t < end:
             last = h >= end - t
             if last:
                 h = end - t
-            kq, kv, kp = rk_stages(rows, tab.c, forces, q, v, w, t, h)
-            q5, v5, w5 = rk_combine(tab.b, kq, kv, kp, q, v, w, h)
-            q4, v4, w4 = rk_combine(tab.b_error, kq, kv, kp, q, v, w, h)
-            err = _error_norm((q, v, [w]), (q5, v5, [w5]), (q4, v4, [w4]), self.rtol, self.atol)
+            ks = rk_stages(rows, tab.c, forces, y, n, t, h)
+            y5 = rk_combine(tab.b, ks, y, h)
+            err = _error_norm(y, y5, rk_combine(tab.b_error, ks, y, h), self.rtol, self.atol)
             if err <= 1.0:
                 t = end if last else t + h
-                q, v, w = q5, v5, w5
+                y = y5
                 self.internal_steps += 1
                 grow = self.MAX_FACTOR if err == 0.0 else self.SAFETY * err ** -0.2
                 proposal = min(h * min(self.MAX_FACTOR, grow), dt)
@@ -66,15 +66,13 @@ class RK45(RungeKutta):
                 h *= max(self.MIN_FACTOR, shrink)
                 if h <= 1e-14 * max(1.0, abs(t)):
                     raise ConvergenceError("adaptive step size underflow")
-        return q, v, w
+        return unflat(y, n)
 
 
-def _error_norm(old, new, embedded, rtol, atol):
-    total, count = 0.0, 0
-    for y0, y5, y4 in zip(old, new, embedded):
-        for a, b, c in zip(y0, y5, y4):
-            scale = atol + rtol * max(abs(a), abs(b))
-            e = (b - c) / scale
-            total += e * e
-            count += 1
-    return math.sqrt(total / count)
+def _error_norm(y0, y5, y4, rtol, atol):
+    """RMS of the error estimate scaled by ``atol + rtol max(|y0|, |y5|)``."""
+    total = 0.0
+    for a, b, c in zip(y0, y5, y4):
+        e = (b - c) / (atol + rtol * max(abs(a), abs(b)))
+        total += e * e
+    return math.sqrt(total / len(y0))

@@ -73,35 +73,41 @@ DORMAND_PRINCE = ButcherTableau(
 )
 
 
-def rk_stages(tableau_rows, c, forces, q, v, w, t, h):
+def rk_stages(tableau_rows, c, forces, y, n, t, h):
     """Evaluate the stages of an explicit RK method on ``q' = v, v' = a, w' = p``.
 
-    Returns the stage derivatives ``(kq, kv, kp)``: lists with one entry per stage.
+    ``y`` is the flat state ``q + v + [w]`` (n coordinates); returns the stage derivatives,
+    each flat in the same layout ``v + a + [p]``.
     """
-    kq, kv, kp = [], [], []
+    ks = []
     for i, row in enumerate(tableau_rows):
-        qi, vi = q, v
+        yi = y
         for j, coef in row:
             hc = h * coef
-            qi = [x + hc * d for x, d in zip(qi, kq[j])]
-            vi = [x + hc * d for x, d in zip(vi, kv[j])]
-        a, p = forces(qi, vi, t + c[i] * h)
-        kq.append(vi)
-        kv.append(a)
-        kp.append(p)
-    return kq, kv, kp
+            yi = [x + hc * d for x, d in zip(yi, ks[j])]
+        vi = yi[n:2 * n]
+        a, p = forces(yi[:n], vi, t + c[i] * h)
+        vi.extend(a)
+        vi.append(p)
+        ks.append(vi)
+    return ks
 
 
-def rk_combine(weights, kq, kv, kp, q, v, w, h):
-    """``y + h sum(b_i k_i)`` for the three parts of the state."""
-    for k, (bi) in enumerate(weights):
-        if bi == 0.0:
-            continue
-        hb = h * bi
-        q = [x + hb * d for x, d in zip(q, kq[k])]
-        v = [x + hb * d for x, d in zip(v, kv[k])]
-        w = w + hb * kp[k]
-    return q, v, w
+def rk_combine(weights, ks, y, h):
+    """``y + h sum(b_i k_i)`` on the flat state."""
+    for bi, k in zip(weights, ks):
+        if bi != 0.0:
+            hb = h * bi
+            y = [x + hb * d for x, d in zip(y, k)]
+    return y
+
+
+def flat(q, v, w):
+    return [*q, *v, w]
+
+
+def unflat(y, n):
+    return y[:n], y[n:2 * n], y[2 * n]
 
 
 class RungeKutta(Integrator):
@@ -114,9 +120,9 @@ class RungeKutta(Integrator):
         self._rows = self.tableau.sparse_rows()
 
     def step(self, system, q, v, w, t, dt):
-        tab = self.tableau
-        kq, kv, kp = rk_stages(self._rows, tab.c, system.forces, q, v, w, t, dt)
-        return rk_combine(tab.b, kq, kv, kp, q, v, w, dt)
+        n, y = len(q), flat(q, v, w)
+        ks = rk_stages(self._rows, self.tableau.c, system.forces, y, n, t, dt)
+        return unflat(rk_combine(self.tableau.b, ks, y, dt), n)
 
 
 class ExplicitEuler(RungeKutta):
