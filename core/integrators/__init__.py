@@ -5,13 +5,13 @@ from __future__ import annotations
 from .adaptive import RK45
 from .base import ConvergenceError, Integrator
 from .implicit import ImplicitEuler, ImplicitMidpoint
-from .runge_kutta import RK4, ButcherTableau, ExplicitEuler, Heun, Midpoint, RungeKutta
+from .runge_kutta import ButcherTableau, ClassicRK4, ExplicitEuler, Heun, Midpoint, RungeKutta
 from .splitting import Leapfrog, Splitting, SymplecticEuler, VelocityVerlet, Yoshida4
 
 INTEGRATORS: dict[str, type[Integrator]] = {
     cls.name: cls
-    for cls in (ExplicitEuler, SymplecticEuler, VelocityVerlet, Leapfrog, Midpoint, Heun, RK4,
-                ImplicitEuler, ImplicitMidpoint, Yoshida4, RK45)
+    for cls in (ExplicitEuler, SymplecticEuler, VelocityVerlet, Leapfrog, Midpoint, Heun,
+                ClassicRK4, ImplicitEuler, ImplicitMidpoint, Yoshida4, RK45)
 }
 
 #: the integrators shown when nobody chose

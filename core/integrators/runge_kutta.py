@@ -156,7 +156,7 @@ class Heun(RungeKutta):
     reference = "K. Heun, Z. Math. Phys. 45 (1900) 23-38"
 
 
-class RK4(RungeKutta):
+class ClassicRK4(RungeKutta):
     name = "rk4"
     title = "Runge-Kutta 4"
     order = 4

@@ -98,7 +98,7 @@ class Drag(System):
     PARAMS = (
         _MASS,
         _FORCE,
-        Param("drag", 1.0, "1/s", "drag rate k (for bullet: fraction of velocity lost per s)",
+        Param("drag", 0.5, "1/s", "drag rate k (for bullet: fraction of velocity lost per s)",
               min=0.0, max=1000.0),
         Param("v0", 0.0, "m/s", "initial velocity", min=-1e6, max=1e6),
         Param("model", "linear", doc="linear: true drag force -m k v; unity, physx, box2d, "
