@@ -50,7 +50,7 @@ def carlson_rf(x: float, y: float, z: float) -> float:
 def ellipf(phi: float, k: float) -> float:
     """Incomplete elliptic integral of the first kind F(phi, k) for |phi| <= pi/2."""
     s, c = math.sin(phi), math.cos(phi)
-    return s * carlson_rf(c * c, 1.0 - k * k * s * s, 1.0)
+    return s * carlson_rf(c * c, (1.0 - k * s) * (1.0 + k * s), 1.0)
 
 
 def jacobi(u: float, k: float) -> tuple[float, float, float]:
@@ -67,10 +67,9 @@ def jacobi(u: float, k: float) -> tuple[float, float, float]:
         c_list.append(c)
     n = len(a_list) - 1
     phi = (2.0 ** n) * a_list[n] * u
-    previous = phi
     for i in range(n, 0, -1):
-        previous = phi
         phi = 0.5 * (phi + math.asin(c_list[i] / a_list[i] * math.sin(phi)))
     sn, cn = math.sin(phi), math.cos(phi)
-    dn = cn / math.cos(previous - phi) if n > 0 else 1.0
+    # dn > 0 for k < 1; this form stays accurate where cn -> 0 (odd multiples of K)
+    dn = math.sqrt((1.0 - k * sn) * (1.0 + k * sn))
     return sn, cn, dn

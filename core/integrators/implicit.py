@@ -15,6 +15,10 @@ from .base import ConvergenceError, Integrator, norm_inf
 
 TOLERANCE = 1e-12  # Newton stops when |du| <= TOLERANCE * (1 + |u|) (infinity norm)
 MAX_ITERATIONS = 50
+#: when Newton fails (a contact switching on inside the step can leave the implicit equation
+#: without a root near the predictor) the step is retried as 2, 4, ... equal substeps, down to
+#: 1/2**MAX_HALVINGS of dt; only then is non-convergence reported
+MAX_HALVINGS = 6
 
 
 def solve_linear(matrix, rhs):
@@ -80,34 +84,54 @@ def _difference_slope(forces, q0, u, a, t, h):
     return [[columns[j][i] for j in range(n)] for i in range(n)]
 
 
-class ImplicitEuler(Integrator):
+class _Implicit(Integrator):
+    """Shared step-halving retry around a method's single implicit step."""
+
+    implicit = True
+
+    def step(self, system, q, v, w, t, dt):
+        return self._step_or_split(system, q, v, w, t, dt, MAX_HALVINGS)
+
+    def _step_or_split(self, system, q, v, w, t, dt, halvings):
+        try:
+            return self.implicit_step(system, q, v, w, t, dt)
+        except ConvergenceError:
+            if halvings == 0:
+                raise
+        half = 0.5 * dt
+        q, v, w = self._step_or_split(system, q, v, w, t, half, halvings - 1)
+        return self._step_or_split(system, q, v, w, t + half, half, halvings - 1)
+
+    def implicit_step(self, system, q, v, w, t, dt):
+        raise NotImplementedError
+
+
+class ImplicitEuler(_Implicit):
     name = "implicit-euler"
     title = "Implicit Euler"
     order = 1
-    implicit = True
     evaluations = 2
     description = ("Backward Euler: first order, unconditionally stable, damps energy "
                    "artificially")
     reference = "Hairer & Wanner, Solving ODEs II (1996), IV.3"
 
-    def step(self, system, q, v, w, t, dt):
+    def implicit_step(self, system, q, v, w, t, dt):
         u = solve_velocity(system, q, v, t + dt, dt)
         q1 = [x + dt * y for x, y in zip(q, u)]
         _, p = system.forces(q1, u, t + dt)
         return q1, u, w + dt * p
 
 
-class ImplicitMidpoint(Integrator):
+class ImplicitMidpoint(_Implicit):
     name = "implicit-midpoint"
     title = "Implicit midpoint"
     order = 2
     symplectic = True
-    implicit = True
     evaluations = 2
     description = "Implicit midpoint rule: second order, symplectic, A-stable, time-reversible"
     reference = "Hairer, Lubich & Wanner, Geometric Numerical Integration (2006), II.1"
 
-    def step(self, system, q, v, w, t, dt):
+    def implicit_step(self, system, q, v, w, t, dt):
         half = 0.5 * dt
         u = solve_velocity(system, q, v, t + half, half)
         _, p = system.forces([x + half * y for x, y in zip(q, u)], u, t + half)

@@ -123,7 +123,8 @@ class Pendulum(System):
             return [0.0], [0.0]
         sn, cn, dn = jacobi(root * t + self._u0, k)
         half = math.asin(max(-1.0, min(1.0, k * sn)))
-        return [2.0 * half], [2.0 * k * root * cn / math.cos(half)]
+        # sin(theta/2) = k sn(u)  =>  theta' = 2 k sqrt(g/L) cn(u) dn(u) / cos(theta/2)
+        return [2.0 * half], [2.0 * k * root * cn * dn / math.cos(half)]
 
     def drawing(self, q):
         theta = q[0]

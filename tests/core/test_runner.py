@@ -1,0 +1,185 @@
+"""The lockstep runner: shared clock, sampling, divergence, bounded memory, the fixed-timestep
+accumulator and the batch format handed to views."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from integrator_lab.core import Runner, get_system, simulate
+
+LANES = ["euler", "symplectic-euler", "velocity-verlet", "rk4"]
+
+
+def test_lanes_advance_in_lockstep():
+    runner = Runner(get_system("spring"), LANES, dt=0.01)
+    for steps in (1, 7, 30, 62):
+        runner.advance(steps)
+        assert runner.time == pytest.approx(0.01 * runner.step_count, rel=1e-15)
+        times = [lane.history[-1][0] for lane in runner.lanes]
+        assert times == [runner.time] * len(LANES)
+    histories = [[s[0] for s in lane.history] for lane in runner.lanes]
+    assert all(h == histories[0] for h in histories)
+    assert runner.step_count == 100
+
+
+@pytest.mark.parametrize("every", [1, 3, 10])
+def test_sampling_every_n_steps(every):
+    """First sample at t = 0 (the initial state), then every N steps, whatever the chunks."""
+    system = get_system("spring")
+    dt = 0.01
+    runner = Runner(system, ["rk4"], dt=dt, every=every)
+    for chunk in (1, 2, 5, 11, 4, 7):  # 30 steps in chunks that straddle sample points
+        runner.advance(chunk)
+    times = [s[0] for s in runner.lanes[0].history]
+    assert len(times) == 30 // every + 1
+    for i, t in enumerate(times):
+        assert t == pytest.approx(i * every * dt, rel=1e-14, abs=0)
+    first = runner.lanes[0].history[0]
+    q0, v0 = system.initial_state()
+    assert first[1:3] == (q0[0], v0[0])
+
+
+def test_simulate_samples_every_n_and_reaches_the_duration():
+    result = simulate("pendulum", "velocity-verlet", dt=0.02, duration=2.0, every=5)
+    assert result.t[0] == 0.0
+    assert len(result.t) == 21
+    assert result.t[-1] == pytest.approx(2.0, rel=1e-14)
+    assert all(b - a == pytest.approx(0.1, rel=1e-12) for a, b in zip(result.t, result.t[1:]))
+
+
+def stiff_cradle():
+    """Linear contacts at 1e7 N/m: contact time pi sqrt(m_eff/k) = 0.2 ms, so at dt = 1 ms
+    omega dt ~ 14, far outside every explicit method's stability region."""
+    return get_system("cradle", stiffness=1e7, contact="linear")
+
+
+def test_divergence_is_flagged_per_lane_and_the_others_go_on():
+    runner = Runner(stiff_cradle(), ["euler", "symplectic-euler", "rk45"], dt=1e-3)
+    runner.advance(500)  # the first impact comes at a quarter swing, ~0.28 s
+    euler, symplectic, reference = runner.lanes
+    for lane in (euler, symplectic):
+        assert lane.diverged_at is not None and 0.2 < lane.diverged_at < 0.5
+        assert lane.reason
+        frozen = (list(lane.q), list(lane.v), len(lane.history))
+        # samples stop at the divergence and contain nothing but finite numbers
+        assert lane.history[-1][0] <= lane.diverged_at
+        assert all(math.isfinite(x) for sample in lane.history for x in sample)
+        runner.advance(100)
+        assert (list(lane.q), list(lane.v), len(lane.history)) == frozen
+    # the adaptive reference resolves the contacts and keeps going
+    assert reference.diverged_at is None
+    assert reference.history[-1][0] == pytest.approx(runner.time, rel=1e-15)
+    assert all(math.isfinite(x) for sample in reference.history for x in sample)
+    # its energy stays within the physics: never above the initial total
+    e0 = reference.history[0][-1]
+    assert all(sample[-1] <= e0 * (1 + 1e-6) for sample in reference.history)
+    batch = runner.take_batch()
+    assert set(batch["diverged"]) == {"euler", "symplectic-euler"}
+    assert batch["diverged"]["euler"]["at"] == euler.diverged_at
+    assert batch["diverged"]["euler"]["reason"] == euler.reason
+
+
+def test_divergence_of_an_oscillator_beyond_the_stability_limit():
+    """rk4 is stable on the imaginary axis up to |omega dt| = 2 sqrt(2); at omega dt = 3 its
+    energy grows by |R(3i)|^2 ~ 1.7 per step and must be flagged, with a finite last sample."""
+    system = get_system("spring", damping=0.0)
+    runner = Runner(system, ["rk4", "implicit-midpoint"], dt=3.0 / math.sqrt(15.0))
+    runner.advance(200)
+    rk4, midpoint = runner.lanes
+    assert rk4.diverged_at is not None
+    assert all(math.isfinite(x) for sample in rk4.history for x in sample)
+    assert midpoint.diverged_at is None
+
+
+def test_memory_is_bounded_by_the_capacity():
+    capacity = 50
+    runner = Runner(get_system("spring"), ["euler", "rk4"], dt=0.01, capacity=capacity)
+    taken = 0
+    for _ in range(20):
+        runner.advance(100)
+        batch = runner.take_batch()
+        for name, flat in batch["lanes"].items():
+            assert len(flat) % batch["stride"] == 0
+            assert len(flat) // batch["stride"] <= capacity
+        taken += len(batch["lanes"]["rk4"]) // batch["stride"]
+    for lane in runner.lanes:
+        assert len(lane.history) == capacity
+        assert lane.history[-1][0] == pytest.approx(runner.time, rel=1e-14)
+        assert len(lane.pending) == 0
+    # 2001 samples were taken (t = 0 and 2000 steps); every batch of 100 (101 the first time)
+    # kept only the newest `capacity`
+    assert taken == 20 * capacity
+
+
+def test_take_batch_layout_matches_the_history():
+    system = get_system("cradle", balls=3)
+    runner = Runner(system, ["velocity-verlet", "rk4"], every=4)
+    runner.advance(40)
+    columns = runner.columns()
+    assert columns == ["t", "q0", "q1", "q2", "v0", "v1", "v2", "kinetic", "potential",
+                       "dissipated", "total"]
+    assert runner.stride == len(columns)
+    batch = runner.take_batch()
+    assert batch["columns"] == columns and batch["stride"] == len(columns)
+    assert batch["time"] == runner.time
+    for lane in runner.lanes:
+        flat = batch["lanes"][lane.name]
+        assert len(flat) == runner.stride * 11  # t = 0 and 10 samples
+        rows = [tuple(flat[i:i + runner.stride]) for i in range(0, len(flat), runner.stride)]
+        assert rows == [tuple(s) for s in lane.history]
+        for row in rows:
+            n = system.ndof
+            q, v = list(row[1:1 + n]), list(row[1 + n:1 + 2 * n])
+            kinetic, potential, dissipated, total = row[-4:]
+            assert (kinetic, potential) == pytest.approx(system.energy(q, v), rel=1e-15)
+            assert total == pytest.approx(kinetic + potential + dissipated, rel=1e-15)
+    # a second call hands out only what is new
+    assert all(len(flat) == 0 for flat in runner.take_batch()["lanes"].values())
+    runner.advance(4)
+    assert all(len(flat) == runner.stride for flat in runner.take_batch()["lanes"].values())
+
+
+def test_tick_covers_wall_time_at_the_given_speed():
+    dt = 0.01
+    runner = Runner(get_system("pendulum"), ["rk4"], dt=dt)
+    assert runner.tick(0.1) == 10
+    assert runner.time == pytest.approx(0.1, rel=1e-12)
+    # fractions of a step carry over: 0.015 + 0.015 s is three steps, not two
+    taken = runner.tick(0.015) + runner.tick(0.015)
+    assert taken == 3
+    # at double speed the clock runs twice as fast; over many uneven frames the simulated time
+    # tracks wall time x speed to within one step
+    wall = 0.0
+    for i in range(200):
+        frame = 1 / 60 + 0.004 * ((i * 7) % 5 - 2)  # jittery frames around 60 Hz
+        wall += frame
+        runner.tick(frame, speed=2.0)
+    assert runner.time - 0.13 == pytest.approx(2.0 * wall, abs=dt)
+
+
+def test_tick_caps_the_steps_and_drops_the_backlog():
+    """A long stall (a background tab) must not make the runner catch up later: the excess
+    beyond max_steps is dropped and the clock simply slowed down."""
+    dt = 0.01
+    runner = Runner(get_system("pendulum"), ["rk4"], dt=dt)
+    assert runner.tick(100.0, max_steps=50) == 50
+    assert runner.time == pytest.approx(0.5, rel=1e-12)
+    assert runner.tick(0.0) == 0  # nothing owed
+    assert runner.tick(0.05, max_steps=50) == 5
+
+
+@pytest.mark.parametrize("wall", [-1.0, math.nan, math.inf])
+def test_tick_ignores_nonsense_wall_times(wall):
+    runner = Runner(get_system("pendulum"), ["rk4"], dt=0.01)
+    assert runner.tick(wall) == 0
+    assert runner.time == 0.0
+    assert runner.tick(0.02) == 2
+
+
+def test_default_time_step_is_the_systems_recommendation():
+    for name, expected in (("pendulum", 0.02), ("spring", 0.01), ("cradle", 1e-3)):
+        system = get_system(name)
+        assert system.recommended_dt == expected
+        assert Runner(system, ["euler"]).dt == expected
