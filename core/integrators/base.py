@@ -34,9 +34,14 @@ class Integrator:
         """Return ``(q, v, w)`` one step of length ``dt`` after time ``t``."""
         raise NotImplementedError
 
+    #: whether :meth:`step` applies the system's ``post_step`` itself (splitting methods do
+    #: it right after the velocity update, as game engines do); otherwise it follows the step
+    applies_post_step = False
+
     def advance(self, system, q, v, w, t, dt, steps):
         """Take ``steps`` steps of length ``dt`` from time ``t``; return ``(q, v, w)``."""
-        step, post = self.step, system.post_step
+        step = self.step
+        post = None if self.applies_post_step else system.post_step
         for i in range(steps):
             q, v, w = step(system, q, v, w, t + i * dt, dt)
             if post is not None:

@@ -38,9 +38,13 @@ class Splitting(Integrator):
     symplectic = True
     sequence: tuple = ()
     predict_velocity = True
+    applies_post_step = True
 
     def __init__(self):
         super().__init__()
+        # an engine's velocity scaling (``system.post_step``) follows the step's last kick:
+        # between velocity and position update for symplectic Euler, as in game engines
+        self._last_kick = max(i for i, (kind, _) in enumerate(self.sequence) if kind == "kick")
         self._cached_q = None
         self._cached = None
         self._a_last = None
@@ -49,8 +53,9 @@ class Splitting(Integrator):
         forces = system.forces
         velocity_dependent = system.velocity_dependent
         predict = velocity_dependent and self.predict_velocity
+        post = system.post_step
         time = t
-        for kind, coef in self.sequence:
+        for index, (kind, coef) in enumerate(self.sequence):
             h = coef * dt
             if kind == "drift":
                 q = [x + h * u for x, u in zip(q, v)]
@@ -68,6 +73,8 @@ class Splitting(Integrator):
             self._a_last = a
             v = [u + h * b for u, b in zip(v, a)]
             w += h * p
+            if post is not None and index == self._last_kick:
+                v, w = post(v, w, dt)
         return q, v, w
 
     def advance(self, system, q, v, w, t, dt, steps):

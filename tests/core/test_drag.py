@@ -140,18 +140,32 @@ def test_unity_factor_clamps_at_zero_when_k_dt_exceeds_one():
 @pytest.mark.parametrize("model", ["unity", "box2d", "bullet"])
 def test_engine_drag_energy_balance_is_exact_per_step(model, integrator):
     """Kinetic + potential + dissipated changes by exactly s m a^2 dt^2 / 2 per step with
-    s = +1 (explicit Euler), -1 (symplectic, implicit Euler), 0 (order >= 2)."""
+    s = +1 (explicit Euler), -1 (implicit Euler), 0 (velocity Verlet and the RK methods).
+
+    Symplectic Euler and leapfrog scale the velocity right after their kick, as engines do,
+    so the drift uses the damped velocity. One symplectic Euler step (v1 = v0 + a dt,
+    v2 = r v1, x += v2 dt, the scaling's kinetic-energy loss counted as dissipated) changes the
+    total by F dt (v0 - v2) + m a^2 dt^2 / 2; leapfrog (half drifts with v0 and v2) by half the
+    first term plus the same second. Summed over n steps the first term telescopes to
+    c F dt (v(0) - v(n dt)) with c = 1 (symplectic Euler) or 1/2 (leapfrog); with r = 1 both
+    reduce to the undamped values -m a^2 dt^2 / 2 and 0 per step."""
     k = 0.5 if model == "bullet" else 2.0
     dt, steps = 0.01, 400
     system = get_system("drag", model=model, drag=k, force=FORCE, mass=MASS, v0=-1.0)
     result = simulate(system, integrator, dt=dt, duration=steps * dt)
-    sign = {"euler": 1, "symplectic-euler": -1, "implicit-euler": -1}.get(integrator, 0)
-    per_step = sign * 0.5 * MASS * ACCEL ** 2 * dt ** 2
+    half_m_a2_dt2 = 0.5 * MASS * ACCEL ** 2 * dt ** 2
+    telescoping = {"symplectic-euler": 1.0, "leapfrog": 0.5}.get(integrator)
     for n in range(1, len(result.t)):
         scale = abs(result.kinetic[n]) + abs(result.potential[n]) + abs(result.dissipated[n])
         drift = result.total[n] - result.total[0]
+        if telescoping is None:
+            sign = {"euler": 1, "implicit-euler": -1}.get(integrator, 0)
+            expected = n * sign * half_m_a2_dt2
+        else:
+            expected = (telescoping * FORCE * dt * (result.v[0][0] - result.v[n][0])
+                        + n * half_m_a2_dt2)
         # rounding: a few ulps of the largest energy term per step, accumulated
-        assert drift == pytest.approx(n * per_step, abs=8 * n * EPS * scale)
+        assert drift == pytest.approx(expected, abs=8 * n * EPS * scale)
 
 
 def test_true_linear_drag_terminal_velocity_and_exact_solution():
@@ -182,3 +196,20 @@ def test_linear_drag_dissipated_energy_is_the_drag_work():
     rate = (result.dissipated[-1] - result.dissipated[-101]) / (result.t[-1] - result.t[-101])
     assert rate == pytest.approx(FORCE * terminal, rel=1e-8)
     assert result.total[-1] == pytest.approx(result.total[0], abs=1e-8 * result.dissipated[-1])
+
+
+@pytest.mark.parametrize("model", ["unity", "physx", "box2d", "bullet"])
+def test_symplectic_euler_with_engine_drag_is_the_engine_update(model):
+    """Engines update v += a dt, then scale v, then move x += v dt with the scaled v: the
+    trajectory equals that loop, written out here from each engine's formula."""
+    k, dt = 0.5, 0.02
+    formula = {"unity": lambda: max(0.0, 1 - k * dt), "physx": lambda: max(0.0, 1 - k * dt),
+               "box2d": lambda: 1 / (1 + k * dt), "bullet": lambda: (1 - k) ** dt}[model]
+    system = get_system("drag", model=model, drag=k, force=FORCE, mass=MASS, v0=-1.0)
+    result = simulate(system, "symplectic-euler", dt=dt, duration=50 * dt)
+    x, v = 0.0, -1.0
+    for n in range(1, 51):
+        v = (v + ACCEL * dt) * formula()
+        x += v * dt
+        assert result.v[n][0] == pytest.approx(v, rel=1e-14, abs=1e-15)
+        assert result.q[n][0] == pytest.approx(x, rel=1e-13, abs=1e-15)
