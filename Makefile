@@ -28,6 +28,20 @@ run: venv
 bench: venv node_modules
 	$(VENV)/bin/integrator-lab bench
 
+# The static page (Pyodide in the browser), built into _site/ and served on 127.0.0.1: opens
+# at the printed URL; Ctrl-C stops. PORT=0 picks a free port.
+.PHONY: preview
+PORT ?= 8000
+preview: venv node_modules
+	$(VENV)/bin/integrator-lab preview --port $(PORT)
+
+# The documentation, with live demos (the static site is built into it): build/docs/index.html;
+# read it over HTTP (python3 -m http.server --directory build/docs), demos need a server.
+# Warnings are errors, so a broken page, reference or demo option fails the build.
+.PHONY: docs
+docs: venv node_modules
+	$(VENV)/bin/sphinx-build -W --keep-going -b html docs build/docs
+
 venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -105,6 +105,10 @@ def build_parser() -> Parser:
                 raise
             continue
         module.add_subcommands(sub)
+    if "build" in sub.choices:
+        from integrator_lab.web.single_file import add_single_file_option
+
+        add_single_file_option(sub.choices["build"])
     return parser
 
 

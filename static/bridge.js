@@ -1,0 +1,737 @@
+// Integrator Lab: the main thread of the static page.
+//
+// Draws the dashboard that was built in Python at build time (Bokeh json_item), starts the
+// simulation worker (static/worker.mjs), forwards widget changes to it and streams what it
+// computes into the Bokeh data sources, once per animation frame. The page state lives in
+// the URL query, validated against the core's declarations (embedded in the page); nothing
+// from the URL is ever inserted as HTML. This thread never runs Python.
+(function () {
+  "use strict";
+
+  const data = JSON.parse(document.getElementById("il-data").textContent);
+  const SYSTEMS = data.systems;
+  const DECL = data.declarations; // system name -> describe()
+  const INTEGRATORS = data.integrators.map((i) => i.name);
+  const DEFAULTS = data.defaults;
+  const ROLLOVER = data.rollover;
+  const COLUMNS = data.columns;
+  const BODY = ["x", "y"];
+  const LINK = ["x0", "y0", "x1", "y1"];
+  const STATUS_INTERVAL_MS = 250; // how often the "t = ... · real time" lines refresh
+  const PARAM_DEBOUNCE_MS = 150; // spinner clicks in a row restart the system once
+  const MAX_MESSAGES = 20; // older messages make room for new ones
+  const STREAM_INTERVAL_MS = 150; // how often a system's energy and phase plots take samples
+
+  // -- messages (always textContent) ------------------------------------------------------
+  const messageList = document.getElementById("il-messages");
+  function message(text, kind) {
+    const item = document.createElement("li");
+    item.textContent = text;
+    if (kind === "note") item.className = "il-note";
+    messageList.appendChild(item);
+    while (messageList.children.length > MAX_MESSAGES) messageList.removeChild(messageList.firstChild);
+    if (kind === "note") setTimeout(() => item.remove(), 4000);
+  }
+  function quote(value) {
+    const text = String(value);
+    return JSON.stringify(text.length > 60 ? text.slice(0, 57) + "..." : text);
+  }
+
+  // -- validation against the core's declarations (mirrors Param.validate) ----------------
+  const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+  function parseNumber(raw) {
+    const text = String(raw).trim();
+    return NUMBER.test(text) ? Number(text) : NaN;
+  }
+  function checkParam(p, raw) {
+    if (p.kind === "choice") return p.choices.includes(raw) ? raw : undefined;
+    const x = typeof raw === "number" ? raw : parseNumber(raw);
+    if (!Number.isFinite(x)) return undefined;
+    if (p.kind === "int" && !Number.isInteger(x)) return undefined;
+    if (p.min !== null && (x < p.min || (p.min_open && x === p.min))) return undefined;
+    if (p.max !== null && (x > p.max || (p.max_open && x === p.max))) return undefined;
+    return x;
+  }
+  function checkRange(raw, [lo, hi]) {
+    const x = typeof raw === "number" ? raw : parseNumber(raw);
+    return Number.isFinite(x) && x >= lo && x <= hi ? x : undefined;
+  }
+  function paramDecl(system, name) {
+    return DECL[system].params.find((p) => p.name === name);
+  }
+
+  // -- state and the URL query -------------------------------------------------------------
+  function defaultState() {
+    return {
+      systems: SYSTEMS.slice(),
+      integrators: DEFAULTS.integrators.slice(),
+      speed: DEFAULTS.speed, playing: DEFAULTS.playing, exact: DEFAULTS.exact,
+      energy: DEFAULTS.energy, log: DEFAULTS.log, phase: DEFAULTS.phase,
+      embed: DEFAULTS.embed, dt: Object.assign({}, DEFAULTS.dt),
+      params: Object.fromEntries(SYSTEMS.map((s) => [s, Object.assign({}, DEFAULTS.params[s])])),
+    };
+  }
+  // 0/1 settings: query key -> state field ("embed" is the compact view for <iframe>s)
+  const FLAGS = { play: "playing", exact: "exact", log: "log", phase: "phase", embed: "embed" };
+
+  function stateFromQuery(search) {
+    const state = defaultState();
+    const query = new URLSearchParams(search);
+    const fallback = (key, raw, expected, shown) =>
+      message(`Link setting "${key}": got ${quote(raw)}, expected ${expected}; using ` +
+              `${shown}.`);
+    for (const [key, raw] of query) {
+      if (key === "integrators" || key === "systems") {
+        const valid = key === "integrators" ? INTEGRATORS : SYSTEMS;
+        const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
+        const bad = names.filter((n) => !valid.includes(n));
+        const good = [...new Set(names.filter((n) => valid.includes(n)))];
+        if (bad.length || !good.length) {
+          fallback(key, raw, `a comma-separated list of ${valid.join(", ")}`,
+                   good.length ? good.join(", ") : "the default");
+        }
+        if (good.length) state[key] = good;
+      } else if (key === "speed") {
+        const x = checkRange(raw, data.speedRange);
+        if (x === undefined) {
+          fallback(key, raw, `a number in [${data.speedRange.join(", ")}]`,
+                   `the default ${DEFAULTS.speed}`);
+        } else state.speed = x;
+      } else if (key in FLAGS) {
+        if (raw === "1" || raw === "0") state[FLAGS[key]] = raw === "1";
+        else fallback(key, raw, "0 or 1", "the default");
+      } else if (key === "energy") {
+        if (data.energyModes.includes(raw)) state.energy = raw;
+        else fallback(key, raw, `one of ${data.energyModes.join(", ")}`, "the default");
+      } else if (key.includes(".") && SYSTEMS.includes(key.split(".")[0])) {
+        const [system, name] = key.split(/\.(.*)/s);
+        if (name === "dt") {
+          const x = checkRange(raw, data.dtRange);
+          if (x === undefined) {
+            fallback(key, raw, `a time step in [${data.dtRange.join(", ")}] s`,
+                     `the default ${DEFAULTS.dt[system]} s`);
+          } else state.dt[system] = x;
+          continue;
+        }
+        const p = paramDecl(system, name);
+        if (!p) {
+          message(`Link setting ${quote(key)} ignored: ${system} has no parameter ` +
+                  `${quote(name)} (parameters: ${DECL[system].params.map((q) => q.name).join(", ")}).`);
+          continue;
+        }
+        const x = checkParam(p, raw);
+        if (x === undefined) fallback(key, raw, p.accepted, `the default ${p.default}`);
+        else state.params[system][name] = x;
+      } else {
+        message(`Link setting ${quote(key)} ignored: unknown setting.`);
+      }
+    }
+    return state;
+  }
+
+  function queryFromState(state) {
+    const query = new URLSearchParams();
+    const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+    if (!same(state.systems, SYSTEMS)) query.set("systems", state.systems.join(","));
+    if (!same(state.integrators, DEFAULTS.integrators)) {
+      query.set("integrators", state.integrators.join(","));
+    }
+    if (state.speed !== DEFAULTS.speed) query.set("speed", String(state.speed));
+    for (const [key, field] of Object.entries(FLAGS)) {
+      if (state[field] !== DEFAULTS[field]) query.set(key, state[field] ? "1" : "0");
+    }
+    if (state.energy !== DEFAULTS.energy) query.set("energy", state.energy);
+    for (const system of SYSTEMS) {
+      if (state.dt[system] !== DEFAULTS.dt[system]) {
+        query.set(`${system}.dt`, String(state.dt[system]));
+      }
+      for (const [name, value] of Object.entries(state.params[system])) {
+        if (value !== DEFAULTS.params[system][name]) query.set(`${system}.${name}`, String(value));
+      }
+    }
+    return query.toString();
+  }
+
+  function linkFor(state) {
+    const query = queryFromState(state);
+    return location.origin + location.pathname + (query ? "?" + query : "");
+  }
+
+  let state = stateFromQuery(location.search);
+  function saveState() {
+    const query = queryFromState(state);
+    history.replaceState(null, "", location.pathname + (query ? "?" + query : ""));
+  }
+
+  // -- live bookkeeping for status() -------------------------------------------------------
+  const live = {
+    ready: false,
+    framesDrawn: 0, // animation frames that showed new simulation data
+    systems: Object.fromEntries(SYSTEMS.map((s) => [s, {
+      simTime: 0, realTimeFactor: null, received: 0, layout: null, diverged: {},
+      lastStatus: 0, frames: 0, pending: {}, lastFlush: 0,
+    }])),
+  };
+
+  // -- Bokeh models ------------------------------------------------------------------------
+  function findModel(name) {
+    for (const doc of Bokeh.documents) {
+      const found = doc.get_model_by_name(name);
+      if (found) return found;
+    }
+    return null;
+  }
+  function model(name) {
+    const found = findModel(name);
+    if (!found) throw new Error(`no Bokeh model named ${name}`);
+    return found;
+  }
+  let silent = 0; // > 0 while the page sets widgets itself (no feedback to the worker)
+  function quietly(fn) {
+    silent += 1;
+    try { fn(); } finally { silent -= 1; }
+  }
+  function onChange(widget, property, fn) {
+    widget.property(property).change.connect(() => { if (!silent) fn(widget[property]); });
+  }
+
+  // -- the worker --------------------------------------------------------------------------
+  let worker = null;
+  function send(message) {
+    // the worker queues messages while Python boots, so anything after "init" may go
+    if (worker && workerBooted) worker.postMessage(message);
+  }
+  function systemSettings(system) {
+    return { params: state.params[system], dt: state.dt[system] };
+  }
+
+  function startWorker() {
+    const loading = document.querySelectorAll(".il-loading");
+    const setLoading = (text, failed) => loading.forEach((el) => {
+      el.querySelector("span").textContent = text;
+      el.classList.toggle("il-failed", Boolean(failed));
+    });
+    if (location.protocol === "file:") {
+      const note = document.getElementById("il-served");
+      note.textContent = "This page must be served over HTTP to run (browsers block its " +
+        "Web Worker from file://): run `integrator-lab preview`, or `python3 -m http.server` " +
+        "in this folder, and open the printed http://127.0.0.1 address.";
+      note.hidden = false;
+      setLoading("Not running: open this page over HTTP (see above)", true);
+      return;
+    }
+    try {
+      performance.mark("il:worker-start");
+      worker = new Worker("static/worker.mjs", { type: "module" });
+    } catch (error) {
+      setLoading(`The simulation could not start: ${error.message}`, true);
+      return;
+    }
+    worker.onerror = (event) => {
+      setLoading("The simulation worker failed (see the browser console)", true);
+      message(`The simulation worker failed: ${event.message || "unknown error"}`);
+    };
+    worker.onmessage = (event) => receive(event.data, setLoading);
+  }
+
+  function initWorker() {
+    const systems = Object.fromEntries(state.systems.map((s) => [s, systemSettings(s)]));
+    worker.postMessage({
+      type: "init", systems, integrators: state.integrators, speed: state.speed,
+      playing: state.playing,
+    });
+  }
+
+  let liveMarked = false; // the "il:live" performance mark is set (first frame everywhere)
+  let pendingFrame = null; // the latest frame not drawn yet
+  let drawRequested = false;
+  function receive(msg, setLoading) {
+    switch (msg.type) {
+      case "progress":
+        setLoading(msg.text);
+        break;
+      case "ready":
+        performance.mark("il:worker-ready");
+        live.ready = true;
+        live.workerTimings = msg.timings || {};
+        document.querySelectorAll(".il-loading").forEach((el) => { el.hidden = true; });
+        break;
+      case "layout":
+        applyLayout(msg.layout, msg.errors);
+        break;
+      case "frame":
+        pendingFrame = msg.systems;
+        if (!drawRequested) {
+          drawRequested = true;
+          requestAnimationFrame(draw);
+        }
+        break;
+      case "error":
+        message(`Simulation: ${msg.text}`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // The worker starts booting before Bokeh is ready; "init" goes once both are.
+  let bokehReady = false;
+  let workerBooted = false;
+  function maybeInit() {
+    if (bokehReady && worker && !workerBooted) {
+      workerBooted = true;
+      initWorker();
+    }
+  }
+
+  // -- applying what the worker sends ------------------------------------------------------
+  function applyLayout(layout, errors) {
+    const system = layout.system;
+    for (const text of errors) message(`${DECL[system].title}: ${text}; using the defaults.`);
+    const entry = live.systems[system];
+    entry.layout = layout;
+    entry.diverged = {};
+    entry.received = 0;
+    entry.simTime = 0;
+    entry.realTimeFactor = null;
+    if (pendingFrame) delete pendingFrame[system];
+    // what the worker runs is the truth (it falls back to defaults on invalid input)
+    state.params[system] = Object.assign({}, layout.params);
+    state.dt[system] = layout.dt;
+    quietly(() => {
+      model(`${system}:dt`).value = layout.dt;
+      for (const [name, value] of Object.entries(layout.params)) {
+        model(`${system}:param:${name}`).value = value;
+      }
+    });
+    saveState();
+    const withCoords = (statics, columns) => {
+      const rows = statics.w ? statics.w.length : statics.color.length;
+      const out = Object.assign({}, statics);
+      for (const c of columns) out[c] = new Array(rows).fill(NaN);
+      return out;
+    };
+    model(`${system}:scene:bodies`).data = withCoords(layout.bodies, BODY);
+    model(`${system}:scene:links`).data = withCoords(layout.links, LINK);
+    model(`${system}:scene:ghost_bodies`).data = withCoords(layout.ghost_bodies, BODY);
+    model(`${system}:scene:ghost_links`).data = Object.fromEntries(
+      LINK.map((c) => [c, new Array(layout.n_ghost_links).fill(NaN)]));
+    model(`${system}:scene:fixtures`).data = layout.fixtures;
+    model(`${system}:scene:status`).data = { x: [], y: [], text: [], color: [] };
+    const xr = model(`${system}:scene:x_range`);
+    const yr = model(`${system}:scene:y_range`);
+    xr.setv({ start: layout.x_range[0], end: layout.x_range[1] });
+    yr.setv({ start: layout.y_range[0], end: layout.y_range[1] });
+    const curve = layout.exact_curve || { q: [], v: [] };
+    model(`${system}:phase:exact`).data = { q: Array.from(curve.q), v: Array.from(curve.v) };
+    // the next frame replaces the samples (an empty source would break a log axis)
+    entry.fresh = true;
+    entry.counts = {
+      bodies: layout.bodies.color.length, links: layout.links.color.length,
+      ghost_bodies: layout.ghost_bodies.w.length, ghost_links: layout.n_ghost_links,
+    };
+    entry.scene = {
+      bodies: layout.bodies, links: layout.links, ghost_bodies: layout.ghost_bodies,
+      ghost_links: {},
+    };
+    setStatusText(system, 0, null);
+  }
+
+  // Streaming into a line re-processes all of its points, so the energy and phase plots
+  // take new samples in batches: at most one system per animation frame, each about every
+  // STREAM_INTERVAL_MS. The animation itself moves every frame.
+  function flushSamples(system) {
+    const entry = live.systems[system];
+    for (const [name, columns] of Object.entries(entry.pending)) {
+      if (columns.t.length) sampleSource(system, name).stream(columns, ROLLOVER);
+    }
+    entry.pending = {};
+    entry.lastFlush = performance.now();
+  }
+  function flushDue() {
+    const now = performance.now();
+    let oldest = null;
+    for (const system of state.systems) {
+      const entry = live.systems[system];
+      if (!Object.keys(entry.pending).length) continue;
+      if (!state.playing) flushSamples(system); // a step or a reset: show it at once
+      else if (now - entry.lastFlush >= STREAM_INTERVAL_MS &&
+               (!oldest || entry.lastFlush < live.systems[oldest].lastFlush)) oldest = system;
+    }
+    if (oldest) flushSamples(oldest);
+  }
+
+  function draw() {
+    drawRequested = false;
+    const frame = pendingFrame;
+    pendingFrame = null;
+    if (frame) {
+      live.framesDrawn += 1;
+      for (const [system, f] of Object.entries(frame)) applyFrame(system, f);
+      flushDue();
+      if (!liveMarked && status().ready) {
+        liveMarked = true;
+        performance.mark("il:live");
+      }
+    }
+    if (worker) worker.postMessage({ type: "ack" });
+  }
+
+  function applyFrame(system, f) {
+    const entry = live.systems[system];
+    if (!entry.counts) return;
+    const d = f.data;
+    let at = 0;
+    const take = (n) => { const part = d.subarray(at, at + n); at += n; return part; };
+    // every moving renderer costs the page a repaint and a restyle per frame: leave out
+    // the empty ones and the hidden ghost
+    for (const [role, columns] of [["bodies", BODY], ["links", LINK],
+                                   ["ghost_bodies", BODY], ["ghost_links", LINK]]) {
+      const n = entry.counts[role];
+      const shown = n > 0 && (state.exact || !role.startsWith("ghost"));
+      if (!shown) {
+        at += n * columns.length;
+        continue;
+      }
+      const next = Object.assign({}, entry.scene[role]);
+      for (const c of columns) next[c] = take(n).slice();
+      model(`${system}:scene:${role}`).data = next;
+    }
+    for (const [name, count] of f.lanes) {
+      if (entry.fresh) {
+        const columns = {};
+        for (const c of COLUMNS) columns[c] = Array.from(take(count));
+        sampleSource(system, name).data = columns;
+      } else if (count) {
+        // samples wait here and reach the plot in batches (see flushSamples)
+        const pending = entry.pending[name] || (entry.pending[name] = Object.fromEntries(
+          COLUMNS.map((c) => [c, []])));
+        for (const c of COLUMNS) pending[c].push(...take(count));
+      }
+      entry.received += count;
+    }
+    if (entry.fresh) entry.pending = {};
+    entry.fresh = false;
+    entry.frames += 1;
+    entry.simTime = f.time;
+    entry.realTimeFactor = f.rtf === undefined ? null : f.rtf;
+    const diverged = f.diverged || {};
+    const names = Object.keys(diverged).filter((n) => state.integrators.includes(n));
+    if (names.length !== Object.keys(entry.diverged).length) {
+      entry.diverged = Object.fromEntries(names.map((n) => [n, diverged[n]]));
+      model(`${system}:scene:status`).data = {
+        x: names.map(() => 8), y: names.map((_, k) => 8 + 18 * k),
+        text: names.map((n) => `${n}: diverged at t = ${formatTime(diverged[n])} s`),
+        color: names.map((n) => data.colors[n] || "#555555"),
+      };
+    }
+    const now = performance.now();
+    if (now - entry.lastStatus > STATUS_INTERVAL_MS) {
+      entry.lastStatus = now;
+      setStatusText(system, f.time, entry.realTimeFactor);
+    }
+  }
+
+  function formatTime(t) {
+    return Number(t.toPrecision(3)).toString();
+  }
+  function setStatusText(system, time, rtf) {
+    const shown = rtf === null ? "–" : rtf.toFixed(2);
+    const paused = state.playing ? "" : " · paused";
+    // plain text outside Bokeh: a Bokeh Div would re-lay the panel out at every update
+    document.getElementById(`il-status-${system}`).textContent =
+      `t = ${time.toFixed(2)} s · ${shown}× real time${paused}`;
+  }
+
+  // -- view options (display only, no simulation change) ---------------------------------
+  // Lines are built on demand, like figures.PanelModels.line does in Python: only for the
+  // selected integrators and the kinds on view, which keeps the embedded document light.
+  const BREAKDOWN = ["kinetic", "potential", "dissipated"];
+  const createdSources = {}; // sources of integrators not selected at build time
+  function sampleSource(system, name) {
+    const key = `${system}:samples:${name}`;
+    let source = findModel(key) || createdSources[key];
+    if (!source) {
+      source = newModel("ColumnDataSource", {
+        data: Object.fromEntries(COLUMNS.map((c) => [c, []])), name: key,
+      });
+      createdSources[key] = source;
+    }
+    return source;
+  }
+  function newModel(type, attrs) {
+    const cls = Bokeh.Models.get(type);
+    return new cls(attrs || {});
+  }
+  function ensureLine(system, kind, name) {
+    const lineName = `${system}:line:${kind}:${name}`;
+    const existing = findModel(lineName);
+    if (existing) return existing;
+    const style = Object.assign({}, data.lineStyles[kind]);
+    const x = style.x;
+    const y = style.y;
+    delete style.x;
+    delete style.y;
+    const glyph = newModel("Line", Object.assign(
+      { x: { field: x }, y: { field: y }, line_color: data.colors[name] }, style));
+    const renderer = newModel("GlyphRenderer", {
+      data_source: sampleSource(system, name), glyph, name: lineName,
+    });
+    const fig = model(kind === "phase" ? `${system}:phase` : `${system}:energy`);
+    fig.renderers = [...fig.renderers, renderer];
+    if (kind === "error") {
+      const legend = model(`${system}:energy:legend`);
+      const item = newModel("LegendItem", {
+        label: { value: data.labels[name] }, renderers: [model(`${system}:energy:swatches`)],
+        index: INTEGRATORS.indexOf(name), name: `${system}:legend:${name}`,
+      });
+      legend.items = [...legend.items, item];
+    }
+    return renderer;
+  }
+  function ensureStyleItems(system) {
+    if (findModel(`${system}:legend-style:kinetic`)) return;
+    const source = newModel("ColumnDataSource", { data: { t: [NaN], y: [NaN] } });
+    const fig = model(`${system}:energy`);
+    const items = BREAKDOWN.map((kind) => {
+      const glyph = newModel("Line", {
+        x: { field: "t" }, y: { field: "y" }, line_color: "#666666", line_width: 1.6,
+        line_dash: data.lineStyles[kind].line_dash,
+      });
+      const renderer = newModel("GlyphRenderer", { data_source: source, glyph });
+      fig.renderers = [...fig.renderers, renderer];
+      return newModel("LegendItem", {
+        label: { value: kind }, renderers: [renderer], name: `${system}:legend-style:${kind}`,
+      });
+    });
+    const legend = model(`${system}:energy:legend`);
+    legend.items = [...legend.items, ...items];
+  }
+  function setLogScale(system, log) {
+    const fig = model(`${system}:energy`);
+    if ((fig.y_scale instanceof Bokeh.Models.get("LogScale")) === log) return;
+    const ticker = newModel(log ? "LogTicker" : "BasicTicker");
+    fig.y_scale = newModel(log ? "LogScale" : "LinearScale");
+    const axis = model(`${system}:energy:yaxis`);
+    axis.ticker = ticker;
+    axis.formatter = newModel(log ? "LogTickFormatter" : "BasicTickFormatter");
+    model(`${system}:energy:ygrid`).ticker = ticker;
+    if (!log) model(`${system}:energy:y`).scale_hint = "auto";
+  }
+
+  function applyView() {
+    const breakdown = state.energy === "breakdown";
+    const chosen = new Set(state.integrators);
+    const kinds = (breakdown ? BREAKDOWN : ["error"]).concat(state.phase ? ["phase"] : []);
+    for (const system of SYSTEMS) {
+      const section = document.querySelector(`.il-panel[data-system="${system}"]`);
+      section.hidden = !state.systems.includes(system);
+      for (const role of ["scene:ghost-links-renderer", "scene:ghost-bodies-renderer",
+                          "phase:exact-renderer"]) {
+        model(`${system}:${role}`).visible = state.exact;
+      }
+      model(`${system}:phase`).visible = state.phase;
+      for (const name of state.integrators) {
+        ensureLine(system, "error", name); // it carries the legend entry
+        for (const kind of kinds) ensureLine(system, kind, name);
+      }
+      for (const name of INTEGRATORS) {
+        for (const kind of ["error", ...BREAKDOWN, "phase"]) {
+          const line = findModel(`${system}:line:${kind}:${name}`);
+          if (line) line.visible = chosen.has(name) && kinds.includes(kind);
+        }
+        const item = findModel(`${system}:legend:${name}`);
+        if (item) item.visible = chosen.has(name);
+      }
+      if (breakdown) ensureStyleItems(system);
+      for (const kind of BREAKDOWN) {
+        const item = findModel(`${system}:legend-style:${kind}`);
+        if (item) item.visible = breakdown;
+      }
+      setLogScale(system, state.log && !breakdown);
+      model(`${system}:energy:yaxis`).axis_label =
+        breakdown ? "energy (J)" : "relative energy error";
+    }
+    document.getElementById("il-panels").style.setProperty(
+      "--il-columns", String(Math.max(1, state.systems.length)));
+    document.body.classList.toggle("il-embed", state.embed);
+    for (const system of SYSTEMS) model(`${system}:params`).visible = !state.embed;
+  }
+
+  // -- widgets -----------------------------------------------------------------------------
+  function setWidgetsFromState() {
+    quietly(() => {
+      model("controls:integrators").value = state.integrators.slice();
+      const play = model("controls:play");
+      play.active = state.playing;
+      play.label = state.playing ? "Pause" : "Play";
+      model("controls:speed").value = state.speed;
+      model("controls:show_exact").active = state.exact;
+      model("controls:log_scale").active = state.log;
+      model("controls:show_phase").active = state.phase;
+      model("controls:energy_mode").active = data.energyModes.indexOf(state.energy);
+      for (const system of SYSTEMS) {
+        model(`${system}:dt`).value = state.dt[system];
+        for (const [name, value] of Object.entries(state.params[system])) {
+          model(`${system}:param:${name}`).value = value;
+        }
+      }
+    });
+  }
+
+  function setPlaying(playing) {
+    state.playing = playing;
+    quietly(() => {
+      const play = model("controls:play");
+      play.active = playing;
+      play.label = playing ? "Pause" : "Play";
+    });
+    for (const system of state.systems) {
+      const entry = live.systems[system];
+      setStatusText(system, entry.simTime, entry.realTimeFactor);
+    }
+  }
+
+  function wireWidgets() {
+    onChange(model("controls:integrators"), "value", (value) => {
+      const names = INTEGRATORS.filter((n) => value.includes(n));
+      if (!names.length) {
+        message("Choose at least one integrator.");
+        quietly(() => { model("controls:integrators").value = state.integrators.slice(); });
+        return;
+      }
+      state.integrators = names;
+      saveState();
+      applyView();
+      send({ type: "integrators", names });
+    });
+    onChange(model("controls:play"), "active", (active) => {
+      setPlaying(active);
+      saveState();
+      send({ type: "play", value: active });
+    });
+    model("controls:step").on_event("button_click", () => {
+      setPlaying(false);
+      saveState();
+      send({ type: "step" });
+    });
+    model("controls:reset").on_event("button_click", () => send({ type: "reset" }));
+    onChange(model("controls:speed"), "value", (value) => {
+      const x = checkRange(value, data.speedRange);
+      if (x === undefined) return;
+      state.speed = x;
+      saveState();
+      send({ type: "speed", value: x });
+    });
+    const view = (widget, property, apply) => onChange(model(widget), property, (value) => {
+      apply(value);
+      saveState();
+      applyView();
+    });
+    view("controls:show_exact", "active", (v) => { state.exact = v; });
+    view("controls:log_scale", "active", (v) => { state.log = v; });
+    view("controls:show_phase", "active", (v) => { state.phase = v; });
+    view("controls:energy_mode", "active", (v) => { state.energy = data.energyModes[v]; });
+    model("controls:copy_link").on_event("button_click", copyLink);
+
+    for (const system of SYSTEMS) {
+      let timer = null;
+      const restart = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          saveState();
+          send(Object.assign({ type: "configure", system }, systemSettings(system)));
+        }, PARAM_DEBOUNCE_MS);
+      };
+      onChange(model(`${system}:dt`), "value", (value) => {
+        const x = checkRange(value, data.dtRange);
+        if (x === undefined) {
+          message(`${DECL[system].title}: time step ${quote(value)} rejected; expected a ` +
+                  `number in [${data.dtRange.join(", ")}] s.`);
+          quietly(() => { model(`${system}:dt`).value = state.dt[system]; });
+          return;
+        }
+        state.dt[system] = x;
+        restart();
+      });
+      for (const p of DECL[system].params) {
+        onChange(model(`${system}:param:${p.name}`), "value", (value) => {
+          const x = checkParam(p, value);
+          if (x === undefined) {
+            message(`${DECL[system].title} parameter "${p.name}": got ${quote(value)}, ` +
+                    `expected ${p.accepted}; kept ${state.params[system][p.name]}.`);
+            quietly(() => { model(`${system}:param:${p.name}`).value = state.params[system][p.name]; });
+            return;
+          }
+          state.params[system][p.name] = x;
+          restart();
+        });
+      }
+    }
+  }
+
+  function copyLink() {
+    const link = linkFor(state);
+    const done = () => message("Link copied to the clipboard.", "note");
+    const fallback = () => message(`Link to this view: ${link}`, "note");
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(link).then(done, fallback);
+    } else {
+      fallback();
+    }
+  }
+
+  // -- public API --------------------------------------------------------------------------
+  function status() {
+    const systems = {};
+    for (const system of state.systems) {
+      const entry = live.systems[system];
+      const integrators = {};
+      for (const name of state.integrators) {
+        let samples = 0;
+        samples = sampleSource(system, name).data.t.length;
+        const at = entry.diverged[name];
+        integrators[name] = { samples, divergedAt: at === undefined ? null : at };
+      }
+      systems[system] = {
+        simTime: entry.simTime, realTimeFactor: entry.realTimeFactor, received: entry.received,
+        integrators,
+      };
+    }
+    const ready = live.ready && state.systems.every((s) => live.systems[s].frames > 0);
+    return { ready, running: state.playing, framesDrawn: live.framesDrawn,
+             workerTimings: live.workerTimings, systems };
+  }
+
+  window.integratorLab = {
+    status,
+    /** the page state (what the URL query holds), as plain data */
+    state: () => JSON.parse(JSON.stringify(state)),
+    /** a link to this view */
+    link: () => linkFor(state),
+    /** a copy of the samples the page holds for one integrator: {column: [values]} */
+    samples: (system, name) => {
+      const data = sampleSource(system, name).data;
+      return Object.fromEntries(COLUMNS.map((c) => [c, Array.from(data[c] || [])]));
+    },
+    /** the Bokeh model called `name` (see integrator_lab.web.figures.model_name) */
+    model,
+  };
+
+  // -- start -------------------------------------------------------------------------------
+  startWorker();
+  const embeds = [Bokeh.embed.embed_item(data.items.controls, "il-controls")];
+  for (const system of SYSTEMS) {
+    embeds.push(Bokeh.embed.embed_item(data.items.panels[system], `il-panel-${system}`));
+  }
+  Promise.all(embeds).then(() => {
+    setWidgetsFromState();
+    applyView();
+    wireWidgets();
+    saveState();
+    bokehReady = true;
+    document.documentElement.dataset.drawn = "1";
+    performance.mark("il:drawn");
+    maybeInit(); // the worker buffers messages until Python is up
+  }, (error) => message(`The dashboard could not be drawn: ${error.message}`));
+})();

@@ -1,0 +1,195 @@
+// Integrator Lab: the simulation worker of the static page (a module worker).
+//
+// Boots Pyodide from the site's own pyodide/ folder, unpacks the pure-Python core into
+// site-packages, and runs integrator_lab.web.live on its own clock. The page and this worker
+// talk by messages only:
+//
+//   page -> worker  {type: "init", systems: {name: {params, dt}}, integrators, speed, playing}
+//                   {type: "configure", system, params, dt}   one system changed (it restarts)
+//                   {type: "integrators", names}              every system restarts
+//                   {type: "speed", value} | {type: "play", value} | {type: "step"}
+//                   {type: "reset"}                           every system back to t = 0
+//                   {type: "ack"}                             the page drew the last frame
+//   worker -> page  {type: "progress", text} while booting, {type: "ready"}
+//                   {type: "layout", layout, errors}          a system was (re)built or reset
+//                   {type: "frame", systems: {name: {time, rtf, lanes, diverged, data}}}
+//                   {type: "error", text}
+//
+// At most one frame is in flight: until the page acknowledges it, ticks go on and their
+// samples wait in the runners' bounded buffers, so a slow page never queues work.
+
+import { loadPyodide } from "../pyodide/pyodide.mjs";
+
+const TICK_MS = 1000 / 60; // the worker's own clock
+const config = new URL(import.meta.url).searchParams;
+const archiveURL = new URL(config.get("archive") ?? "../py/integrator_lab.zip", import.meta.url);
+const pyodideURL = new URL("../pyodide/", import.meta.url);
+
+let live = null; // the Python Live object
+let inFlight = false; // a frame was posted and not yet acknowledged
+let forceNext = true; // send every system in the next frame (after a change)
+let last = 0; // performance.now() of the previous tick
+let timer = null;
+const pending = []; // messages received while booting
+
+function post(message, transfer = []) {
+  self.postMessage(message, transfer);
+}
+
+function toJs(proxy) {
+  const value = proxy.toJs({ dict_converter: Object.fromEntries, create_pyproxies: false });
+  proxy.destroy();
+  return value;
+}
+
+function call(method, ...args) {
+  const fn = live[method];
+  try {
+    const result = fn(...args);
+    return result && typeof result.toJs === "function" ? toJs(result) : result;
+  } finally {
+    fn.destroy();
+  }
+}
+
+const timings = {}; // ms since the worker started, for benchmarks
+
+async function boot() {
+  post({ type: "progress", text: "Loading Python (Pyodide)…" });
+  const pyodide = await loadPyodide({ indexURL: pyodideURL.href, packages: [] });
+  timings.pyodide = performance.now();
+  post({ type: "progress", text: "Loading the physics core…" });
+  const response = await fetch(archiveURL);
+  if (!response.ok) throw new Error(`cannot load ${archiveURL.pathname}: HTTP ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
+  pyodide.unpackArchive(bytes, "zip", { extractDir: sitePackages });
+  pyodide.runPython("import importlib; importlib.invalidate_caches()");
+  live = pyodide.runPython("from integrator_lab.web.live import Live; Live()");
+  timings.core = performance.now();
+  self.pyodide = pyodide;
+}
+
+function handle(message) {
+  const py = self.pyodide;
+  switch (message.type) {
+    case "init": {
+      live.speed = message.speed;
+      live.playing = message.playing;
+      for (const [name, settings] of Object.entries(message.systems)) {
+        configure(name, settings.params, settings.dt, message.integrators);
+      }
+      timings.init = performance.now();
+      post({ type: "ready", timings });
+      break;
+    }
+    case "configure":
+      configure(message.system, message.params, message.dt, null);
+      break;
+    case "integrators": {
+      const names = py.toPy(message.names);
+      try {
+        const results = call("set_integrators", names);
+        for (const result of results) post({ type: "layout", ...result });
+      } catch (error) {
+        post({ type: "error", text: pythonMessage(error) });
+      } finally {
+        names.destroy();
+      }
+      forceNext = true;
+      break;
+    }
+    case "speed":
+      live.speed = message.value;
+      break;
+    case "play":
+      live.playing = message.value;
+      break;
+    case "step":
+      live.playing = false;
+      call("step");
+      break;
+    case "reset":
+      for (const result of call("reset")) post({ type: "layout", ...result });
+      forceNext = true;
+      break;
+    case "ack":
+      // the page is ready for more: answer now rather than at the next tick, so that
+      // every animation frame can show new data
+      inFlight = false;
+      clearTimeout(timer);
+      tick();
+      break;
+    default:
+      post({ type: "error", text: `unknown message type ${JSON.stringify(message.type)}` });
+  }
+}
+
+function configure(name, params, dt, integrators) {
+  const py = self.pyodide;
+  const pyParams = py.toPy(params ?? {});
+  // JavaScript null would reach Python as jsnull; undefined becomes None
+  const pyIntegrators = integrators ? py.toPy(integrators) : undefined;
+  try {
+    const result = call("configure", name, pyParams, dt ?? undefined, pyIntegrators);
+    post({ type: "layout", ...result });
+  } finally {
+    pyParams.destroy();
+    pyIntegrators?.destroy();
+  }
+  forceNext = true;
+}
+
+function pythonMessage(error) {
+  // a Python exception: keep its last line ("ValueError: ..."), not the traceback
+  const lines = String(error?.message ?? error).trim().split("\n");
+  return lines[lines.length - 1];
+}
+
+function tick() {
+  const now = performance.now();
+  const wall = last ? (now - last) / 1000 : 0;
+  last = now;
+  if (live) {
+    try {
+      if (!inFlight) {
+        const frames = toJs(live.tick(wall, forceNext));
+        forceNext = false;
+        const transfer = [];
+        for (const frame of Object.values(frames)) transfer.push(frame.data.buffer);
+        if (transfer.length) {
+          inFlight = true;
+          post({ type: "frame", systems: frames }, transfer);
+        }
+      } else {
+        // the page is busy: keep simulating, the samples wait in the runners
+        live.advance(wall);
+      }
+    } catch (error) {
+      post({ type: "error", text: pythonMessage(error) });
+    }
+  }
+  const spent = performance.now() - now;
+  timer = setTimeout(tick, Math.max(0, TICK_MS - spent));
+}
+
+self.onmessage = (event) => {
+  if (!live) {
+    pending.push(event.data);
+    return;
+  }
+  try {
+    handle(event.data);
+  } catch (error) {
+    post({ type: "error", text: pythonMessage(error) });
+  }
+};
+
+boot().then(
+  () => {
+    for (const message of pending.splice(0)) handle(message);
+    last = performance.now();
+    tick();
+  },
+  (error) => post({ type: "error", text: `Python failed to start: ${error?.message ?? error}` }),
+);

@@ -1,0 +1,259 @@
+"""The Sphinx extension: demos validated at build time, the site copied once, live demos."""
+
+from __future__ import annotations
+
+import time
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from integrator_lab.core import INTEGRATORS, SYSTEMS
+from integrator_lab.web.sphinx import SITE_DIR, iframe_snippet, parse_demo
+
+from docs_helpers import BOOT_TIMEOUT, sphinx_build, wait_until_running, write_project
+
+SPRING_DEMO = """
+.. integrator-lab::
+   :systems: spring
+   :integrators: euler, symplectic-euler, rk4
+   :dt: 0.05
+   :height: 420
+"""
+PENDULUM_DEMO = """
+.. integrator-lab::
+   :systems: pendulum
+   :integrators: velocity-verlet, rk4
+   :params: theta0=2, omega0=0.5
+   :speed: 2
+   :height: 300
+   :title: A wide swing
+"""
+#: pushes a demo far below the first screen, where lazy loading must not start it
+SPACER = """
+.. raw:: html
+
+   <div style="height: 12000px"></div>
+"""
+
+
+class Frames(HTMLParser):
+    """The <iframe> elements of a page, as attribute dicts."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.frames = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "iframe":
+            self.frames.append(dict(attrs))
+
+
+def frames_of(page: Path) -> list[dict]:
+    return Frames(page.read_text(encoding="utf-8")).frames
+
+
+def query_of(frame: dict) -> dict:
+    return {key: values[0] for key, values in parse_qs(urlsplit(frame["src"]).query).items()}
+
+
+@pytest.fixture(scope="module")
+def demo_build(tmp_path_factory):
+    """Two demos on the home page and one far down a page one folder deeper."""
+    root = tmp_path_factory.mktemp("demo-project")
+    src = write_project(root / "src", {"index": SPRING_DEMO + PENDULUM_DEMO,
+                                       "guide/deeper": SPACER + SPRING_DEMO})
+    status, log = sphinx_build(src, root / "out")
+    assert status == 0, log
+    return root / "out"
+
+
+# -- options ---------------------------------------------------------------------------------
+def test_options_become_the_pages_query():
+    demo = parse_demo({"systems": "spring, pendulum", "integrators": "euler,rk4", "dt": "0.05",
+                       "params": "spring.damping=0, mass=2", "speed": "0.5"})
+    query = {k: v[0] for k, v in parse_qs(demo.query()).items()}
+    assert query == {"embed": "1", "systems": "spring,pendulum", "integrators": "euler,rk4",
+                     "speed": "0.5", "spring.dt": "0.05", "pendulum.dt": "0.05",
+                     "spring.damping": "0", "spring.mass": "2", "pendulum.mass": "2"}
+
+
+def test_defaults_and_the_plain_iframe_snippet():
+    demo = parse_demo({"systems": "cradle"})
+    assert demo.integrators == ("euler", "symplectic-euler", "velocity-verlet", "rk4")
+    assert demo.dt is None and demo.height == 420
+    snippet = iframe_snippet("https://example.org/lab", systems="cradle", integrators=["rk4"])
+    assert snippet.startswith('<iframe class="integrator-lab-demo" src="https://example.org/lab/'
+                              'index.html?embed=1&amp;systems=cradle&amp;integrators=rk4"')
+    assert 'loading="lazy"' in snippet and 'height="420"' in snippet
+
+
+BAD_OPTIONS = [
+    ({"integrators": "rk4"}, ":systems:", "required"),
+    ({"systems": "spring, drag"}, ":systems:", "'drag'"),
+    ({"systems": "spring", "integrators": "euler, rk5"}, ":integrators:", "'rk5'"),
+    ({"systems": "spring", "integrators": "rk4, rk4"}, ":integrators:", "twice"),
+    ({"systems": "spring", "dt": "0"}, ":dt:", "1e-05 to 0.5"),
+    ({"systems": "spring", "dt": "nan"}, ":dt:", "'nan'"),
+    ({"systems": "spring", "dt": "1"}, ":dt:", "'1'"),
+    ({"systems": "spring", "params": "stiffness=-1"}, ":params:", "'stiffness'"),
+    ({"systems": "spring", "params": "theta0=1"}, ":params:", "'theta0'"),
+    ({"systems": "spring", "params": "pendulum.theta0=1"}, ":params:", "not among"),
+    ({"systems": "spring", "params": "damping"}, ":params:", "NAME=VALUE"),
+    ({"systems": "cradle", "params": "balls=3, lifted=4"}, ":params:", "'lifted'"),
+    ({"systems": "spring", "height": "12"}, ":height:", "[150, 2000]"),
+    ({"systems": "spring", "speed": "100"}, ":speed:", "0.1 to 4"),
+    ({"systems": "spring", "colour": "red"}, ":colour:", "valid options"),
+]
+
+
+@pytest.mark.parametrize("options, option, detail", BAD_OPTIONS,
+                         ids=[f"{o}-{d}" for _, o, d in BAD_OPTIONS])
+def test_bad_options_name_the_option(options, option, detail):
+    with pytest.raises(ValueError) as error:
+        parse_demo(options)
+    assert option in str(error.value) and detail in str(error.value)
+
+
+@pytest.mark.parametrize("line, expected", [
+    (":dt: -0.1", "option ':dt:'"),
+    (":integrators: euler, backwards-euler", "unknown name 'backwards-euler'"),
+    (":wobble: 1", "unknown option ':wobble:'"),
+], ids=["dt", "integrator", "unknown-option"])
+def test_a_bad_option_stops_the_build_with_file_line_and_option(tmp_path, line, expected):
+    body = f"Some text.\n\n.. integrator-lab::\n   :systems: spring\n   {line}\n"
+    src = write_project(tmp_path / "src", {"index": "", "physics": body})
+    status, log = sphinx_build(src, tmp_path / "out")
+    assert status == 1
+    assert "physics.rst:6: ERROR: integrator-lab: " in log and expected in log, log
+    assert "Traceback" not in log
+    assert not (tmp_path / "out" / SITE_DIR).exists()
+
+
+# -- a real build ----------------------------------------------------------------------------
+def test_the_site_is_copied_once_with_every_demo_pointing_at_it(demo_build):
+    site = demo_build / SITE_DIR
+    assert (site / "index.html").is_file()
+    copies = [p.relative_to(demo_build) for p in demo_build.rglob("pyodide.asm.wasm")]
+    assert copies == [Path(SITE_DIR, "pyodide", "pyodide.asm.wasm")]
+    assert len(list(demo_build.rglob("bokeh.min.js"))) == 1
+    home, deeper = frames_of(demo_build / "index.html"), frames_of(demo_build / "guide" /
+                                                                  "deeper.html")
+    assert len(home) == 2 and len(deeper) == 1
+    for frame in home:
+        assert frame["src"].startswith(f"{SITE_DIR}/index.html?")
+    assert deeper[0]["src"].startswith(f"../{SITE_DIR}/index.html?")
+    for frame in home + deeper:
+        assert frame["loading"] == "lazy" and frame["title"]
+
+
+def test_options_are_applied_to_each_demo(demo_build):
+    spring, pendulum = frames_of(demo_build / "index.html")
+    assert query_of(spring) == {"embed": "1", "systems": "spring",
+                                "integrators": "euler,symplectic-euler,rk4", "spring.dt": "0.05"}
+    assert spring["height"] == "420" and "height:420px" in spring["style"]
+    assert query_of(pendulum) == {"embed": "1", "systems": "pendulum",
+                                  "integrators": "velocity-verlet,rk4", "speed": "2",
+                                  "pendulum.theta0": "2", "pendulum.omega0": "0.5"}
+    assert pendulum["height"] == "300" and pendulum["title"] == "A wide swing"
+
+
+def test_other_builders_and_a_prebuilt_site(tmp_path):
+    prebuilt = tmp_path / "prebuilt"
+    prebuilt.mkdir()
+    (prebuilt / "index.html").write_text("<!doctype html><title>site</title>", encoding="utf-8")
+    src = write_project(tmp_path / "src", {"index": SPRING_DEMO, "a/b/page": SPRING_DEMO},
+                        conf=f"integrator_lab_site = {str(prebuilt)!r}\n")
+    status, log = sphinx_build(src, tmp_path / "dirhtml", "-b", "dirhtml")
+    assert status == 0, log
+    deep = frames_of(tmp_path / "dirhtml" / "a" / "b" / "page" / "index.html")
+    assert deep[0]["src"].startswith(f"../../../{SITE_DIR}/index.html?")
+    assert (tmp_path / "dirhtml" / SITE_DIR / "index.html").read_text() == \
+        (prebuilt / "index.html").read_text()
+    status, log = sphinx_build(src, tmp_path / "single", "-b", "singlehtml")
+    assert status == 0, log
+    frames = frames_of(tmp_path / "single" / "index.html")
+    assert len(frames) == 2 and all(f["src"].startswith(f"{SITE_DIR}/index.html?")
+                                    for f in frames)
+    status, log = sphinx_build(src, tmp_path / "text", "-b", "text")
+    assert status == 0, log
+    assert "integrator-lab" not in (tmp_path / "text" / "index.txt").read_text()
+    assert not (tmp_path / "text" / SITE_DIR).exists()
+
+
+def test_no_demo_no_site(tmp_path):
+    src = write_project(tmp_path / "src", {"index": "Just text."})
+    status, log = sphinx_build(src, tmp_path / "out")
+    assert status == 0, log
+    assert not (tmp_path / "out" / SITE_DIR).exists()
+
+
+def test_reference_lists_every_declaration(tmp_path):
+    src = write_project(tmp_path / "src", {"index": ".. integrator-lab-reference::\n"})
+    status, log = sphinx_build(src, tmp_path / "out", "-W", "-n")  # nitpicky: no dangling refs
+    assert status == 0, log
+    page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    for name, cls in SYSTEMS.items():
+        assert f'<span class="pre">{name}</span>' in page
+        for param in cls.PARAMS:
+            assert f'<span class="pre">{param.name}</span>' in page
+    for name in INTEGRATORS:
+        assert f'<span class="pre">{name}</span>' in page
+    assert "(0, 1e+06]" in page  # the spring's stiffness: open at 0, closed at 1e6
+    assert not (tmp_path / "out" / SITE_DIR).exists()
+
+
+# -- in a browser ----------------------------------------------------------------------------
+@pytest.mark.browser
+def test_both_demos_run_in_chromium(demo_build, browser, http_root):
+    base = http_root(demo_build)
+    page = browser.new_page(viewport={"width": 1200, "height": 1600})
+    try:
+        page.goto(base + "index.html")
+        page.wait_for_function(f"document.querySelectorAll('iframe').length === 2")
+        page.wait_for_function("() => [...document.querySelectorAll('iframe')].every("
+                               "f => f.contentWindow && f.contentWindow.integratorLab)",
+                               timeout=BOOT_TIMEOUT * 1000, polling=200)
+        frames = [f for f in page.frames if f"/{SITE_DIR}/index.html" in f.url]
+        assert len(frames) == 2
+        by_system = {}
+        for frame in frames:
+            first, later = wait_until_running(frame)
+            (system,) = later["systems"]
+            by_system[system] = (frame, first, later)
+        assert set(by_system) == {"spring", "pendulum"}
+        expected = {"spring": ["euler", "symplectic-euler", "rk4"],
+                    "pendulum": ["velocity-verlet", "rk4"]}
+        for system, (frame, first, later) in by_system.items():
+            state = frame.evaluate("integratorLab.state()")
+            assert state["systems"] == [system]
+            assert state["integrators"] == expected[system]
+            assert list(later["systems"][system]["integrators"]) == expected[system]
+            assert later["systems"][system]["simTime"] > first["systems"][system]["simTime"]
+        assert by_system["spring"][0].evaluate("integratorLab.state()")["dt"]["spring"] == 0.05
+        pendulum_state = by_system["pendulum"][0].evaluate("integratorLab.state()")
+        assert pendulum_state["params"]["pendulum"]["theta0"] == 2
+        assert pendulum_state["speed"] == 2
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_a_demo_far_down_starts_only_when_scrolled_into_view(demo_build, browser, http_root):
+    base = http_root(demo_build)
+    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    requested = []
+    page.on("request", lambda r: requested.append(r.url) if f"/{SITE_DIR}/" in r.url else None)
+    try:
+        page.goto(base + "guide/deeper.html")
+        page.wait_for_load_state("load")
+        time.sleep(0.5)
+        assert requested == []
+        page.locator("iframe").scroll_into_view_if_needed()
+        page.wait_for_function("() => document.querySelector('iframe').contentWindow"
+                               ".integratorLab !== undefined", timeout=30_000, polling=100)
+        assert any(url.split("?")[0].endswith(f"/{SITE_DIR}/index.html") for url in requested)
+    finally:
+        page.close()

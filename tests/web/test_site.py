@@ -1,0 +1,166 @@
+"""The static site's builder and the worker's Python loop, without a browser."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import zipfile
+
+import pytest
+
+from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, Runner, get_system
+from integrator_lab.web import live, scene
+from integrator_lab.web.figures import DashboardConfig, build_dashboard, line_name
+from integrator_lab.web.pyodide_node import PyodideNotFound
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    from integrator_lab.web.site import build_site
+
+    try:
+        return build_site(tmp_path_factory.mktemp("site") / "site")
+    except PyodideNotFound as exc:
+        pytest.skip(str(exc))
+
+
+def _page_data(site):
+    page = (site / "index.html").read_text(encoding="utf-8")
+    match = re.search(r'<script type="application/json" id="il-data">(.*?)</script>', page,
+                      re.DOTALL)
+    return page, json.loads(match.group(1))
+
+
+def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
+    for path in ("index.html", "favicon.ico", "static/bridge.js", "static/worker.mjs",
+                 "static/style.css", "bokeh/bokeh.min.js", "bokeh/bokeh-widgets.min.js",
+                 "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm",
+                 "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json",
+                 "py/integrator_lab.zip"):
+        assert (built / path).is_file(), path
+    page, data = _page_data(built)
+    # the page and its own scripts name no other origin and no machine path
+    for text in (page, (built / "static/bridge.js").read_text(),
+                 (built / "static/worker.mjs").read_text()):
+        assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
+        assert "cdn" not in text.lower()
+        assert "/work/" not in text and "/root/" not in text
+    assert re.findall(r'<script src="([^"]+)"', page) == [
+        "bokeh/bokeh.min.js", "bokeh/bokeh-widgets.min.js", "static/bridge.js"]
+    assert set(data["items"]["panels"]) == {"pendulum", "cradle", "spring"}
+    assert data["defaults"]["integrators"] == list(DEFAULT_INTEGRATORS)
+    assert [i["name"] for i in data["integrators"]] == list(INTEGRATORS)
+
+
+def test_embedded_json_cannot_close_its_script_element():
+    from integrator_lab.web.site import _script_json
+
+    text = _script_json({"x": "</script><script>alert(1)</script>", "y": "a & b"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"x": "</script><script>alert(1)</script>", "y": "a & b"}
+
+
+def test_worker_archive_holds_the_core_and_the_pure_python_view_modules(built):
+    with zipfile.ZipFile(built / "py/integrator_lab.zip") as archive:
+        names = archive.namelist()
+    assert "integrator_lab/core/runner.py" in names
+    assert {"integrator_lab/web/__init__.py", "integrator_lab/web/scene.py",
+            "integrator_lab/web/live.py"} <= set(names)
+    # Bokeh, the builder and the CLI stay behind: Pyodide has no Bokeh
+    assert not any(n.endswith(("figures.py", "site.py", "cli.py")) for n in names)
+
+
+def test_figures_build_lines_only_for_what_is_shown():
+    models = build_dashboard(DashboardConfig(integrators=("euler", "rk4")))
+    panel = models.panels["spring"]
+    assert set(panel.lines) == {("error", "euler"), ("error", "rk4")}
+    assert set(panel.samples) == set(INTEGRATORS)
+    panel.set_view(energy_mode="breakdown", show_phase=True)
+    panel.set_integrators(["yoshida4"])
+    assert panel.lines[("phase", "yoshida4")].visible
+    assert panel.lines[("kinetic", "yoshida4")].name == line_name("spring", "kinetic",
+                                                                   "yoshida4")
+    assert not panel.lines[("error", "euler")].visible
+    assert {i.name for i in panel.legend.items if i.visible} == {
+        "spring:legend:yoshida4", "spring:legend-style:kinetic",
+        "spring:legend-style:potential", "spring:legend-style:dissipated"}
+
+
+def test_scene_rows_follow_the_system_and_the_integrators():
+    cradle = get_system("cradle", balls=3)
+    s = scene.Scene(cradle, ["euler", "rk4"])
+    assert len(s.bodies["color"]) == 6
+    frame = s.frame([cradle.initial_state()[0], None], 0.0)
+    xs = list(frame["bodies"]["x"])
+    assert all(math.isfinite(x) for x in xs[:3]) and all(math.isnan(x) for x in xs[3:])
+    assert len(frame["links"]["x0"]) == 6 and len(frame["ghost_bodies"]["x"]) == 0
+    pendulum = get_system("pendulum", theta0=0.5)
+    p = scene.Scene(pendulum, ["euler"])
+    ghost = p.frame([pendulum.initial_state()[0]], 0.0)["ghost_bodies"]
+    assert ghost["x"][0] == pytest.approx(math.sin(0.5)) and ghost["y"][0] == pytest.approx(
+        -math.cos(0.5))
+
+
+def test_sample_columns_match_the_runner_batch():
+    system = get_system("spring")
+    runner = Runner(system, ["euler"], every=5)
+    runner.advance(50)
+    batch = runner.take_batch()
+    cols = scene.sample_columns(batch["lanes"]["euler"], batch["stride"], 1, runner.energy0,
+                                scene.error_scale(system, runner.energy0))
+    assert list(cols["t"]) == pytest.approx([0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35,
+                                             0.4, 0.45, 0.5])
+    assert cols["error"][0] == scene.ERROR_FLOOR
+    expected = abs(cols["total"][-1] - runner.energy0) / runner.energy0
+    assert cols["error"][-1] == pytest.approx(expected)
+
+
+def test_live_keeps_real_time_within_budget_and_slows_down_smoothly_beyond():
+    lab = live.Live()
+    for name in ("pendulum", "spring"):
+        assert lab.configure(name, {}, None, DEFAULT_INTEGRATORS)["errors"] == []
+    for _ in range(120):
+        lab.tick(1 / 60)
+    for name in ("pendulum", "spring"):
+        assert lab.runs[name].runner.time == pytest.approx(2.0, abs=0.021)
+    # a step costs more than the budget allows: every system gets the same share of it
+    for run in lab.runs.values():
+        run.cost = 1.0  # s per step, absurdly slow
+    before = {n: r.runner.time for n, r in lab.runs.items()}
+    lab.advance(0.1)  # would be 5 pendulum steps and 10 spring steps
+    for name, run in lab.runs.items():
+        assert run.runner.time - before[name] == pytest.approx(run.dt)  # one step, no more
+        assert run.runner.accumulator == 0.0  # the rest of the time is dropped
+
+
+def test_live_reports_bad_settings_and_falls_back_to_defaults():
+    lab = live.Live()
+    result = lab.configure("cradle", {"balls": 3, "lifted": 4}, 1e-3, ["euler"])
+    assert "at most 'balls'" in result["errors"][0]
+    assert result["layout"]["params"]["balls"] == 5
+    result = lab.configure("spring", {}, 7.0, ["euler"])
+    assert "'dt'" in result["errors"][0]
+    assert result["layout"]["dt"] == get_system("spring").recommended_dt
+    with pytest.raises(ValueError, match="integrators"):
+        lab.set_integrators(["euler", "nope"])
+
+
+def test_live_frames_carry_divergence_and_stay_bounded():
+    lab = live.Live()
+    lab.configure("cradle", {"stiffness": 1e6}, 1e-3, ["euler", "velocity-verlet"])
+    lab.speed = 4.0
+    frames = [lab.tick(0.1) for _ in range(20)]  # 8 s of simulated time
+    last = frames[-1]["cradle"]
+    assert 0.0 < last["diverged"]["euler"] < 1.0
+    assert "velocity-verlet" not in last["diverged"]
+    run = lab.runs["cradle"]
+    for lane in run.runner.lanes:
+        assert len(lane.history) <= live.RUNNER_CAPACITY
+        assert len(lane.pending) == 0  # taken by the frames
+    counts = dict(last["lanes"])
+    layout = run.layout()
+    size = (2 * len(layout["bodies"]["color"]) + 4 * len(layout["links"]["color"])
+            + 2 * len(layout["ghost_bodies"]["w"]) + 4 * layout["n_ghost_links"]
+            + len(scene.SAMPLE_COLUMNS) * sum(counts.values()))
+    assert len(last["data"]) == size

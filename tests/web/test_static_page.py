@@ -1,0 +1,368 @@
+"""The static page in a real browser: the built site, served on 127.0.0.1, in headless Chromium.
+
+Every check reads what the page's worker computed (``window.integratorLab``), not just what a
+widget shows.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+import pytest
+
+from integrator_lab.core import DEFAULT_INTEGRATORS, get_system
+from integrator_lab.web.figures import ROLLOVER
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+SYSTEMS = ("pendulum", "cradle", "spring")
+BOOT_TIMEOUT_MS = 60_000  # Pyodide boots in a few seconds; a loaded machine takes longer
+REQUIRE = os.environ.get("INTEGRATOR_LAB_REQUIRE_PYODIDE") == "1"
+
+
+def _missing(reason):
+    if REQUIRE:
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The site built by the real builder, served by a threaded HTTP server."""
+    from integrator_lab.web.pyodide_node import PyodideNotFound
+    from integrator_lab.web.site import build_site, make_server
+
+    try:
+        out = build_site(tmp_path_factory.mktemp("site") / "site")
+    except PyodideNotFound as exc:
+        _missing(str(exc))
+    server = make_server(out, 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    host, port = server.server_address[:2]
+    yield {"dir": out, "url": f"http://{host}:{port}/"}
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        _missing("Chromium is not installed (make chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Page:
+    """One tab on the site, recording console errors, page errors and every request."""
+
+    def __init__(self, browser, site, query="", viewport=(1600, 1000), **context_options):
+        self.context = browser.new_context(
+            viewport={"width": viewport[0], "height": viewport[1]}, **context_options)
+        self.page = self.context.new_page()
+        self.errors, self.requests = [], []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.site = site
+        self.page.goto(site["url"] + query)
+
+    def js(self, expression, *args):
+        return self.page.evaluate(expression, *args)
+
+    def status(self):
+        return self.js("window.integratorLab.status()")
+
+    def wait(self, condition, timeout=BOOT_TIMEOUT_MS):
+        self.page.wait_for_function(condition, timeout=timeout)
+
+    def wait_live(self):
+        self.wait("window.integratorLab && window.integratorLab.status().ready")
+
+    def wait_samples(self, count, systems=SYSTEMS):
+        """Until every shown integrator of ``systems`` holds at least ``count`` samples."""
+        self.wait(f"""(() => {{
+            const s = window.integratorLab.status().systems;
+            return {list(systems)!r}.every((name) => s[name] && Object.values(
+                s[name].integrators).every((i) => i.samples >= {count}));
+        }})()""")
+
+    def sim_time(self, system):
+        return self.status()["systems"][system]["simTime"]
+
+    def set_model(self, name, prop, value):
+        self.js("([name, prop, value]) => { window.integratorLab.model(name)[prop] = value; }",
+                [name, prop, value])
+
+    def samples(self, system, integrator):
+        return self.js("([s, i]) => window.integratorLab.samples(s, i)", [system, integrator])
+
+    def messages(self):
+        return self.page.locator("#il-messages li").all_inner_texts()
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def open_page(browser, site):
+    pages = []
+
+    def opener(query="", **options):
+        page = Page(browser, site, query, **options)
+        pages.append(page)
+        return page
+
+    yield opener
+    for page in pages:
+        page.close()
+
+
+def test_page_streams_every_default_integrator_with_no_error_and_no_foreign_request(
+        open_page):
+    page = open_page()
+    page.wait("document.documentElement.dataset.drawn === '1'")
+    page.wait_live()
+    page.wait_samples(30)
+    status = page.status()
+    assert status["ready"]
+    for system in SYSTEMS:
+        entry = status["systems"][system]
+        assert set(entry["integrators"]) == set(DEFAULT_INTEGRATORS)
+        assert entry["simTime"] > 0.4
+    # the loading veils are gone, the real-time factor is measured
+    assert page.page.locator(".il-loading:visible").count() == 0
+    page.wait("Object.values(window.integratorLab.status().systems)"
+              ".every((s) => s.realTimeFactor !== null)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.page.screenshot(path=str(ARTIFACTS / "static_dashboard.png"), full_page=True)
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.site["url"]))
+    foreign = [url for url in page.requests if not url.startswith(origin + "/")]
+    assert foreign == []
+    assert page.errors == []
+
+
+def test_pause_step_reset_and_play_drive_the_worker(open_page):
+    page = open_page()
+    page.wait_live()
+    page.wait_samples(5)
+    page.page.get_by_role("button", name="Pause").click()
+    page.wait("!window.integratorLab.status().running")
+    time.sleep(0.3)  # a frame in flight may still land
+    paused = {s: page.sim_time(s) for s in SYSTEMS}
+    time.sleep(1.0)
+    assert {s: page.sim_time(s) for s in SYSTEMS} == paused
+
+    # one step is one time step of every system
+    page.page.get_by_role("button", name="Step").click()
+    page.wait(f"window.integratorLab.status().systems.pendulum.simTime > {paused['pendulum']}")
+    time.sleep(0.3)
+    for system in SYSTEMS:
+        dt = page.js(f"window.integratorLab.state().dt.{system}")
+        assert page.sim_time(system) == pytest.approx(paused[system] + dt, abs=1e-9)
+
+    page.page.get_by_role("button", name="Reset").click()
+    page.wait("Object.values(window.integratorLab.status().systems).every("
+              "(s) => s.simTime === 0)")
+    time.sleep(0.3)
+    for system in SYSTEMS:
+        assert page.sim_time(system) == 0
+        assert page.samples(system, "rk4")["t"] == [0.0]  # only the initial state is left
+
+    page.page.get_by_role("button", name="Play").click()
+    page.wait("Object.values(window.integratorLab.status().systems).every("
+              "(s) => s.simTime > 0.3)")
+    assert page.errors == []
+
+
+def test_dt_parameters_and_integrator_picker_change_what_the_worker_computes(open_page):
+    page = open_page()
+    page.wait_live()
+    # a parameter: the pendulum starts from the new angle, with the matching energy
+    page.set_model("pendulum:param:theta0", "value", 0.5)
+    page.wait("(() => { const d = window.integratorLab.samples('pendulum', 'rk4');"
+              " return d.t.length > 3 && d.t[0] === 0 && d.q[0] === 0.5; })()")
+    first = page.samples("pendulum", "rk4")
+    system = get_system("pendulum", theta0=0.5)
+    assert first["potential"][0] == pytest.approx(system.energy([0.5], [0.0])[1], rel=1e-12)
+    assert "pendulum.theta0=0.5" in page.js("location.search")
+
+    # the time step, typed into its spinner: one step now advances by the new dt
+    page.page.get_by_role("button", name="Pause").click()
+    dt_input = page.page.get_by_label("time step dt (s)").nth(SYSTEMS.index("spring"))
+    dt_input.fill("0.005")
+    dt_input.press("Enter")
+    page.wait("window.integratorLab.state().dt.spring === 0.005"
+              " && window.integratorLab.status().systems.spring.simTime === 0")
+    time.sleep(0.3)
+    before = page.sim_time("spring")
+    page.page.get_by_role("button", name="Step").click()
+    page.wait(f"window.integratorLab.status().systems.spring.simTime > {before}")
+    assert page.sim_time("spring") == pytest.approx(before + 0.005, abs=1e-12)
+
+    # the picker: other integrators run, the old ones stop
+    page.page.get_by_role("button", name="Play").click()
+    page.set_model("controls:integrators", "value", ["leapfrog", "yoshida4"])
+    page.wait("(() => { const s = window.integratorLab.status().systems;"
+              " return Object.values(s).every((x) => Object.keys(x.integrators).join() =="
+              " 'leapfrog,yoshida4' && x.integrators.yoshida4.samples > 5); })()")
+    for system in SYSTEMS:
+        leap = page.samples(system, "leapfrog")
+        assert leap["t"][0] == 0.0 and len(leap["t"]) > 5
+        assert all(math.isfinite(e) for e in leap["error"])
+    assert "integrators=leapfrog%2Cyoshida4" in page.js("location.search")
+    assert page.errors == []
+
+
+def test_url_state_round_trips(open_page, browser, site):
+    query = ("?integrators=leapfrog,yoshida4&speed=2&energy=breakdown&log=0&phase=1&exact=0"
+             "&pendulum.theta0=0.7&cradle.balls=3&spring.dt=0.005&play=0")
+    page = open_page(query)
+    page.wait_live()
+    state = page.js("window.integratorLab.state()")
+    assert state["integrators"] == ["leapfrog", "yoshida4"]
+    assert state["speed"] == 2 and state["energy"] == "breakdown"
+    assert (state["log"], state["phase"], state["exact"], state["playing"]) == (
+        False, True, False, False)
+    assert state["params"]["pendulum"]["theta0"] == 0.7
+    assert state["params"]["cradle"]["balls"] == 3
+    assert state["dt"]["spring"] == 0.005
+    # the widgets show it, and the worker computes it
+    assert page.js("window.integratorLab.model('controls:speed').value") == 2
+    assert page.js("window.integratorLab.model('cradle:param:balls').value") == 3
+    assert page.js("window.integratorLab.model('controls:energy_mode').active") == 1
+    assert page.js("window.integratorLab.model('pendulum:phase').visible") is True
+    assert page.samples("pendulum", "leapfrog")["q"][0] == 0.7
+    assert page.js("window.integratorLab.model('cradle:scene:bodies').data.x.length") == 6
+    assert page.status()["running"] is False
+    # the link reproduces the state
+    link = page.js("window.integratorLab.link()")
+    again = open_page("?" + urlsplit(link).query)
+    again.wait_live()
+    assert again.js("window.integratorLab.state()") == state
+    # a widget change lands in the URL; "copy link" puts the link on the clipboard
+    again.set_model("controls:speed", "value", 0.5)
+    assert "speed=0.5" in again.js("location.search")
+    assert page.errors == [] and again.errors == []
+    clip = open_page(query, permissions=["clipboard-read", "clipboard-write"])
+    clip.wait("document.documentElement.dataset.drawn === '1'")
+    clip.page.get_by_role("button", name="Copy link").click()
+    clip.wait("[...document.querySelectorAll('#il-messages li')]"
+              ".some((li) => li.textContent.includes('copied'))", timeout=10_000)
+    assert clip.js("navigator.clipboard.readText()") == clip.js("window.integratorLab.link()")
+
+
+HOSTILE = {
+    "integrators": "euler,<script>window.__pwned=1</script>",
+    "pendulum.theta0": '<img src=x onerror="window.__pwned=2">',
+    "speed": "NaN",
+    "cradle.balls": "99",
+    "pendulum.model": "quantum",
+    "spring.dt": "-1",
+    "log": "yes",
+    "<b>bold</b>": "1",
+    "cradle.nonsense": "3",
+    "cradle.lifted": "7",  # accepted alone, but more than the 5 balls: the core says no
+}
+
+
+def test_invalid_and_hostile_query_values_are_reported_and_never_executed(open_page):
+    query = "?" + "&".join(f"{quote(k)}={quote(v)}" for k, v in HOSTILE.items())
+    page = open_page(query)
+    page.wait_live()
+    page.wait("[...document.querySelectorAll('#il-messages li')]"
+              ".some((li) => li.textContent.includes(\"at most 'balls'\"))")
+    messages = "\n".join(page.messages())
+    for key in ("integrators", "pendulum.theta0", "speed", "cradle.balls", "pendulum.model",
+                "spring.dt", "log", "<b>bold</b>", "nonsense"):
+        assert key in messages, key
+    assert "<script>" in messages and "onerror" in messages  # shown as text
+    assert page.js("window.__pwned") is None
+    assert page.js("document.querySelectorAll('#il-messages *:not(li)').length") == 0
+    assert page.js("document.querySelectorAll('img, script:not([src]):not([type])').length") == 0
+    state = page.js("window.integratorLab.state()")
+    assert state["integrators"] == ["euler"]
+    assert state["speed"] == 1 and state["log"] is True
+    assert state["params"]["pendulum"]["theta0"] == 1.0
+    assert state["params"]["pendulum"]["model"] == "nonlinear"
+    assert state["params"]["cradle"]["balls"] == 5 and state["params"]["cradle"]["lifted"] == 1
+    assert state["dt"]["spring"] == 0.01
+    page.wait_samples(5)
+    assert [e for e in page.errors if "pwned" in e] == []
+
+
+def test_explicit_euler_diverges_on_a_stiff_cradle_while_the_others_go_on(open_page):
+    page = open_page("?systems=cradle&cradle.stiffness=1000000&cradle.dt=0.001"
+                     "&integrators=euler,symplectic-euler,velocity-verlet,rk4")
+    page.wait_live()
+    page.wait("window.integratorLab.status().systems.cradle.integrators.euler.divergedAt"
+              " !== null")
+    page.wait("window.integratorLab.status().systems.cradle.simTime > 1.0")
+    first = page.status()["systems"]["cradle"]
+    euler_samples = first["integrators"]["euler"]["samples"]
+    assert 0 < first["integrators"]["euler"]["divergedAt"] < 1.0
+    time.sleep(1.0)
+    later = page.status()["systems"]["cradle"]
+    assert later["simTime"] > first["simTime"]
+    assert later["integrators"]["euler"]["samples"] == euler_samples  # its trace stopped
+    for name in ("symplectic-euler", "velocity-verlet", "rk4"):
+        assert later["integrators"][name]["divergedAt"] is None
+        assert later["integrators"][name]["samples"] > first["integrators"][name]["samples"]
+    labels = page.js("window.integratorLab.model('cradle:scene:status').data")
+    assert labels["text"][0].startswith("euler: diverged at t = ")
+    assert labels["color"] == [page.js("window.integratorLab.model('cradle:scene:bodies')"
+                                       ".data.color[0]")]
+    assert page.js("document.querySelector('.il-panel[data-system=\"pendulum\"]').hidden")
+    assert page.errors == []
+
+
+def test_points_held_stay_bounded_after_minutes_of_simulated_time(open_page):
+    page = open_page("?speed=4&systems=pendulum,spring&integrators=euler,rk4")
+    page.wait_live()
+    # 4x real time, about 60 samples per simulated second: the rollover is reached quickly
+    page.wait(f"window.integratorLab.status().systems.pendulum.received > {3 * ROLLOVER}",
+              timeout=90_000)
+    status = page.status()
+    for system in ("pendulum", "spring"):
+        entry = status["systems"][system]
+        assert entry["simTime"] > 60.0  # minutes of simulated time, roughly
+        for name, lane in entry["integrators"].items():
+            if lane["divergedAt"] is None:
+                assert lane["samples"] == ROLLOVER, (system, name)
+            else:
+                assert lane["samples"] <= ROLLOVER, (system, name)
+    held = page.samples("pendulum", "rk4")["t"]
+    assert held == sorted(held) and held[0] > 0.0  # the oldest rolled over
+    assert page.errors == []
+
+
+def test_file_url_says_plainly_that_the_page_must_be_served(open_page, site):
+    page = open_page()
+    page.page.goto(Path(site["dir"], "index.html").as_uri())
+    page.wait("!document.getElementById('il-served').hidden", timeout=20_000)
+    text = page.page.locator("#il-served").inner_text()
+    assert "served over HTTP" in text and "integrator-lab preview" in text
+
+
+def test_narrow_screens_stack_the_panels_and_embed_is_compact(open_page):
+    page = open_page("?embed=1", viewport=(760, 900))
+    page.wait("document.documentElement.dataset.drawn === '1'")
+    boxes = [page.page.locator(f'.il-panel[data-system="{s}"]').bounding_box()
+             for s in SYSTEMS]
+    assert boxes[0]["y"] < boxes[1]["y"] < boxes[2]["y"]
+    assert abs(boxes[0]["x"] - boxes[1]["x"]) < 1
+    assert not page.page.locator(".il-top").is_visible()
+    assert page.js("window.integratorLab.model('cradle:params').visible") is False

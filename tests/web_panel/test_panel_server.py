@@ -1,0 +1,331 @@
+"""The Panel dashboard served by ``integrator-lab serve``, driven through headless Chromium.
+
+Checks go through the data the page receives (the Bokeh sources) and through the server's
+``/status`` endpoint; expected numbers come from physics (periods, the energy growth of
+explicit Euler) or from the command line, never from the dashboard's own output.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import subprocess
+import sys
+import time
+from urllib.parse import urlsplit
+
+import pytest
+
+from integrator_lab.web.cli import csv_columns
+
+pytestmark = pytest.mark.browser
+
+SAMPLE_COLS = ("t", "q", "v", "kinetic", "potential", "dissipated", "total", "error")
+DEFAULT_INTEGRATORS = ("euler", "symplectic-euler", "velocity-verlet", "rk4")
+
+READ_JS = """([name, cols]) => {
+    const model = Bokeh.documents[0].get_model_by_name(name);
+    const out = {};
+    if (model == null) {  // not in the page: nothing to show
+        for (const c of cols) out[c] = [];
+        return out;
+    }
+    for (const c of cols) out[c] = Array.from(model.data[c] ?? []);
+    return out;
+}"""
+# set a Panel widget's value in the page, as if the user had chosen it: the change travels
+# over the websocket like any other
+SET_JS = """([cls, value]) => {
+    for (const model of Bokeh.documents[0].all_models) {
+        if (model.css_classes && model.css_classes.includes(cls)) {
+            model.value = value;
+            return true;
+        }
+    }
+    return false;
+}"""
+MESSAGE_JS = """() => {
+    for (const model of Bokeh.documents[0].all_models) {
+        if (model.css_classes && model.css_classes.includes("alert")) {
+            return model.visible ? model.text : null;
+        }
+    }
+    return null;
+}"""
+TEXT_JS = "(name) => Bokeh.documents[0].get_model_by_name(name).text"
+VISIBLE_JS = "(name) => Bokeh.documents[0].get_model_by_name(name).visible"
+
+
+def read(page, name, cols=SAMPLE_COLS):
+    return page.evaluate(READ_JS, [name, list(cols)])
+
+
+def samples(page, system, integrator):
+    return read(page, f"{system}:samples:{integrator}")
+
+
+def set_widget(page, cls, value):
+    assert page.evaluate(SET_JS, [cls, value]), f"no widget with class {cls}"
+
+
+def type_into(page, cls, value):
+    """Type into a numeric input like a user: select all, type, Enter."""
+    field = page.locator(f".{cls} input")
+    field.fill(str(value))
+    field.press("Enter")
+
+
+def sim_time(page, system):
+    text = page.evaluate(TEXT_JS, f"{system}:status")  # "t = 1.23 s · 1.00× real time"
+    return float(text.split("=")[1].split("s")[0])
+
+
+def wait_until(predicate, timeout=15.0, interval=0.1, what="condition"):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(interval)
+
+
+def upward_zero_crossings(t, q):
+    """Times where q crosses zero going up, by linear interpolation between samples."""
+    out = []
+    for i in range(1, len(q)):
+        if q[i - 1] < 0.0 <= q[i]:
+            out.append(t[i - 1] + (t[i] - t[i - 1]) * (-q[i - 1]) / (q[i] - q[i - 1]))
+    return out
+
+
+def measured_period(page, system, integrator, periods=2):
+    def enough():
+        data = samples(page, system, integrator)
+        crossings = upward_zero_crossings(data["t"], data["q"])
+        return crossings if len(crossings) > periods else None
+    crossings = wait_until(enough, timeout=20, what=f"{periods} periods of {system}")
+    return (crossings[-1] - crossings[0]) / (len(crossings) - 1)
+
+
+def spring_period(k, m=1.0, b=0.1):
+    return 2 * math.pi / math.sqrt(k / m - (b / (2 * m)) ** 2)
+
+
+def my_session(server, predicate):
+    sessions = [s for s in server.status()["sessions"] if predicate(s)]
+    assert len(sessions) == 1, sessions
+    return sessions[0]
+
+
+# -- tests ------------------------------------------------------------------------------------
+def test_dashboard_loads_and_streams_in_all_three_panels(new_page):
+    page = new_page()
+    first = {}
+    for system in ("pendulum", "cradle", "spring"):
+        for integrator in DEFAULT_INTEGRATORS:
+            data = wait_until(lambda: (d := samples(page, system, integrator))["t"] and d,
+                              what=f"samples of {system}/{integrator}")
+            assert data["t"][0] == 0.0
+        first[system] = read(page, f"{system}:scene:bodies", ("x", "y"))
+    time.sleep(0.5)
+    for system in ("pendulum", "cradle", "spring"):
+        # the animation moves and the samples keep coming
+        assert read(page, f"{system}:scene:bodies", ("x", "y")) != first[system], system
+        t = samples(page, system, "rk4")["t"]
+        assert t == sorted(t) and t[-1] > 0.5
+        assert sim_time(page, system) > 0.5
+    # unselected integrators get no data
+    assert samples(page, "spring", "yoshida4")["t"] == []
+    assert page.errors == []
+
+
+def test_widgets_change_the_computation(new_page, server):
+    page = new_page()
+    set_widget(page, "il-integrators", ["euler", "rk4"])
+    # the spring: stiffer, undamped, finer step (typed into the inputs)
+    type_into(page, "il-spring-damping", 0)
+    type_into(page, "il-spring-stiffness", 60)
+    type_into(page, "il-spring-dt", 0.005)
+    k, dt = 60.0, 0.005
+
+    def restarted():
+        data = samples(page, "spring", "euler")
+        return len(data["t"]) > 30 and data["total"][0] == pytest.approx(0.5 * k) and data
+    data = wait_until(restarted, what="the spring to restart with k = 60")
+    # explicit Euler on an undamped oscillator: each step multiplies the energy by
+    # exactly 1 + (k/m) dt^2
+    for t, total in zip(data["t"], data["total"]):
+        steps = round(t / dt)
+        assert total == pytest.approx(0.5 * k * (1 + k * dt * dt) ** steps, rel=1e-9)
+    assert measured_period(page, "spring", "rk4") == pytest.approx(
+        spring_period(k, b=0.0), rel=0.01)
+    # the other integrators are gone, the chosen ones run on every system
+    assert samples(page, "spring", "velocity-verlet")["t"] == []
+    assert samples(page, "cradle", "rk4")["t"]
+
+    # the server agrees about what this session runs
+    mine = my_session(server, lambda s: s["systems"]["spring"]["params"]["stiffness"] == k)
+    assert mine["systems"]["spring"]["dt"] == dt
+    assert mine["integrators"] == ["euler", "rk4"]
+
+    # another integrator appears in the data
+    set_widget(page, "il-integrators", ["rk4", "yoshida4"])
+    wait_until(lambda: len(samples(page, "pendulum", "yoshida4")["t"]) > 5,
+               what="yoshida4 samples")
+
+    # speed: the simulation clock runs at twice the wall clock
+    set_widget(page, "il-speed", 2.0)
+    time.sleep(2.5)
+    mine = my_session(server, lambda s: s["speed"] == 2.0)
+    for system, numbers in mine["systems"].items():
+        assert numbers["rtf"] == pytest.approx(2.0, rel=0.15), system
+
+    # pause: time stands still; step: exactly one time step more
+    page.locator(".il-playing button").click()
+    wait_until(lambda: not my_session(server, lambda s: s["speed"] == 2.0)["playing"],
+               what="pause")
+    def times():
+        systems = my_session(server, lambda s: s["speed"] == 2.0)["systems"]
+        return {name: numbers["time"] for name, numbers in systems.items()}
+    before = times()
+    time.sleep(0.3)
+    assert times() == before
+    page.locator(".il-step button").click()
+    wait_until(lambda: times()["spring"] != before["spring"], what="one step")
+    after = times()
+    dts = {name: numbers["dt"] for name, numbers in
+           my_session(server, lambda s: s["speed"] == 2.0)["systems"].items()}
+    for system in after:
+        assert after[system] == pytest.approx(before[system] + dts[system], abs=1e-12)
+
+    # reset: back to t = 0
+    page.locator(".il-reset button").click()
+    wait_until(lambda: sim_time(page, "cradle") == 0.0, what="reset")
+    assert samples(page, "cradle", "rk4")["t"] == [0.0]
+    assert page.errors == []
+
+
+def test_view_options_switch_plots(new_page):
+    page = new_page()
+    assert page.evaluate(VISIBLE_JS, "spring:line:error:rk4")
+    assert not page.evaluate(VISIBLE_JS, "spring:phase")
+    page.get_by_role("button", name="Energy breakdown").click()
+    wait_until(lambda: page.evaluate(
+        "() => { const m = Bokeh.documents[0].get_model_by_name('spring:line:kinetic:rk4');"
+        " return m != null && m.visible; }"), what="the breakdown view")
+    assert not page.evaluate(VISIBLE_JS, "spring:line:error:rk4")
+    page.locator(".il-show_phase input").check()
+    wait_until(lambda: page.evaluate(VISIBLE_JS, "spring:phase"), what="the phase plot")
+    page.locator(".il-show_exact input").uncheck()
+    wait_until(lambda: not page.evaluate(VISIBLE_JS, "pendulum:phase:exact-renderer"),
+               what="the ghost to hide")
+    assert page.errors == []
+
+
+def test_rejected_settings_show_a_message(new_page, server):
+    page = new_page()
+    type_into(page, "il-cradle-balls", 3)
+    wait_until(lambda: len(read(page, "cradle:scene:bodies", ("x",))["x"]) == 3 * 4,
+               what="a cradle of three balls")
+    type_into(page, "il-cradle-lifted", 5)  # within the widget's bounds, more than balls
+    # the core's own message, shown in the page
+    message = wait_until(lambda: page.evaluate(MESSAGE_JS), what="a message")
+    assert "lifted" in message and "at most" in message
+    assert page.locator(".alert").is_visible()
+    # the running simulation goes on with its last good settings
+    t0 = sim_time(page, "cradle")
+    wait_until(lambda: sim_time(page, "cradle") > t0 + 0.2, what="the cradle to go on")
+    assert len(read(page, "cradle:scene:bodies", ("x",))["x"]) == 3 * 4
+    # a good value clears the message
+    type_into(page, "il-cradle-lifted", 2)
+    wait_until(lambda: page.evaluate(MESSAGE_JS) is None, what="the message to go")
+    # out-of-range input never reaches the core: the spinner refuses it, and so does the
+    # declared parameter behind it for an open bound
+    type_into(page, "il-spring-dt", 7)
+    type_into(page, "il-pendulum-length", 0)  # length > 0 m
+    wait_until(lambda: page.locator(".il-pendulum-length input").input_value() == "1",
+               what="the length input to be reset")
+    mine = my_session(server, lambda s: s["systems"]["cradle"]["params"]["balls"] == 3)
+    assert mine["systems"]["spring"]["dt"] == 0.01
+    assert mine["systems"]["pendulum"]["params"]["length"] == 1.0
+    # an emptied input gets a message saying what is accepted
+    type_into(page, "il-spring-dt", "")
+    message = wait_until(lambda: page.evaluate(MESSAGE_JS), what="a message about dt")
+    assert "dt" in message and "0.5" in message
+    type_into(page, "il-spring-dt", 0.02)
+    wait_until(lambda: page.evaluate(MESSAGE_JS) is None, what="the message to go")
+    assert page.errors == []
+
+
+def test_download_is_the_command_lines_csv(new_page, tmp_path):
+    page = new_page()
+    wait_until(lambda: sim_time(page, "spring") > 1.0, what="1 s of simulation")
+    with page.expect_download() as info:
+        page.locator(".il-spring-download button").click()
+    path = tmp_path / "spring.csv"
+    info.value.save_as(path)
+    rows = list(csv.reader(path.read_text().splitlines()))
+    assert rows[0] == csv_columns(1)
+    body = rows[1:]
+    last_t = min(max(float(r[1]) for r in body if r[0] == name) for name in DEFAULT_INTEGRATORS)
+    # the same run from the command line: same core, same samples, same digits
+    dt = 0.01
+    every = 2  # the dashboard keeps about 60 samples per simulated second
+    cli = subprocess.run(
+        [sys.executable, "-m", "integrator_lab.web.cli", "run", "spring", "--duration",
+         f"{last_t:.6f}", "--dt", str(dt), "--every", str(every), "--format", "csv"],
+        capture_output=True, text=True, check=True)
+    expected = list(csv.reader(io.StringIO(cli.stdout)))
+    assert expected[0] == rows[0]
+    for name in DEFAULT_INTEGRATORS:
+        mine = [r for r in body if r[0] == name and float(r[1]) <= last_t]
+        theirs = [r for r in expected[1:] if r[0] == name and float(r[1]) <= last_t]
+        assert len(mine) > 30 and mine == theirs, name
+
+
+def test_two_sessions_do_not_affect_each_other(new_page, server):
+    stiff, default = new_page(), new_page()
+    type_into(stiff, "il-spring-stiffness", 60)
+    default.locator(".il-playing button").click()  # pause only the second one
+    paused_at = wait_until(lambda: (t := sim_time(default, "pendulum")) and
+                           (time.sleep(0.3) or sim_time(default, "pendulum") == t) and t,
+                           what="the second session to pause")
+    assert measured_period(stiff, "spring", "rk4") == pytest.approx(spring_period(60.0),
+                                                                    rel=0.01)
+    assert sim_time(stiff, "pendulum") > paused_at or sim_time(stiff, "pendulum") > 2.0
+    default.locator(".il-playing button").click()
+    assert measured_period(default, "spring", "rk4") == pytest.approx(spring_period(15.0),
+                                                                      rel=0.01)
+    stiffnesses = sorted(s["systems"]["spring"]["params"]["stiffness"]
+                         for s in server.status()["sessions"])
+    assert 15.0 in stiffnesses and 60.0 in stiffnesses
+
+
+def test_closing_sessions_stops_their_callbacks(browser, server, new_page):
+    # sessions of earlier tests end within about a second of their tab closing
+    wait_until(lambda: server.status()["callbacks"] == 0, what="earlier sessions to end")
+    first, second = new_page(), new_page()
+    wait_until(lambda: server.status()["callbacks"] == 2, what="two live callbacks")
+    first.context.close()
+    wait_until(lambda: server.status()["callbacks"] == 1, what="the first session to end")
+    t = sim_time(second, "spring")
+    wait_until(lambda: sim_time(second, "spring") > t + 0.2, what="the second to go on")
+    second.context.close()
+    wait_until(lambda: server.status()["callbacks"] == 0, what="the second session to end")
+
+
+def test_no_request_leaves_localhost(requests_seen, server):
+    assert requests_seen, "no page was loaded"
+    for url in requests_seen:
+        parts = urlsplit(url)
+        if parts.scheme in ("blob", "data"):
+            continue
+        assert parts.hostname == "127.0.0.1" and parts.port == server.port, url
+
+
+def test_server_log_has_no_traceback(server):
+    log = server.log()
+    assert "Traceback" not in log and "ERROR" not in log, log

@@ -1,0 +1,3 @@
+"""``extensions = ["integrator_lab.sphinx"]``: the Sphinx extension, under a short name."""
+
+from integrator_lab.web.sphinx import setup  # noqa: F401

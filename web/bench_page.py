@@ -1,0 +1,180 @@
+"""Benchmark of the static page in headless Chromium, served on 127.0.0.1.
+
+Measures, each run in a fresh browser context (cold cache):
+
+- **first draw**: navigation start to the dashboard drawn by BokehJS (the page's
+  ``il:drawn`` performance mark), before Python runs;
+- **live**: navigation start to the first simulation frame drawn in every panel (``il:live``);
+- **fps**: animation frames per second the page paints (``requestAnimationFrame`` callbacks)
+  and how many of them show new simulation data, over a measuring window;
+- **real-time factor** per panel with the default integrators: simulated seconds per wall
+  second over the same window (1.0 means the panel keeps up with real time);
+- **page weight**: bytes of every file the page fetched.
+
+Run ``integrator-lab bench-page`` (or ``python -m integrator_lab.web.bench_page``); it builds
+the site first unless ``--site`` names a built one. ``--screenshot PATH`` saves the dashboard
+as it runs (the README's picture).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from integrator_lab.web.site import build_site, make_server
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+VIEWPORT = {"width": 1600, "height": 1000}
+SYSTEMS = ("pendulum", "cradle", "spring")
+GOALS = {"first draw": "< 1 s", "live": "< 4 s", "fps": "60", "rtf": "1.0"}
+
+_FPS_SCRIPT = """(seconds) => new Promise((resolve) => {
+  const start = performance.now();
+  const drawn0 = window.integratorLab.status().framesDrawn;
+  const s0 = window.integratorLab.status().systems;
+  let frames = 0;
+  function tick(now) {
+    frames += 1;
+    if (now - start < seconds * 1000) { requestAnimationFrame(tick); return; }
+    const wall = (now - start) / 1000;
+    const status = window.integratorLab.status();
+    const rtf = {};
+    for (const [name, s] of Object.entries(status.systems)) {
+      rtf[name] = (s.simTime - s0[name].simTime) / wall;
+    }
+    resolve({fps: frames / wall, dataFps: (status.framesDrawn - drawn0) / wall, rtf,
+             pageRtf: Object.fromEntries(Object.entries(status.systems).map(
+               ([n, s]) => [n, s.realTimeFactor]))});
+  }
+  requestAnimationFrame(tick);
+})"""
+
+
+def _chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        raise SystemExit("bench-page: Chromium not found (make chromium)")
+    return path
+
+
+def measure_once(browser, url, site_dir, seconds, screenshot=None) -> dict:
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    fetched, errors = [], []
+    page.on("request", lambda r: fetched.append(r.url))
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(url)
+        page.wait_for_function("performance.getEntriesByName('il:live').length > 0",
+                               timeout=120_000)
+        marks = page.evaluate("Object.fromEntries(performance.getEntriesByType('mark')"
+                              ".map((m) => [m.name, m.startTime]))")
+        page.wait_for_timeout(1500)  # let the JIT and the cost estimates settle
+        result = page.evaluate(_FPS_SCRIPT, seconds)
+        timings = page.evaluate("window.integratorLab.status().workerTimings")
+        if screenshot:
+            page.screenshot(path=str(screenshot))
+    finally:
+        context.close()
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(url))
+    weight = 0
+    for requested in set(fetched):
+        if requested.startswith(origin + "/"):
+            path = urlsplit(requested).path.lstrip("/") or "index.html"
+            file = Path(site_dir, path)
+            if file.is_file():
+                weight += file.stat().st_size
+    return {"first_draw": marks["il:drawn"] / 1000, "live": marks["il:live"] / 1000,
+            "worker_ready": marks.get("il:worker-ready", float("nan")) / 1000,
+            "python_boot": timings.get("pyodide", float("nan")) / 1000,
+            "fps": result["fps"], "data_fps": result["dataFps"], "rtf": result["rtf"],
+            "weight": weight, "foreign": [u for u in fetched if not u.startswith(origin)],
+            "errors": errors}
+
+
+def run(site_dir, runs=3, seconds=5.0, screenshot=None) -> list[dict]:
+    from playwright.sync_api import sync_playwright
+
+    server = make_server(site_dir, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = "http://{}:{}/".format(*server.server_address[:2])
+    results = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=_chromium(),
+                                                 args=CHROMIUM_ARGS)
+            try:
+                for k in range(runs):
+                    shot = screenshot if (screenshot and k == runs - 1) else None
+                    results.append(measure_once(browser, url, site_dir, seconds, shot))
+            finally:
+                browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    return results
+
+
+def report(results, seconds) -> str:
+    def med(key):
+        return statistics.median(r[key] for r in results)
+
+    lines = [f"Static page in headless Chromium, {len(results)} cold loads, medians "
+             f"(fps and real-time factors over {seconds:g} s, default integrators):",
+             f"  time to first drawn dashboard  {med('first_draw'):6.2f} s   "
+             f"(goal {GOALS['first draw']})",
+             f"  time to live animation         {med('live'):6.2f} s   (goal {GOALS['live']};"
+             f" Pyodide itself ready after {med('python_boot'):.2f} s in the worker)",
+             f"  frames per second              {med('fps'):6.1f}     (goal {GOALS['fps']};"
+             f" {med('data_fps'):.1f} of them with new simulation data)"]
+    for system in SYSTEMS:
+        rtf = statistics.median(r["rtf"][system] for r in results if system in r["rtf"])
+        lines.append(f"  real-time factor, {system:<12} {rtf:6.2f}     (goal {GOALS['rtf']})")
+    lines.append(f"  page weight                    {med('weight') / 1e6:6.2f} MB "
+                 f"(uncompressed, every file fetched)")
+    foreign = sorted({u for r in results for u in r["foreign"]})
+    errors = sorted({e for r in results for e in r["errors"]})
+    lines.append(f"  requests off the origin: {len(foreign)}; console errors: {len(errors)}")
+    lines += [f"    {item}" for item in foreign + errors]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="integrator-lab bench-page",
+                                     description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    return cmd_bench_page(parser.parse_args(argv))
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--site", metavar="DIR", help="a built site (default: build one)")
+    parser.add_argument("--runs", type=int, default=3, help="cold page loads (default 3)")
+    parser.add_argument("--seconds", type=float, default=5.0,
+                        help="measuring window for fps and real-time factors (default 5)")
+    parser.add_argument("--screenshot", metavar="PNG", help="save the dashboard here")
+
+
+def cmd_bench_page(args) -> int:
+    if args.runs < 1 or not args.seconds > 0:
+        print("bench-page: --runs must be >= 1 and --seconds > 0", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="integrator-lab-bench-") as tmp:
+        site = Path(args.site) if args.site else build_site(Path(tmp) / "site")
+        started = time.perf_counter()
+        results = run(site, args.runs, args.seconds, args.screenshot)
+        print(report(results, args.seconds))
+        print(f"  ({time.perf_counter() - started:.0f} s of benchmarking)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,589 @@
+"""Bokeh models of the dashboard, shared by the static page and the Panel server app.
+
+One call builds everything::
+
+    from integrator_lab.web.figures import DashboardConfig, build_dashboard
+    models = build_dashboard(DashboardConfig(integrators=("euler", "rk4")))
+    models.controls.speed            # a Bokeh Slider
+    models.panels["cradle"].samples["rk4"]   # the ColumnDataSource streamed for rk4
+    models.layout()                  # everything in one Bokeh layout
+
+The module builds models only: no callbacks, no JavaScript, no assumption about where the
+simulation runs. The static page wires the widgets to a Pyodide worker in JavaScript; the
+Panel app wires them to Python callbacks. The drawing itself (coordinates of balls, rods and
+springs, sample columns) comes from :mod:`integrator_lab.web.scene`, pure Python that the
+Pyodide worker runs too.
+
+API
+---
+:class:`DashboardConfig`
+    What to show: systems, integrators, per-system parameters and time steps, speed, view
+    options. ``config.system(name)`` validates and builds the core system.
+:func:`build_dashboard(config) -> DashboardModels`
+    ``models.controls`` (:class:`Controls`: the global widgets), ``models.panels``
+    (``{system name: PanelModels}`` in config order), ``models.header`` (the controls laid
+    out) and ``models.layout()`` (header above the panels side by side).
+:class:`PanelModels` (one per system)
+    Figures ``scene_fig`` (animation), ``energy_fig`` (relative energy error, log or linear
+    axis, or the kinetic/potential/dissipated breakdown), ``phase_fig``; sources
+    ``scene_sources`` (``bodies``, ``links``, ``ghost_bodies``, ``ghost_links``,
+    ``fixtures``, ``status``), ``samples`` (``{integrator: ColumnDataSource}`` with columns
+    :data:`~scene.SAMPLE_COLUMNS`, one for *every* integrator of the core), ``phase_exact``;
+    widgets ``dt`` (Spinner) and ``params`` (``{param name: Spinner or Select}``, generated
+    from the system's declarations); ``title``, ``status`` (Divs, plain text); ``layout``
+    (title, status and ``body``: the figures and widgets).
+    Lines are built on demand (``line(kind, integrator)``, kinds :data:`LINE_STYLES`), for
+    the selected integrators and the kinds on view only.
+    Methods to update them from Python: :meth:`~PanelModels.apply_scene`,
+    :meth:`~PanelModels.apply_frame`, :meth:`~PanelModels.stream`, :meth:`~PanelModels.clear`,
+    :meth:`~PanelModels.set_integrators`, :meth:`~PanelModels.set_diverged`,
+    :meth:`~PanelModels.set_status`, :meth:`~PanelModels.set_exact_curve`,
+    :meth:`~PanelModels.set_view` (energy mode, log scale, exact ghost, phase plot).
+    With :mod:`integrator_lab.web.scene`: ``Scene(system, names)`` gives what
+    :meth:`apply_scene` takes and ``scene.frame(states, t)`` what :meth:`apply_frame` takes;
+    ``sample_columns(...)`` turns a ``Runner.take_batch()`` lane into what :meth:`stream`
+    takes (see :mod:`integrator_lab.web.live` for the whole loop).
+
+Every model has a stable ``name`` (``"<system>:<role>"`` or ``"controls:<role>"``, see
+:func:`model_name`) so that JavaScript can find it with ``document.get_model_by_name``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bokeh.layouts import column, row
+from bokeh.models import (
+    BasicTicker,
+    BasicTickFormatter,
+    Button,
+    Checkbox,
+    ColumnDataSource,
+    DataRange1d,
+    Div,
+    GridBox,
+    HoverTool,
+    LabelSet,
+    Legend,
+    LegendItem,
+    LinearScale,
+    LogScale,
+    LogTicker,
+    LogTickFormatter,
+    MultiChoice,
+    RadioButtonGroup,
+    Range1d,
+    Select,
+    Slider,
+    Spinner,
+    Toggle,
+)
+from bokeh.plotting import figure
+
+from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, get_system
+from integrator_lab.web import scene as scenes
+from integrator_lab.web.scene import (
+    GHOST_COLOR,
+    SAMPLE_COLUMNS,
+    SCENE_ASPECT,
+    Scene,
+    color_of,
+    integrator_label,
+)
+
+#: the systems the dashboard shows, left to right
+PANEL_SYSTEMS = ("pendulum", "cradle", "spring")
+ENERGY_MODES = ("error", "breakdown")
+ENERGY_MODE_LABELS = ("Energy error", "Energy breakdown")
+SPEED_RANGE = (0.1, 4.0)  # slow motion to fast forward, x real time
+DT_RANGE = (1e-5, 0.5)  # s: finer steps crawl, coarser ones mean nothing on these systems
+#: samples kept per integrator and plot (older ones roll over): bounded memory
+ROLLOVER = 3000
+SCENE_WIDTH = 480  # px; figures scale to the width they get, these set proportions
+ENERGY_HEIGHT = 230
+PHASE_HEIGHT = 260
+
+
+def model_name(owner: str, role: str) -> str:
+    """The ``name`` of a model: ``owner`` is a system name or ``"controls"``."""
+    return f"{owner}:{role}"
+
+
+@dataclass
+class DashboardConfig:
+    """What the dashboard shows. Missing ``params``/``dt`` entries mean the defaults."""
+
+    systems: Sequence[str] = PANEL_SYSTEMS
+    integrators: Sequence[str] = DEFAULT_INTEGRATORS
+    params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    dt: Mapping[str, float] = field(default_factory=dict)
+    speed: float = 1.0
+    playing: bool = True
+    show_exact: bool = True
+    energy_mode: str = "error"
+    log_scale: bool = True
+    show_phase: bool = False
+
+    def system(self, name: str):
+        """The core system ``name`` with this config's parameters (ValueError if invalid)."""
+        return get_system(name, **dict(self.params.get(name, {})))
+
+    def dt_of(self, name: str) -> float:
+        dt = self.dt.get(name)
+        return float(dt) if dt is not None else self.system(name).recommended_dt
+
+
+# -- widgets ---------------------------------------------------------------------------------
+@dataclass
+class Controls:
+    """Widgets that act on every panel."""
+
+    integrators: MultiChoice
+    play: Toggle
+    step: Button
+    reset: Button
+    speed: Slider
+    show_exact: Checkbox
+    energy_mode: RadioButtonGroup
+    log_scale: Checkbox
+    show_phase: Checkbox
+    copy_link: Button
+
+
+def build_controls(config: DashboardConfig) -> Controls:
+    def name(role):
+        return model_name("controls", role)
+
+    options = [(n, n) for n in INTEGRATORS]
+    return Controls(
+        integrators=MultiChoice(
+            title="Integrators", options=options, value=list(config.integrators),
+            name=name("integrators"), sizing_mode="stretch_width", min_width=280,
+            description="Integrators run in lockstep on every system; hover a body in the "
+                        "animation for its order and properties."),
+        play=Toggle(label="Pause" if config.playing else "Play", active=config.playing,
+                    button_type="primary", name=name("play"), width=80, align="end"),
+        step=Button(label="Step", name=name("step"), width=70, align="end",
+                    html_attributes={"title": "Advance every system by one time step"}),
+        reset=Button(label="Reset", name=name("reset"), width=70, align="end",
+                     html_attributes={"title": "Back to t = 0"}),
+        speed=Slider(title="Speed (× real time)", start=SPEED_RANGE[0], end=SPEED_RANGE[1],
+                     step=0.1, value=config.speed, format="0.0", name=name("speed"),
+                     width=200, align="end"),
+        show_exact=Checkbox(label="Exact solution", active=config.show_exact,
+                            name=name("show_exact"), align="end"),
+        energy_mode=RadioButtonGroup(labels=list(ENERGY_MODE_LABELS),
+                                     active=ENERGY_MODES.index(config.energy_mode),
+                                     name=name("energy_mode"), align="end"),
+        log_scale=Checkbox(label="Log scale", active=config.log_scale, name=name("log_scale"),
+                           align="end"),
+        show_phase=Checkbox(label="Phase space", active=config.show_phase,
+                            name=name("show_phase"), align="end"),
+        copy_link=Button(label="Copy link", name=name("copy_link"), width=90, align="end",
+                         html_attributes={"title": "Copy a link to this exact view"}),
+    )
+
+
+def _step_for(p) -> float:
+    """A spinner step: a tenth of the default's order of magnitude (or of the range)."""
+    reference = abs(p.default) if p.default else None
+    if reference is None and p.max is not None and p.min is not None:
+        reference = (p.max - p.min) / 100.0
+    reference = reference or 1.0
+    return 10.0 ** (math.floor(math.log10(reference)) - 1)
+
+
+def param_widget(system_name: str, p, value) -> Spinner | Select:
+    """The widget for one declared parameter: a Select for choices, else a Spinner bounded
+    by the declared range (open bounds are enforced by validation, not by the spinner)."""
+    title = f"{p.name} ({p.unit})" if p.unit else p.name
+    wname = model_name(system_name, f"param:{p.name}")
+    description = f"{p.doc}; {p.accepted()}"
+    if p.kind == "choice":
+        return Select(title=title, options=list(p.choices), value=str(value), name=wname,
+                      description=description, sizing_mode="stretch_width", min_width=90)
+    if p.kind == "int":
+        return Spinner(title=title, value=value, low=p.min, high=p.max, step=1, mode="int",
+                       name=wname, description=description, sizing_mode="stretch_width",
+                       min_width=90)
+    return Spinner(title=title, value=value, low=p.min, high=p.max, step=_step_for(p),
+                   mode="float", format="0[.][000000]", name=wname, description=description,
+                   sizing_mode="stretch_width", min_width=90)
+
+
+# -- one panel -------------------------------------------------------------------------------
+#: glyph properties of every per-integrator line, by kind ("error" and the breakdown parts in
+#: the energy plot, "phase" in the phase plot); the colour is the integrator's
+LINE_STYLES = {
+    "error": {"x": "t", "y": "error", "line_width": 2.0},
+    "kinetic": {"x": "t", "y": "kinetic", "line_width": 1.6, "line_dash": "solid"},
+    "potential": {"x": "t", "y": "potential", "line_width": 1.6, "line_dash": "dashed"},
+    "dissipated": {"x": "t", "y": "dissipated", "line_width": 1.6, "line_dash": "dotted"},
+    "phase": {"x": "q", "y": "v", "line_width": 1.6, "line_alpha": 0.85},
+}
+BREAKDOWN_KINDS = ("kinetic", "potential", "dissipated")
+
+
+class PanelModels:
+    """Figures, sources and widgets of one system's panel (see the module docstring).
+
+    Lines are created on demand: one source per integrator of the core exists from the
+    start, but an integrator's lines (``lines[(kind, name)]``) are only built when it is
+    selected and its kind is on view, which keeps the page light.
+    """
+
+    def __init__(self, system_name: str, config: DashboardConfig):
+        self.system_name = name = system_name
+        system = config.system(name)
+        cls = SYSTEMS[name]
+        self.names = list(config.integrators)
+        self.energy_mode = config.energy_mode
+        self.log_scale = config.log_scale
+        self.show_phase = config.show_phase
+
+        def n(role):
+            return model_name(name, role)
+        self._n = n
+
+        self.title = Div(text=cls.title, name=n("title"), render_as_text=True,
+                         sizing_mode="stretch_width", margin=(0, 5, 0, 5),
+                         styles={"font-size": "1.1rem", "font-weight": "600"},
+                         html_attributes={"title": cls.description})
+        self.status = Div(text=status_text(0.0, None), name=n("status"), render_as_text=True,
+                          sizing_mode="stretch_width", margin=(0, 5, 4, 5),
+                          styles={"font-size": "0.85rem", "color": "#5c6166",
+                                  "font-variant-numeric": "tabular-nums"})
+
+        # the animation
+        scene = Scene(system, self.names)
+        self.scene_sources = {
+            role: ColumnDataSource(name=n(f"scene:{role}"))
+            for role in ("bodies", "links", "ghost_bodies", "ghost_links", "fixtures",
+                         "status")
+        }
+        src = self.scene_sources
+        self.scene_fig = fig = figure(
+            name=n("scene"), x_range=Range1d(*scene.x_range, name=n("scene:x_range")),
+            y_range=Range1d(*scene.y_range, name=n("scene:y_range")), tools="",
+            toolbar_location=None, width=SCENE_WIDTH, height=round(SCENE_WIDTH / SCENE_ASPECT),
+            sizing_mode="scale_width", min_border=0, outline_line_color=None,
+            background_fill_color="#fbfbfa")
+        fig.axis.visible = False
+        fig.grid.visible = False
+        fig.segment("x0", "y0", "x1", "y1", source=src["fixtures"], line_color="#555555",
+                    line_width=4, name=n("scene:fixtures-renderer"))
+        self.ghost_renderers = [
+            fig.segment("x0", "y0", "x1", "y1", source=src["ghost_links"],
+                        line_color=GHOST_COLOR, line_width=2, line_dash="dashed",
+                        line_alpha=0.7, name=n("scene:ghost-links-renderer")),
+            self._body_glyph(fig, src["ghost_bodies"], scene.shape, ghost=True,
+                             rname=n("scene:ghost-bodies-renderer")),
+        ]
+        fig.segment("x0", "y0", "x1", "y1", source=src["links"], line_color="color",
+                    line_width=2, line_alpha=0.8, name=n("scene:links-renderer"))
+        bodies = self._body_glyph(fig, src["bodies"], scene.shape, ghost=False,
+                                  rname=n("scene:bodies-renderer"))
+        fig.add_tools(HoverTool(renderers=[bodies], tooltips=[("", "@about")]))
+        fig.add_layout(LabelSet(
+            x="x", y="y", x_units="screen", y_units="screen", text="text",
+            text_color="color", text_font_size="12px", text_font_style="bold",
+            source=src["status"], name=n("scene:status-labels"),
+            background_fill_color="white", background_fill_alpha=0.7))
+        self.apply_scene(scene)
+        self.apply_frame(scene.frame([system.initial_state()[0]] * len(self.names), 0.0))
+
+        # energy and phase plots: a source per integrator of the core, lines on demand
+        self.samples = {i: ColumnDataSource({c: [] for c in SAMPLE_COLUMNS},
+                                            name=n(f"samples:{i}"))
+                        for i in INTEGRATORS}
+        first = scenes.initial_sample(system)
+        for i in self.names:  # the state at t = 0, so that the plots have ranges at once
+            self.samples[i].data = {c: [v] for c, v in first.items()}
+        tools = "pan,wheel_zoom,box_zoom,reset,save"
+        self.energy_fig = figure(
+            name=n("energy"), height=ENERGY_HEIGHT, width=SCENE_WIDTH,
+            sizing_mode="stretch_width", tools=tools, toolbar_location="right",
+            x_axis_label="t (s)", y_axis_type="log" if self._log_on() else "linear",
+            x_range=DataRange1d(range_padding=0.0, only_visible=True, name=n("energy:x")),
+            y_range=DataRange1d(only_visible=True, name=n("energy:y")))
+        self.energy_fig.yaxis[0].name = n("energy:yaxis")
+        self.energy_fig.ygrid[0].name = n("energy:ygrid")
+        coordinate = system.coordinates[0]
+        unit = system.coordinate_units[0]
+        self.phase_fig = figure(
+            name=n("phase"), height=PHASE_HEIGHT, width=SCENE_WIDTH,
+            sizing_mode="stretch_width", tools=tools, toolbar_location="right",
+            x_axis_label=f"{coordinate} ({unit})", y_axis_label=f"d{coordinate}/dt ({unit}/s)",
+            x_range=DataRange1d(only_visible=True, name=n("phase:x")),
+            y_range=DataRange1d(only_visible=True, name=n("phase:y")))
+        for f in (self.energy_fig, self.phase_fig):
+            f.toolbar.logo = None
+            f.min_border_left = 60
+        self.phase_exact = ColumnDataSource({"q": [], "v": []}, name=n("phase:exact"))
+        self.phase_ghost = self.phase_fig.line(
+            "q", "v", source=self.phase_exact, line_color=GHOST_COLOR, line_width=2,
+            line_dash="dashed", name=n("phase:exact-renderer"))
+        self.legend = Legend(items=[], location="top_left", orientation="vertical",
+                             click_policy="none", label_text_font_size="11px", spacing=0,
+                             padding=4, margin=2, glyph_width=18, glyph_height=12,
+                             label_height=12, background_fill_alpha=0.0, border_line_alpha=0.0,
+                             name=n("energy:legend"))
+        self.energy_fig.add_layout(self.legend, "below")
+        # Legend swatches come from one segment renderer with a row per integrator and no
+        # drawable point (NaN): BokehJS draws a swatch once and skips a renderer without
+        # data, so swatches taken from the streamed lines could come out blank.
+        nan = float("nan")
+        rows = len(INTEGRATORS)
+        self.swatches = self.energy_fig.segment(
+            "x0", "y0", "x1", "y1", line_color="color", line_width=3,
+            source=ColumnDataSource({"x0": [nan] * rows, "y0": [nan] * rows,
+                                     "x1": [nan] * rows, "y1": [nan] * rows,
+                                     "color": [color_of(i) for i in INTEGRATORS]},
+                                    name=n("energy:swatch-source")),
+            name=n("energy:swatches"))
+        #: legend entries explaining the line styles of the breakdown view
+        self.style_items = []
+        self.lines = {}  # (kind, integrator) -> GlyphRenderer
+        self.legend_items = {}  # integrator -> LegendItem
+        self.energy_fig.add_tools(HoverTool(
+            tooltips=[("t", "@t{0.000} s"), ("error", "@error{0.00e}"),
+                      ("kinetic", "@kinetic{0.000e} J"), ("potential", "@potential{0.000e} J"),
+                      ("dissipated", "@dissipated{0.000e} J")], mode="mouse",
+            name=n("energy:hover")))
+
+        # widgets
+        self.dt = Spinner(title="time step dt (s)", value=config.dt_of(name), low=DT_RANGE[0],
+                          high=DT_RANGE[1], step=system.recommended_dt / 10.0, mode="float",
+                          format="0[.][000000]", name=n("dt"), sizing_mode="stretch_width",
+                          min_width=90, description=(
+                              f"fixed time step of every integrator; recommended "
+                              f"{system.recommended_dt:g} s; accepted: {DT_RANGE[0]:g} to "
+                              f"{DT_RANGE[1]:g} s"))
+        self.params = {p.name: param_widget(name, p, system.params[p.name]) for p in cls.PARAMS}
+        widgets = [self.dt, *self.params.values()]
+        self.param_grid = GridBox(
+            children=[(w, k // 3, k % 3) for k, w in enumerate(widgets)],
+            sizing_mode="stretch_width", name=n("params"), spacing=(2, 8))
+        # the scene in a box of its own, so that Bokeh does not align its frame with the
+        # energy plot's (which has axes and a toolbar) and it can take the full width
+        scene_box = column(self.scene_fig, sizing_mode="stretch_width")
+        #: the panel without its title and status lines (for pages that show those as text
+        #: of their own: a Bokeh Div changing 4 times a second re-lays the whole panel out)
+        self.body = column(scene_box, self.energy_fig, self.phase_fig, self.param_grid,
+                           sizing_mode="stretch_width", name=n("body"), min_width=320)
+        self.layout = column(self.title, self.status, self.body, sizing_mode="stretch_width",
+                             name=n("panel"), min_width=320)
+        self.set_exact_curve(scenes.exact_curve(system))
+        self.set_view(energy_mode=config.energy_mode, log_scale=config.log_scale,
+                      show_exact=config.show_exact, show_phase=config.show_phase)
+
+    @staticmethod
+    def _body_glyph(fig, source, shape, *, ghost, rname):
+        style = (dict(fill_alpha=0.0, line_color=GHOST_COLOR, line_width=2, line_dash="dashed")
+                 if ghost else dict(fill_color="color", fill_alpha=0.55, line_color="color",
+                                    line_width=1.5))
+        if shape == "rect":
+            return fig.rect("x", "y", width="w", height="h", source=source, name=rname,
+                            **style)
+        return fig.circle("x", "y", radius="r", source=source, name=rname, **style)
+
+    # -- lines on demand ------------------------------------------------------------------
+    def line(self, kind: str, integrator: str):
+        """The line of ``kind`` for ``integrator``, created on first use."""
+        key = (kind, integrator)
+        if key not in self.lines:
+            style = dict(LINE_STYLES[kind])
+            fig = self.phase_fig if kind == "phase" else self.energy_fig
+            self.lines[key] = fig.line(
+                style.pop("x"), style.pop("y"), source=self.samples[integrator],
+                line_color=color_of(integrator), name=line_name(self.system_name, kind,
+                                                                 integrator), **style)
+            if kind == "error":
+                item = LegendItem(label=integrator_label(integrator),
+                                  renderers=[self.swatches],
+                                  index=list(INTEGRATORS).index(integrator),
+                                  name=self._n(f"legend:{integrator}"))
+                self.legend_items[integrator] = item
+                self.legend.items = [*self.legend.items, item]
+        return self.lines[key]
+
+    def _style_items(self):
+        if not self.style_items:
+            nan = float("nan")
+            empty = ColumnDataSource({"t": [nan], "y": [nan]},
+                                     name=self._n("energy:style-source"))
+            for kind in BREAKDOWN_KINDS:
+                swatch = self.energy_fig.line("t", "y", source=empty, line_color="#666666",
+                                              line_width=1.6,
+                                              line_dash=LINE_STYLES[kind]["line_dash"])
+                self.style_items.append(LegendItem(label=kind, renderers=[swatch],
+                                                   name=self._n(f"legend-style:{kind}")))
+            self.legend.items = [*self.legend.items, *self.style_items]
+        return self.style_items
+
+    def _kinds_on_view(self):
+        kinds = ["error"] if self.energy_mode == "error" else list(BREAKDOWN_KINDS)
+        return kinds + (["phase"] if self.show_phase else [])
+
+    def _refresh(self):
+        """Create the lines the view needs and show exactly those."""
+        on_view = self._kinds_on_view()
+        for i in self.names:
+            self.line("error", i)  # carries the legend entry
+            for kind in on_view:
+                self.line(kind, i)
+        chosen = set(self.names)
+        for (kind, i), renderer in self.lines.items():
+            renderer.visible = i in chosen and kind in on_view
+        for i, item in self.legend_items.items():
+            item.visible = i in chosen
+        if self.energy_mode == "breakdown":
+            self._style_items()
+        for item in self.style_items:
+            item.visible = self.energy_mode == "breakdown"
+        fig = self.energy_fig
+        log = self._log_on()
+        if isinstance(fig.y_scale, LogScale) != log:
+            fig.y_scale = LogScale() if log else LinearScale()
+            ticker = LogTicker() if log else BasicTicker()
+            fig.yaxis[0].ticker = ticker
+            fig.yaxis[0].formatter = LogTickFormatter() if log else BasicTickFormatter()
+            fig.ygrid[0].ticker = ticker
+        fig.yaxis[0].axis_label = ("energy (J)" if self.energy_mode == "breakdown"
+                                   else "relative energy error")
+
+    def _log_on(self):
+        return self.log_scale and self.energy_mode == "error"
+
+    # -- updates (the Panel app calls these; the static page does the same in JavaScript) --
+    def apply_scene(self, scene: Scene) -> None:
+        """New static layout: rows of bodies and links, view ranges (coordinates NaN until
+        :meth:`apply_frame`)."""
+        src = self.scene_sources
+        nan = float("nan")
+        for role, static in (("bodies", scene.bodies), ("links", scene.links),
+                             ("ghost_bodies", scene.ghost_bodies)):
+            rows = len(next(iter(static.values()))) if static else 0
+            cols = ("x", "y") if "bodies" in role else ("x0", "y0", "x1", "y1")
+            src[role].data = {**{k: list(v) for k, v in static.items()},
+                              **{c: [nan] * rows for c in cols}}
+        src["ghost_links"].data = {c: [nan] * scene.n_ghost_links
+                                   for c in ("x0", "y0", "x1", "y1")}
+        src["fixtures"].data = {k: list(v) for k, v in scene.fixtures.items()}
+        src["status"].data = {"x": [], "y": [], "text": [], "color": []}
+        fig = self.scene_fig
+        fig.x_range.start, fig.x_range.end = scene.x_range
+        fig.y_range.start, fig.y_range.end = scene.y_range
+
+    def apply_frame(self, frame: dict) -> None:
+        """Move bodies and links to a :meth:`Scene.frame` result."""
+        for role, columns in frame.items():
+            source = self.scene_sources[role]
+            source.data.update({c: list(v) for c, v in columns.items()})
+
+    def stream(self, integrator: str, columns: Mapping[str, Sequence[float]],
+               rollover: int = ROLLOVER) -> None:
+        """Append samples (:func:`scene.sample_columns`) of one integrator."""
+        self.samples[integrator].stream({c: list(v) for c, v in columns.items()},
+                                        rollover=rollover)
+
+    def clear(self) -> None:
+        """Forget all samples (after a reset or a change of system, dt or integrators)."""
+        for source in self.samples.values():
+            source.data = {c: [] for c in SAMPLE_COLUMNS}
+        self.scene_sources["status"].data = {"x": [], "y": [], "text": [], "color": []}
+
+    def set_integrators(self, names: Sequence[str]) -> None:
+        """Show the lines and legend entries of ``names`` only (creating them if needed)."""
+        self.names = list(names)
+        self._refresh()
+
+    def set_diverged(self, diverged: Mapping[str, float]) -> None:
+        """Mark integrators that diverged: ``{name: time in s}`` (in their own colour)."""
+        rows = [(name, at) for name, at in diverged.items() if name in self.names]
+        self.scene_sources["status"].data = {
+            "x": [8] * len(rows),
+            "y": [8 + 18 * k for k in range(len(rows))],
+            "text": [diverged_text(name, at) for name, at in rows],
+            "color": [color_of(name) for name, _ in rows],
+        }
+
+    def set_status(self, time: float, real_time_factor: float | None) -> None:
+        self.status.text = status_text(time, real_time_factor)
+
+    def set_exact_curve(self, curve: Mapping[str, Sequence[float]] | None) -> None:
+        curve = curve or {"q": [], "v": []}
+        self.phase_exact.data = {"q": list(curve["q"]), "v": list(curve["v"])}
+
+    def set_view(self, *, energy_mode: str | None = None, log_scale: bool | None = None,
+                 show_exact: bool | None = None, show_phase: bool | None = None) -> None:
+        """Display options; ``None`` leaves an option as it is."""
+        if energy_mode is not None:
+            if energy_mode not in ENERGY_MODES:
+                raise ValueError(f"energy_mode: got {energy_mode!r}, expected one of "
+                                 f"{', '.join(ENERGY_MODES)}")
+            self.energy_mode = energy_mode
+        if log_scale is not None:
+            self.log_scale = bool(log_scale)
+        if show_exact is not None:
+            for r in (*self.ghost_renderers, self.phase_ghost):
+                r.visible = bool(show_exact)
+        if show_phase is not None:
+            self.show_phase = bool(show_phase)
+            self.phase_fig.visible = self.show_phase
+        self._refresh()
+
+
+def line_name(system: str, kind: str, integrator: str) -> str:
+    """Name of the line of ``kind`` (:data:`LINE_STYLES`) for ``integrator``."""
+    return model_name(system, f"line:{kind}:{integrator}")
+
+
+def diverged_text(name: str, at: float) -> str:
+    return f"{name}: diverged at t = {at:.3g} s"
+
+
+def status_text(time: float, real_time_factor: float | None) -> str:
+    rtf = "–" if real_time_factor is None else f"{real_time_factor:.2f}"
+    return f"t = {time:.2f} s · {rtf}× real time"
+
+
+# -- the whole dashboard ---------------------------------------------------------------------
+@dataclass
+class DashboardModels:
+    config: DashboardConfig
+    controls: Controls
+    panels: dict[str, PanelModels]
+    header: Any
+
+    def layout(self):
+        """Header above the panels side by side (one Bokeh layout, e.g. for Panel)."""
+        return column(self.header, row([p.layout for p in self.panels.values()],
+                                       sizing_mode="stretch_width"),
+                      sizing_mode="stretch_width")
+
+
+def build_header(controls: Controls):
+    c = controls
+    return row(c.integrators, c.play, c.step, c.reset, c.speed, c.energy_mode, c.log_scale,
+               c.show_exact, c.show_phase, c.copy_link, sizing_mode="stretch_width",
+               name=model_name("controls", "header"))
+
+
+def build_dashboard(config: DashboardConfig | None = None) -> DashboardModels:
+    """Every model of the dashboard for ``config`` (defaults when None)."""
+    config = config or DashboardConfig()
+    for name in config.integrators:
+        if name not in INTEGRATORS:
+            raise ValueError(f"unknown integrator {name!r}; valid integrators: "
+                             f"{', '.join(INTEGRATORS)}")
+    if config.energy_mode not in ENERGY_MODES:
+        raise ValueError(f"energy_mode: got {config.energy_mode!r}, expected one of "
+                         f"{', '.join(ENERGY_MODES)}")
+    controls = build_controls(config)
+    panels = {name: PanelModels(name, config) for name in config.systems}
+    return DashboardModels(config=config, controls=controls, panels=panels,
+                           header=build_header(controls))

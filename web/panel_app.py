@@ -1,0 +1,650 @@
+"""The dashboard served from Python: Panel on a Bokeh server, the core running in CPython.
+
+Each browser session gets its own :class:`Dashboard`: its own runners (one per system, from
+:mod:`integrator_lab.web.live`), its own Bokeh models (from :mod:`integrator_lab.web.figures`,
+the same ones the static page shows) and its own periodic callback, stopped and released
+when the session ends. ``Dashboard()`` also displays inside a Jupyter notebook.
+
+Serve it with ``integrator-lab serve`` (:func:`make_server`, which adds a ``/status`` JSON
+endpoint counting live sessions and callbacks) or ``panel serve`` on this file.
+
+Pacing: every session's tick covers the wall time since its last tick. The steps that takes
+are capped by the session's share of one CPU core (:class:`ServerLoad`): the server's event
+loop is one thread, so the sessions split what is left of it after the measured cost of
+pushing updates. When the server cannot keep up, every simulation clock slows down
+smoothly; Tornado skips ticks that come due while a tick is still running, and each tick
+waits for its websocket writes, so updates never pile up.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import time
+
+import panel as pn
+import param
+from bokeh.document.events import DocumentPatchedEvent
+from bokeh.models import ColumnDataSource, CustomJS, Spacer
+from tornado.web import RequestHandler
+from tornado.websocket import WebSocketClosedError
+
+from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS
+from integrator_lab.web import figures
+from integrator_lab.web.cli import csv_columns
+from integrator_lab.web.figures import DT_RANGE, ENERGY_MODES, PANEL_SYSTEMS, SPEED_RANGE
+from integrator_lab.web.live import SystemRun, check_dt
+from integrator_lab.web.scene import exact_curve, sample_columns
+
+TITLE = "Integrator Lab"
+#: period of each session's callback (ms): 20 updates per second
+TICK_MS = 50
+#: the time and real-time factor above each panel change this often (s): a new text
+#: re-lays out the whole page in the browser, far costlier than moving the plots
+STATUS_PERIOD = 0.5
+#: updates a browser may have not yet acknowledged before its session skips updates (the
+#: simulation goes on; the next update carries everything since)
+MAX_UNACKED = 2
+#: a client that never acknowledges (one that runs no JavaScript) still gets an update
+#: this often (s)
+ACK_TIMEOUT = 1.0
+#: longest wall time one tick covers (s): after a stall the clock skips the rest
+MAX_TICK_WALL = 0.25
+#: share of one CPU core the server spends on simulations and updates, all sessions together
+#: (the rest is headroom for page loads and widget events)
+CPU_TARGET = 0.75
+#: the smallest share of a core any playing session gets for stepping, however loaded the
+#: server is: nobody starves, everybody's clock slows
+MIN_SESSION_SHARE = 0.005
+#: the server's load is re-measured at most this often (s)
+LOAD_WINDOW = 0.5
+#: the cost of the first steps of a new run, before it is measured (s per step): slow on
+#: purpose, so a heavy new run cannot stall the server for one tick
+FIRST_COST_GUESS = 2e-4
+ENERGY_LABELS = dict(zip(figures.ENERGY_MODE_LABELS, ENERGY_MODES))
+
+
+# -- server-wide bookkeeping -------------------------------------------------------------------
+class CallbackRegistry:
+    """The periodic callbacks that run right now, one per live session (for ``/status``)."""
+
+    def __init__(self):
+        self._live = {}
+
+    def started(self, dashboard: Dashboard) -> None:
+        self._live[id(dashboard)] = dashboard
+
+    def stopped(self, dashboard: Dashboard) -> None:
+        self._live.pop(id(dashboard), None)
+
+    def __len__(self) -> int:
+        return len(self._live)
+
+    def playing(self) -> int:
+        return sum(1 for d in self._live.values() if d.playing)
+
+    def snapshot(self) -> dict:
+        sessions = [d.stats() for d in self._live.values()]
+        return {"callbacks": len(sessions), "playing": self.playing(), "sessions": sessions,
+                "load": LOAD.snapshot()}
+
+
+class ServerLoad:
+    """How much stepping each playing session may do: its share of one core.
+
+    The process's CPU time, minus the time spent stepping, is the cost of everything else
+    (serialising and sending updates, HTTP); what remains of :data:`CPU_TARGET` is split
+    evenly between the sessions that are playing.
+    """
+
+    def __init__(self, target: float = CPU_TARGET):
+        self.target = target
+        self._wall0 = time.perf_counter()
+        self._cpu0 = time.process_time()
+        self._stepping = 0.0
+        self.cpu = 0.0  # fraction of a core, last window
+        self.overhead = 0.0  # fraction of a core not spent stepping, smoothed
+
+    def record(self, stepping_seconds: float) -> None:
+        self._stepping += stepping_seconds
+        now = time.perf_counter()
+        if now - self._wall0 >= LOAD_WINDOW:
+            cpu = time.process_time()
+            span = now - self._wall0
+            self.cpu = (cpu - self._cpu0) / span
+            overhead = max(0.0, self.cpu - self._stepping / span)
+            self.overhead = 0.5 * self.overhead + 0.5 * overhead
+            self._wall0, self._cpu0, self._stepping = now, cpu, 0.0
+
+    def share(self) -> float:
+        """Fraction of a core one playing session may spend stepping."""
+        playing = max(1, REGISTRY.playing())
+        return max(MIN_SESSION_SHARE, (self.target - self.overhead) / playing)
+
+    def snapshot(self) -> dict:
+        return {"cpu": self.cpu, "overhead": self.overhead, "share": self.share()}
+
+
+class _Batch:
+    """Holds the document changes of one tick and sends them as one message per browser
+    connection (Bokeh alone would send one message per change)."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        self.own = doc is not None and doc.callbacks.hold_value is None
+        if self.own:
+            doc.hold("combine")
+
+    def send(self) -> list:
+        """Release the hold; return the pending writes to wait for."""
+        if not self.own:
+            return []
+        doc = self.doc
+        session = getattr(doc.session_context, "session", None)
+        connections = getattr(session, "_subscribed_connections", None)
+        if not connections:
+            doc.unhold()  # no server session (a notebook): Bokeh/Panel deliver the events
+            return []
+        callbacks = doc.callbacks
+        events = [e for e in callbacks._held_events if isinstance(e, DocumentPatchedEvent)]
+        callbacks._held_events = [e for e in callbacks._held_events
+                                  if not isinstance(e, DocumentPatchedEvent)]
+        doc.unhold()
+        if not events:
+            return []
+        return [connection._socket.send_message(
+                    connection.protocol.create("PATCH-DOC", events))
+                for connection in list(connections)]
+
+
+async def _written(writes) -> None:
+    """Wait for the websocket writes: a slow browser slows its own session's ticks
+    instead of piling up messages in the server."""
+    for write in writes:
+        try:
+            await write
+        except WebSocketClosedError:
+            pass  # the tab went away; the session will end
+
+
+REGISTRY = CallbackRegistry()
+LOAD = ServerLoad()
+
+
+# -- declared state ----------------------------------------------------------------------------
+def _declare(p) -> param.Parameter:
+    """A ``param`` parameter with the bounds, unit and doc of a core :class:`Param`."""
+    label = f"{p.name} ({p.unit})" if p.unit else p.name
+    doc = f"{p.doc}; {p.accepted()}" if p.doc else p.accepted()
+    if p.kind == "choice":
+        return param.Selector(default=p.default, objects=list(p.choices), label=label,
+                              doc=doc)
+    bounds = (p.min, p.max)
+    inclusive = (not p.min_open, not p.max_open)
+    # allow_None: an emptied input arrives as None; the core then names what is accepted
+    if p.kind == "int":
+        return param.Integer(default=p.default, bounds=bounds, inclusive_bounds=inclusive,
+                             allow_None=True, label=label, doc=doc)
+    return param.Number(default=float(p.default), bounds=bounds, inclusive_bounds=inclusive,
+                        allow_None=True, step=figures._step_for(p), label=label, doc=doc)
+
+
+_SETTINGS_CLASSES: dict[str, type] = {}
+
+
+def settings_class(system_name: str) -> type:
+    """A ``param.Parameterized`` class holding ``dt`` and the parameters of one system."""
+    if system_name not in _SETTINGS_CLASSES:
+        cls = SYSTEMS[system_name]
+        recommended = cls().recommended_dt
+        declared = {"dt": param.Number(
+            default=recommended, bounds=DT_RANGE, step=recommended / 10.0,
+            allow_None=True, label="time step dt (s)",
+            doc=f"fixed time step of every integrator; recommended {recommended:g} s; "
+                f"accepted: {DT_RANGE[0]:g} to {DT_RANGE[1]:g} s")}
+        declared.update((p.name, _declare(p)) for p in cls.PARAMS)
+        name = "".join(part.title() for part in system_name.split("-")) + "Settings"
+        _SETTINGS_CLASSES[system_name] = param.parameterized_class(name, declared)
+    return _SETTINGS_CLASSES[system_name]
+
+
+def _settings_widgets(system_name: str, settings) -> list:
+    widgets = []
+    for name in settings.param:
+        if name == "name":
+            continue
+        p = settings.param[name]
+        if isinstance(p, param.Selector):
+            kind = pn.widgets.Select
+        elif isinstance(p, param.Integer):
+            kind = pn.widgets.IntInput
+        else:
+            kind = pn.widgets.FloatInput
+        widgets.append(kind.from_param(p, sizing_mode="stretch_width", min_width=100,
+                                       css_classes=[f"il-{system_name}-{name}"]))
+    return widgets
+
+
+# -- the dashboard ----------------------------------------------------------------------------
+class Dashboard(pn.viewable.Viewer):
+    """Pendulum, Newton's cradle and spring under several integrators, live.
+
+    One instance is one independent simulation; display it once (a notebook cell, or one
+    server session per instance through :func:`create_app`).
+    """
+
+    integrators = param.ListSelector(
+        default=list(DEFAULT_INTEGRATORS), objects=list(INTEGRATORS),
+        doc="Integrators run in lockstep on every system")
+    playing = param.Boolean(default=True, doc="Run the simulations in real time (× speed)")
+    step = param.Event(doc="Advance every system by one time step")
+    reset = param.Event(doc="Back to t = 0")
+    speed = param.Number(default=1.0, bounds=SPEED_RANGE, step=0.1, label="Speed (× real time)",
+                         doc="Simulated seconds per wall-clock second")
+    energy_mode = param.Selector(default="error", objects=ENERGY_LABELS,
+                                 doc="Energy plots: relative error of the total energy, or "
+                                     "kinetic, potential and dissipated energy")
+    log_scale = param.Boolean(default=True, label="Log scale",
+                              doc="Energy error on a logarithmic axis")
+    show_exact = param.Boolean(default=True, label="Exact solution",
+                               doc="Draw the exact solution as a dashed ghost, where one exists")
+    show_phase = param.Boolean(default=False, label="Phase space",
+                               doc="Show the phase-space plot (coordinate against velocity)")
+
+    def __init__(self, systems=PANEL_SYSTEMS, **params):
+        super().__init__(**params)
+        self.systems = tuple(systems)
+        self.settings = {name: settings_class(name)() for name in self.systems}
+        config = figures.DashboardConfig(
+            systems=self.systems, integrators=list(self.integrators), speed=self.speed,
+            playing=self.playing, show_exact=self.show_exact, energy_mode=self.energy_mode,
+            log_scale=self.log_scale, show_phase=self.show_phase)
+        self.panels = {name: figures.PanelModels(name, config) for name in self.systems}
+        self.runs = {name: SystemRun(name, {}, None, self.integrators) for name in self.systems}
+        self._diverged = {name: {} for name in self.systems}
+        self._callback = None
+        self._last_tick = None
+        self._next_status = 0.0
+        self._status_due = True
+        self.ticks = 0
+        # flow control: every update carries a sequence number in the beacon's tags; the
+        # page copies it into the echo's tags, which comes back to _acked
+        self.updates = 0
+        self._acked = 0
+        self._last_update = 0.0
+        self._beacon = ColumnDataSource(name="flow:beacon")
+        self._echo = ColumnDataSource(name="flow:echo")
+        self._beacon.js_on_change("tags", CustomJS(args={"echo": self._echo},
+                                                   code="echo.tags = [cb_obj.tags[0]]"))
+        self._echo.on_change("tags", self._on_echo)
+        # what the controls asked for; the next tick carries it out (see _tick)
+        self._rebuild_requested: set[str] = set()
+        self._reset_requested = False
+        self._steps_requested = 0
+        self._view_requested = False
+        self._moved: set[str] = set()  # systems that moved since the last update
+        self.message = pn.pane.Alert("", alert_type="danger", visible=False,
+                                     sizing_mode="stretch_width", name="message")
+        for name, settings in self.settings.items():
+            settings.param.watch(lambda event, name=name: self._request_rebuild(name),
+                                 [key for key in settings.param if key != "name"])
+        for name in self.systems:
+            self._show_run(name)
+        self._layout = self._build_layout()
+
+    # -- layout ---------------------------------------------------------------------------
+    def _build_layout(self):
+        def control(kind, key, **options):
+            # the css class names each control for tests and for custom styling
+            return kind.from_param(self.param[key], css_classes=[f"il-{key}"], **options)
+
+        header = pn.FlexBox(
+            control(pn.widgets.MultiChoice, "integrators", name="Integrators", min_width=280,
+                    width=360),
+            control(pn.widgets.Toggle, "playing", name="Pause", button_type="primary",
+                    width=80),
+            control(pn.widgets.Button, "step", name="Step", width=70),
+            control(pn.widgets.Button, "reset", name="Reset", width=70),
+            control(pn.widgets.FloatSlider, "speed", width=200, format="0.0"),
+            control(pn.widgets.RadioButtonGroup, "energy_mode"),
+            control(pn.widgets.Checkbox, "log_scale"),
+            control(pn.widgets.Checkbox, "show_exact"),
+            control(pn.widgets.Checkbox, "show_phase"),
+            align_items="flex-end", gap="8px", sizing_mode="stretch_width")
+        self._play_button = header[1]
+        columns = []
+        for name, models in self.panels.items():
+            download = pn.widgets.FileDownload(
+                callback=lambda name=name: self.csv(name), filename=f"{name}.csv",
+                label="Download CSV", button_type="light", width=140,
+                css_classes=[f"il-{name}-download"],
+                description="The samples kept so far (integrator,t,q0..,v0..,kinetic,"
+                            "potential,dissipated,total), as `integrator-lab run` writes them")
+            settings = pn.GridBox(*_settings_widgets(name, self.settings[name]), ncols=3,
+                                  sizing_mode="stretch_width")
+            # the panel's own figures, without its Bokeh widgets: Panel widgets replace them
+            models.layout.children = [child for child in models.layout.children
+                                      if child is not models.param_grid]
+            plots = pn.pane.Bokeh(models.layout, sizing_mode="stretch_width")
+            columns.append(pn.Column(plots, settings, download, sizing_mode="stretch_width",
+                                     min_width=320))
+        # the flow-control models ride along on an invisible spacer
+        flow = pn.pane.Bokeh(Spacer(width=0, height=0, visible=False,
+                                    tags=[self._beacon, self._echo]), visible=False)
+        return pn.Column(
+            pn.pane.Markdown(f"## {TITLE}", margin=(0, 10)), header, self.message, flow,
+            pn.Row(*columns, sizing_mode="stretch_width"), sizing_mode="stretch_width")
+
+    def __panel__(self):
+        self.start()
+        return self._layout
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start this dashboard's periodic callback (idempotent)."""
+        if self._callback is not None:
+            return
+        self._last_tick = time.perf_counter()
+        # background: no "busy" indicator churn; log=False: no log line per tick
+        self._callback = pn.io.PeriodicCallback(callback=self._tick, period=TICK_MS,
+                                                log=False, background=True)
+        self._callback.start()
+        REGISTRY.started(self)
+
+    def stop(self) -> None:
+        """Stop the periodic callback and drop the simulations (the session is over)."""
+        if self._callback is not None:
+            self._callback.stop()
+            self._callback = None
+        REGISTRY.stopped(self)
+        self.runs.clear()
+
+    def _session_destroyed(self, session_context) -> None:
+        self.stop()
+
+    def stats(self) -> dict:
+        """Numbers for ``/status`` and the load benchmark."""
+        return {"ticks": self.ticks, "updates": self.updates, "acked": self._acked,
+                "playing": self.playing, "speed": self.speed,
+                "integrators": list(self.integrators),
+                "systems": {name: {"time": run.runner.time, "rtf": run.rtf, "dt": run.dt,
+                                   "params": dict(run.system.params)}
+                            for name, run in self.runs.items()}}
+
+    # -- the periodic callback ------------------------------------------------------------
+    async def _tick(self) -> None:
+        """Carry out what the controls asked for, advance, and send every change of this
+        tick to the browser in one message, waiting until it is written."""
+        now = time.perf_counter()
+        wall = min(max(now - self._last_tick, 0.0), MAX_TICK_WALL)
+        self._last_tick = now
+        doc = pn.state.curdoc
+        session = getattr(getattr(doc, "session_context", None), "session", None)
+        if not self.runs or (session is not None and session.connection_count == 0):
+            return  # stopped, or no browser to show it to (page loading, tab closed)
+        self.ticks += 1
+        show = session is None or self._browser_ready(now)
+        self._status_due = show and now >= self._next_status
+        if self._status_due:
+            self._next_status = now + STATUS_PERIOD
+        batch = _Batch(doc)
+        try:
+            self._update(wall, show)
+            if show:
+                self.updates += 1
+                self._last_update = now
+                self._beacon.tags = [self.updates]  # the browser echoes it: see _on_echo
+        finally:
+            writes = batch.send()
+        await _written(writes)
+
+    def _browser_ready(self, now: float) -> bool:
+        """Whether the browser has shown (nearly) all we sent: a slow browser gets fewer
+        updates, never a growing queue of them."""
+        return (self.updates - self._acked <= MAX_UNACKED
+                or now - self._last_update > ACK_TIMEOUT)
+
+    def _on_echo(self, attr, old, new) -> None:
+        if new:
+            self._acked = max(self._acked, int(new[0]))
+
+    def _update(self, wall: float, show: bool = True) -> None:
+        """Advance by ``wall`` seconds; with ``show``, also update the plots (otherwise
+        the samples wait in the runners for the next update)."""
+        rebuilt = self._apply_requests() if show else set()
+        started = time.perf_counter()
+        if self.playing:
+            moved = self._advance(wall, skip=rebuilt)
+        else:
+            moved = set()
+            for name, run in self.runs.items():
+                if name not in rebuilt:
+                    run.advance(wall, self.speed, 0)  # the real-time factor drops to 0
+        LOAD.record(time.perf_counter() - started)
+        if self._steps_requested:
+            for name in self.runs:
+                if name not in rebuilt:
+                    self.runs[name].runner.advance(self._steps_requested)
+                    moved.add(name)
+            self._steps_requested = 0
+        self._moved |= moved
+        if show:
+            for name in self.runs:
+                if name not in rebuilt:
+                    self._push(name, moved=name in self._moved)
+            self._moved.clear()
+
+    def _advance(self, wall: float, skip=()) -> set:
+        """Cover ``wall`` seconds at the current speed within this session's share of the
+        server; every system gets the same fraction of its steps, so the clocks slow down
+        together. Returns the systems that moved."""
+        runs = {name: run for name, run in self.runs.items() if name not in skip}
+        wanted = {name: run.wanted_steps(wall, self.speed) for name, run in runs.items()}
+        cost = sum(wanted[name] * (run.cost or FIRST_COST_GUESS) for name, run in runs.items())
+        budget = LOAD.share() * wall
+        fraction = 1.0 if cost <= budget else budget / cost
+        moved = set()
+        for name, run in runs.items():
+            if run.advance(wall, self.speed, max(1, math.floor(wanted[name] * fraction))):
+                moved.add(name)
+        return moved
+
+    def _push(self, name: str, *, moved: bool = True) -> None:
+        """Stream the new samples of system ``name`` and move its drawing."""
+        run, models = self.runs[name], self.panels[name]
+        runner = run.runner
+        batch = runner.take_batch()
+        ndof = run.system.ndof
+        for lane, flat in batch["lanes"].items():
+            if flat:
+                models.stream(lane, sample_columns(flat, batch["stride"], ndof, run.energy0,
+                                                   run.scale))
+        if moved:
+            self._draw(name)
+        self._mark_diverged(name, batch["diverged"])
+        if self._status_due:
+            models.status.text = figures.status_text(runner.time, run.rtf)
+
+    def _draw(self, name: str) -> None:
+        run = self.runs[name]
+        states = [lane.q if lane.diverged_at is None else None for lane in run.runner.lanes]
+        self.panels[name].apply_frame(run.scene.frame(states, run.runner.time))
+
+    def _mark_diverged(self, name: str, diverged: dict) -> None:
+        at = {lane: d["at"] for lane, d in diverged.items()}
+        if at != self._diverged[name]:
+            self._diverged[name] = at
+            self.panels[name].set_diverged(at)
+
+    def _show_run(self, name: str) -> None:
+        """Replace everything system ``name`` shows by its (new or reset) run.
+
+        The samples so far go in as whole new data, never as a stream: within one tick a
+        stream after a replacement would reach the browser twice (the replacement is
+        serialised when the tick ends, with the streamed rows already in it).
+        """
+        run, models = self.runs[name], self.panels[name]
+        models.clear()
+        models.apply_scene(run.scene)
+        models.set_integrators(run.integrators)
+        models.set_exact_curve(exact_curve(run.system))
+        batch = run.runner.take_batch()
+        for lane, flat in batch["lanes"].items():
+            columns = sample_columns(flat, batch["stride"], run.system.ndof, run.energy0,
+                                     run.scale)
+            models.samples[lane].data = {c: list(v) for c, v in columns.items()}
+        self._draw(name)
+        self._diverged[name] = {}
+        self._mark_diverged(name, batch["diverged"])
+        models.status.text = figures.status_text(run.runner.time, run.rtf)
+
+    # -- requests from the controls, carried out by the next tick ------------------------
+    def _apply_requests(self) -> set:
+        """Rebuild, reset and re-style what the controls asked for; returns the systems
+        shown afresh (they do not stream in this tick)."""
+        rebuilt = set()
+        errors = []
+        if self._rebuild_requested:
+            names = list(self.integrators)
+            if not names:
+                errors.append("Integrators: choose at least one.")
+            for name in sorted(self._rebuild_requested) if names else ():
+                error = self._rebuild(name, names)
+                if error:
+                    errors.append(error)
+                else:
+                    rebuilt.add(name)
+            self._rebuild_requested.clear()
+            self._show_error(" ".join(errors))
+        if self._reset_requested:
+            self._reset_requested = False
+            for name, run in self.runs.items():
+                run.reset()
+                rebuilt.add(name)
+        for name in rebuilt:
+            self._show_run(name)
+        if self._view_requested:
+            self._view_requested = False
+            for models in self.panels.values():
+                models.set_view(energy_mode=self.energy_mode, log_scale=self.log_scale,
+                                show_exact=self.show_exact, show_phase=self.show_phase)
+        return rebuilt
+
+    def _rebuild(self, name: str, integrators) -> str | None:
+        """A new run of system ``name`` from its settings, or the core's objection (then
+        the running simulation goes on unchanged)."""
+        settings = self.settings[name]
+        params = {p.name: getattr(settings, p.name) for p in SYSTEMS[name].PARAMS}
+        try:
+            self.runs[name] = SystemRun(name, params, check_dt(settings.dt), integrators)
+        except ValueError as exc:
+            return f"{SYSTEMS[name].title}: {exc}"
+        return None
+
+    def _show_error(self, text: str) -> None:
+        if text:
+            self.message.object = text
+            self.message.visible = True
+        elif self.message.visible:
+            self.message.visible = False
+
+    def _request_rebuild(self, name: str) -> None:
+        self._rebuild_requested.add(name)
+
+    @param.depends("integrators", watch=True)
+    def _integrators_changed(self):
+        self._rebuild_requested.update(self.runs)
+
+    @param.depends("playing", watch=True)
+    def _playing_changed(self):
+        if hasattr(self, "_play_button"):
+            self._play_button.name = "Pause" if self.playing else "Play"
+
+    @param.depends("step", watch=True)
+    def _step(self):
+        self.playing = False
+        self._steps_requested += 1
+
+    @param.depends("reset", watch=True)
+    def _reset(self):
+        self._reset_requested = True
+
+    @param.depends("energy_mode", "log_scale", "show_exact", "show_phase", watch=True)
+    def _view_changed(self):
+        self._view_requested = True
+
+    # -- download -------------------------------------------------------------------------
+    def csv(self, name: str) -> io.StringIO:
+        """The samples of system ``name`` kept so far, in the CLI's CSV columns."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        run = self.runs.get(name)
+        if run is None:
+            return out
+        writer.writerow(csv_columns(run.system.ndof))
+        for lane in run.runner.lanes:
+            for sample in lane.history:
+                writer.writerow([lane.name, *map(repr, sample)])
+        out.seek(0)
+        return out
+
+
+# -- serving ----------------------------------------------------------------------------------
+def create_app() -> Dashboard:
+    """One dashboard for the current server session, stopped when the session ends."""
+    dashboard = Dashboard()
+    pn.state.on_session_destroyed(dashboard._session_destroyed)
+    dashboard.start()
+    return dashboard
+
+
+class StatusHandler(RequestHandler):
+    """``GET /status``: live periodic callbacks and per-session numbers, as JSON."""
+
+    def get(self):
+        self.set_header("Content-Type", "application/json")
+        self.set_header("Cache-Control", "no-store")
+        status = REGISTRY.snapshot()
+        status["pid"] = os.getpid()
+        self.write(json.dumps(status, allow_nan=False, default=_finite_or_none))
+
+
+def _finite_or_none(value):
+    return None
+
+
+def make_server(port: int = 5006, address: str = "127.0.0.1", extra_origins=(),
+                session_lifetime_ms: int = 5000, **server_options):
+    """A Bokeh server (not started) serving the dashboard at ``/`` and ``/status``.
+
+    Every resource comes from the server itself (Panel's default "server" resource mode):
+    no CDN.
+    """
+    if port == 0:
+        port = _free_port(address)
+    hosts = {"localhost", "127.0.0.1", address}
+    origins = [f"{host}:{port}" for host in sorted(hosts) if host not in ("", "0.0.0.0", "::")]
+    origins += list(extra_origins)
+    # a closed tab's session (and its callback) ends within about session_lifetime_ms
+    options = dict(check_unused_sessions_milliseconds=max(100, session_lifetime_ms // 4),
+                   unused_session_lifetime_milliseconds=session_lifetime_ms)
+    options.update(server_options)
+    return pn.serve(
+        create_app, port=port, address=address, websocket_origin=origins,
+        show=False, start=False, title=TITLE, verbose=False, location=False,
+        extra_patterns=[(r"/status", StatusHandler)], **options)
+
+
+def _free_port(address: str) -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((address if address not in ("", "0.0.0.0") else "127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+if __name__.startswith("bokeh_app"):  # `panel serve` on this file
+    create_app().servable(title=TITLE)

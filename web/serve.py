@@ -1,0 +1,109 @@
+"""``integrator-lab serve``: the Panel dashboard on a local Bokeh server, core in CPython.
+
+Registered into the command line by :func:`add_subcommands`; also runnable on its own with
+``python -m integrator_lab.web.serve``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+DEFAULT_PORT = 5006
+DEFAULT_ADDRESS = "127.0.0.1"
+
+
+def _port(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"got {text!r}, expected an integer in [0, 65535] "
+                                          "(0: any free port)")
+    return value
+
+
+def _milliseconds(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 100:
+        raise argparse.ArgumentTypeError(f"got {text!r}, expected an integer >= 100 (ms)")
+    return value
+
+
+def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument("--port", type=_port, default=DEFAULT_PORT,
+                        help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
+    parser.add_argument("--address", default=DEFAULT_ADDRESS,
+                        help=f"address to listen on (default {DEFAULT_ADDRESS}, this machine "
+                        "only; 0.0.0.0 listens on every interface)")
+    parser.add_argument("--show", action=argparse.BooleanOptionalAction, default=True,
+                        help="open the dashboard in a web browser (default: --show)")
+    parser.add_argument("--allow-websocket-origin", action="append", default=[],
+                        metavar="HOST[:PORT]", help="also accept browser sessions from pages "
+                        "served under this host (repeatable; needed behind a proxy)")
+    parser.add_argument("--unused-session-lifetime", type=_milliseconds, default=5000,
+                        metavar="MS", help="a session whose browser tab has gone is ended "
+                        "(its simulation stopped and freed) after this long (default 5000)")
+    parser.set_defaults(func=cmd_serve)
+    return parser
+
+
+def add_subcommands(subparsers) -> None:
+    """Add ``serve`` to the ``integrator-lab`` command line."""
+    parser = subparsers.add_parser(
+        "serve", help="serve the live dashboard from Python (Panel, core in CPython)",
+        description="Serve the dashboard on a local Bokeh/Panel server: one independent "
+        "simulation per browser session, the physics core running in CPython. Every file "
+        "the page needs comes from this server (no CDN).")
+    configure(parser)
+
+
+def cmd_serve(args) -> int:
+    # imported here so that `integrator-lab run` does not pay for importing Panel
+    from integrator_lab.web import panel_app
+
+    try:
+        server = panel_app.make_server(port=args.port, address=args.address,
+                                       extra_origins=args.allow_websocket_origin,
+                                       session_lifetime_ms=args.unused_session_lifetime)
+    except OSError as exc:  # port taken, address not local, ...
+        print(f"integrator-lab: error: cannot listen on {args.address}:{args.port}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
+        return 2
+    url = f"http://{_browsable(args.address)}:{server.port}/"
+    print(f"Integrator Lab dashboard on {url} (Ctrl+C stops it)", flush=True)
+    if args.show:
+        server.io_loop.add_callback(_open_browser, url)
+    try:
+        server.run_until_shutdown()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _browsable(address: str) -> str:
+    return "127.0.0.1" if address in ("", "0.0.0.0", "::") else address
+
+
+def _open_browser(url: str) -> None:
+    import webbrowser
+
+    webbrowser.open_new_tab(url)
+
+
+def main(argv=None) -> int:
+    parser = configure(argparse.ArgumentParser(prog="integrator-lab serve",
+                                               description=__doc__.splitlines()[0]))
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,280 @@
+"""The static site: ``integrator-lab build`` writes it, ``integrator-lab preview`` serves it.
+
+The site is self-contained, every file from its own origin::
+
+    index.html                the page, with the dashboard's Bokeh models embedded (json_item)
+    static/                   bridge.js (main thread), worker.mjs (module worker), style.css
+    bokeh/                    BokehJS, copied from the installed bokeh package
+    pyodide/                  Pyodide's core files, copied from node_modules/pyodide
+    py/integrator_lab.zip     the pure-Python core + the worker's loop, unpacked by Pyodide
+
+The page must be served over HTTP (browsers refuse module workers and WebAssembly streaming
+from ``file://``); :func:`serve` does that on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import html
+import http.server
+import importlib.resources
+import json
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+import bokeh
+from bokeh.embed import json_item
+
+from integrator_lab import __version__
+from integrator_lab.core import INTEGRATORS, SYSTEMS
+from integrator_lab.web import figures
+from integrator_lab.web.live import DT_RANGE
+from integrator_lab.web.pack import _FILE_MODE, _ZIP_EPOCH, core_files
+from integrator_lab.web.pyodide_node import PyodideNotFound, find_pyodide_dir
+from integrator_lab.web.scene import INTEGRATOR_COLORS, SAMPLE_COLUMNS, integrator_label
+
+DEFAULT_OUT = "_site"
+DEFAULT_PORT = 8000
+ARCHIVE = "py/integrator_lab.zip"
+#: front-end files copied as they are (index.html is a template, filled in by build_site)
+STATIC_FILES = ("bridge.js", "worker.mjs", "style.css")
+BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
+#: what loadPyodide fetches when no package is loaded
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json")
+#: the modules of integrator_lab.web that the worker imports (pure Python, no Bokeh)
+WORKER_MODULES = ("__init__.py", "scene.py", "live.py")
+#: types the page needs right; module workers are refused without a JavaScript type
+MIME_TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
+              ".json": "application/json", ".zip": "application/zip", ".css": "text/css",
+              ".html": "text/html; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml"}
+
+
+def static_dir():
+    return importlib.resources.files("integrator_lab.static")
+
+
+def archive_files() -> list[tuple[str, Path]]:
+    """``(archive name, source)`` of the worker's Python: the core and its web modules."""
+    web_dir = Path(__file__).resolve().parent
+    files = list(core_files())
+    files += [(f"integrator_lab/web/{name}", web_dir / name) for name in WORKER_MODULES]
+    return sorted(files)
+
+
+def pack_archive(dest: Path) -> Path:
+    """Write the worker's zip (deterministic, like :func:`pack.pack_core`)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(dest, "w") as archive:
+        for arcname, path in archive_files():
+            info = zipfile.ZipInfo(arcname, date_time=_ZIP_EPOCH)
+            info.external_attr = _FILE_MODE << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes(), compresslevel=9)
+    return dest
+
+
+def _script_json(value) -> str:
+    """JSON that is safe inside a <script> element (no "</script>", no HTML specials)."""
+    text = json.dumps(value, separators=(",", ":"), allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def page_data(config: figures.DashboardConfig) -> dict:
+    """Everything the page's JavaScript needs, embedded in index.html."""
+    models = figures.build_dashboard(config)
+    systems = list(config.systems)
+    return {
+        "version": __version__,
+        "items": {"controls": json_item(models.header),
+                  "panels": {name: json_item(p.body) for name, p in models.panels.items()}},
+        "systems": systems,
+        "declarations": {name: SYSTEMS[name].describe() for name in systems},
+        "integrators": [cls.describe() for cls in INTEGRATORS.values()],
+        "defaults": {
+            "integrators": list(config.integrators), "speed": config.speed,
+            "playing": config.playing, "exact": config.show_exact,
+            "energy": config.energy_mode, "log": config.log_scale,
+            "phase": config.show_phase, "embed": False,
+            "dt": {name: config.dt_of(name) for name in systems},
+            "params": {name: dict(config.system(name).params) for name in systems},
+        },
+        "energyModes": list(figures.ENERGY_MODES),
+        "dtRange": list(DT_RANGE),
+        "speedRange": list(figures.SPEED_RANGE),
+        "rollover": figures.ROLLOVER,
+        "colors": dict(INTEGRATOR_COLORS),
+        "labels": {name: integrator_label(name) for name in INTEGRATORS},
+        "lineStyles": _line_styles(),
+        "columns": list(SAMPLE_COLUMNS),
+    }
+
+
+def _line_styles() -> dict:
+    """figures.LINE_STYLES with dash names resolved to the arrays BokehJS takes."""
+    from bokeh.models import Line
+    out = {}
+    for kind, style in figures.LINE_STYLES.items():
+        style = dict(style)
+        if "line_dash" in style:
+            style["line_dash"] = list(Line(line_dash=style["line_dash"]).line_dash)
+        out[kind] = style
+    return out
+
+
+def _panel_sections(systems) -> str:
+    sections = []
+    for name in systems:
+        title = html.escape(SYSTEMS[name].title)
+        sections.append(
+            f'<section class="il-panel" data-system="{name}" aria-label="{title}">'
+            f'<h2 class="il-panel-title">{title}</h2>'
+            f'<p class="il-panel-status" id="il-status-{name}">t = 0.00 s</p>'
+            f'<div class="il-loading" data-system="{name}"><span>Starting Python in your '
+            f'browser…</span></div><div class="il-root" id="il-panel-{name}"></div></section>')
+    return "\n    ".join(sections)
+
+
+def build_site(out_dir=DEFAULT_OUT, config: figures.DashboardConfig | None = None) -> Path:
+    """Write the complete static site into ``out_dir`` and return its path."""
+    config = config or figures.DashboardConfig()
+    out = Path(out_dir)
+    pyodide_dir = find_pyodide_dir()
+    for sub in ("static", "bokeh", "pyodide", "py"):
+        shutil.rmtree(out / sub, ignore_errors=True)
+        (out / sub).mkdir(parents=True)
+    static = static_dir()
+    for name in STATIC_FILES:
+        (out / "static" / name).write_bytes(static.joinpath(name).read_bytes())
+    bokeh_js = Path(bokeh.__file__).parent / "server" / "static" / "js"
+    for name in BOKEH_FILES:
+        shutil.copyfile(bokeh_js / name, out / "bokeh" / name)
+    for name in PYODIDE_FILES:
+        shutil.copyfile(pyodide_dir / name, out / "pyodide" / name)
+    pack_archive(out / ARCHIVE)
+    template = static.joinpath("index.html").read_text(encoding="utf-8")
+    page = (template.replace("{{VERSION}}", __version__)
+            .replace("{{PANELS}}", _panel_sections(config.systems))
+            .replace("{{DATA}}", _script_json(page_data(config))))
+    (out / "index.html").write_text(page, encoding="utf-8")
+    # browsers ask for /favicon.ico on their own; answer rather than log a 404
+    (out / "favicon.ico").write_bytes(favicon_png())
+    return out
+
+
+def favicon_png(size: int = 32) -> bytes:
+    """A small PNG icon (a pendulum bob in the symplectic-Euler blue), made without any
+    imaging library; browsers accept PNG data served as favicon.ico."""
+    import struct
+    import zlib
+
+    centre, radius = (size - 1) / 2.0, size * 0.36
+    rows = []
+    for y in range(size):
+        row = bytearray([0])  # filter type: none
+        for x in range(size):
+            inside = (x - centre) ** 2 + (y - centre) ** 2 <= radius * radius
+            row += bytes((31, 119, 180, 255)) if inside else bytes((0, 0, 0, 0))
+        rows.append(bytes(row))
+
+    def chunk(kind, payload):
+        body = kind + payload
+        return struct.pack(">I", len(payload)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)  # 8-bit RGBA
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+
+
+# -- serving -----------------------------------------------------------------------------
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the right types, never cached (a rebuilt site shows at once)."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format, *args):  # quiet: the URL is what matters
+        pass
+
+
+def make_server(out_dir, port=0, address="127.0.0.1") -> http.server.ThreadingHTTPServer:
+    """A threaded HTTP server for ``out_dir`` (port 0: any free port); not yet serving."""
+    handler = functools.partial(SiteHandler, directory=str(Path(out_dir).resolve()))
+    return http.server.ThreadingHTTPServer((address, port), handler)
+
+
+def serve(out_dir=DEFAULT_OUT, port=DEFAULT_PORT, address="127.0.0.1") -> None:
+    """Serve ``out_dir`` until interrupted, after printing its URL."""
+    with make_server(out_dir, port, address) as server:
+        host, real_port = server.server_address[:2]
+        print(f"Integrator Lab: http://{host}:{real_port}/  (Ctrl-C stops)", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+
+
+# -- command line ------------------------------------------------------------------------
+def _port(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"got {text!r}, expected an integer in [0, 65535]")
+    return value
+
+
+def cmd_build(args) -> int:
+    try:
+        out = build_site(args.out)
+    except PyodideNotFound as exc:
+        print(f"integrator-lab: {exc}", file=sys.stderr)
+        return 2
+    print(f"Integrator Lab: static site written to {out}/ "
+          f"(serve it: integrator-lab preview --out {out})")
+    return 0
+
+
+def cmd_preview(args) -> int:
+    status = cmd_build(args)
+    if status:
+        return status
+    try:
+        serve(args.out, args.port, args.address)
+    except OSError as exc:
+        print(f"integrator-lab: cannot serve on {args.address}:{args.port}: {exc.strerror}",
+              file=sys.stderr)
+        return 2
+    return 0
+
+
+def add_subcommands(subparsers) -> None:
+    """Register ``build`` and ``preview`` on the CLI's subparsers."""
+    build = subparsers.add_parser("build", help="write the static web page (self-hosted)",
+                                  description="Write the static dashboard: the page, BokehJS, "
+                                  "Pyodide and the core, all from one origin.")
+    build.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                       help=f"output folder (default {DEFAULT_OUT})")
+    build.set_defaults(func=cmd_build)
+    preview = subparsers.add_parser("preview", help="build the static page and serve it "
+                                    "on 127.0.0.1", description="Build the static dashboard "
+                                    "and serve it over HTTP; prints the URL.")
+    preview.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                         help=f"output folder (default {DEFAULT_OUT})")
+    preview.add_argument("--port", type=_port, default=DEFAULT_PORT,
+                         help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
+    preview.add_argument("--address", default="127.0.0.1",
+                         help="address to listen on (default 127.0.0.1: this machine only)")
+    preview.set_defaults(func=cmd_preview)
+    bench = subparsers.add_parser("bench-page", help="measure the static page in headless "
+                                  "Chromium: first draw, live, fps, real-time factors, weight")
+    from integrator_lab.web import bench_page
+    bench_page.add_arguments(bench)
+    bench.set_defaults(func=bench_page.cmd_bench_page)
