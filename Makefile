@@ -25,6 +25,9 @@ run: venv
 	$(VENV)/bin/integrator-lab run spring --integrator euler --integrator symplectic-euler \
 		--duration 10 --every 10 --format csv | head -20
 
+serve: venv
+	$(VENV)/bin/integrator-lab serve
+
 bench: venv node_modules
 	$(VENV)/bin/integrator-lab bench
 

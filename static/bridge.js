@@ -268,13 +268,14 @@
         break;
       case "error":
         message(`Simulation: ${msg.text}`);
+        if (!live.ready) setLoading("The simulation could not start (see the message above)", true);
         break;
       default:
         break;
     }
   }
 
-  // The worker starts booting before Bokeh is ready; "init" goes once both are.
+  // "init" goes once Bokeh has drawn (the widgets hold the state) and the worker exists.
   let bokehReady = false;
   let workerBooted = false;
   function maybeInit() {
@@ -719,12 +720,32 @@
   };
 
   // -- start -------------------------------------------------------------------------------
-  startWorker();
+  // The dashboard is drawn first and Python boots after: both want the CPU, and a drawn
+  // page (with its loading note) is worth more than a worker booting a little earlier.
   const embeds = [Bokeh.embed.embed_item(data.items.controls, "il-controls")];
   for (const system of SYSTEMS) {
     embeds.push(Bokeh.embed.embed_item(data.items.panels[system], `il-panel-${system}`));
   }
+  // BokehJS rewrites each renderer's inline style sheet after every paint, even when the text
+  // is the same, and every rewrite makes the browser recompute styles (several times a
+  // frame). Skipping identical rewrites changes nothing else; if BokehJS's internals ever
+  // differ, this does nothing.
+  function avoidNeedlessRestyles() {
+    const view = Bokeh.index.query_one((v) => v.model && v.model.name === `${SYSTEMS[0]}:scene`);
+    let proto = view && view._computed_style ? Object.getPrototypeOf(view._computed_style) : null;
+    while (proto && !Object.prototype.hasOwnProperty.call(proto, "_update")) {
+      proto = Object.getPrototypeOf(proto);
+    }
+    if (!proto || proto._integratorLabPatched || !("el" in view._computed_style)) return;
+    const update = proto._update;
+    proto._update = function (css) {
+      if (!this.el || this.el.textContent !== css) update.call(this, css);
+    };
+    proto._integratorLabPatched = true;
+  }
+
   Promise.all(embeds).then(() => {
+    try { avoidNeedlessRestyles(); } catch (error) { /* an optimisation only */ }
     setWidgetsFromState();
     applyView();
     wireWidgets();
@@ -732,6 +753,7 @@
     bokehReady = true;
     document.documentElement.dataset.drawn = "1";
     performance.mark("il:drawn");
+    startWorker();
     maybeInit(); // the worker buffers messages until Python is up
   }, (error) => message(`The dashboard could not be drawn: ${error.message}`));
 })();

@@ -21,12 +21,13 @@
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const TICK_MS = 1000 / 60; // the worker's own clock
-const config = new URL(import.meta.url).searchParams;
-const archiveURL = new URL(config.get("archive") ?? "../py/integrator_lab.zip", import.meta.url);
+const STALL_MS = 1000; // a frame unacknowledged this long: the page is hidden, stop
+const archiveURL = new URL("../py/integrator_lab.zip", import.meta.url);
 const pyodideURL = new URL("../pyodide/", import.meta.url);
 
 let live = null; // the Python Live object
 let inFlight = false; // a frame was posted and not yet acknowledged
+let postedAt = 0; // performance.now() when it was posted
 let forceNext = true; // send every system in the next frame (after a change)
 let last = 0; // performance.now() of the previous tick
 let timer = null;
@@ -159,12 +160,14 @@ function tick() {
         for (const frame of Object.values(frames)) transfer.push(frame.data.buffer);
         if (transfer.length) {
           inFlight = true;
+          postedAt = now;
           post({ type: "frame", systems: frames }, transfer);
         }
-      } else {
+      } else if (now - postedAt < STALL_MS) {
         // the page is busy: keep simulating, the samples wait in the runners
         live.advance(wall);
       }
+      // else the page draws nothing (a hidden tab): the simulation waits for it
     } catch (error) {
       post({ type: "error", text: pythonMessage(error) });
     }

@@ -1,6 +1,7 @@
 """Benchmark of the static page in headless Chromium, served on 127.0.0.1.
 
-Measures, each run in a fresh browser context (cold cache):
+Measures, each run in a fresh browser context (cold cache), then once more after a reload
+(warm cache):
 
 - **first draw**: navigation start to the dashboard drawn by BokehJS (the page's
   ``il:drawn`` performance mark), before Python runs;
@@ -83,6 +84,13 @@ def measure_once(browser, url, site_dir, seconds, screenshot=None) -> dict:
         timings = page.evaluate("window.integratorLab.status().workerTimings")
         if screenshot:
             page.screenshot(path=str(screenshot))
+        # a reload in the same context: the browser's cache holds the files and the
+        # compiled WebAssembly
+        page.reload()
+        page.wait_for_function("performance.getEntriesByName('il:live').length > 0",
+                               timeout=120_000)
+        warm = page.evaluate("Object.fromEntries(performance.getEntriesByType('mark')"
+                             ".map((m) => [m.name, m.startTime]))")
     finally:
         context.close()
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(url))
@@ -94,6 +102,7 @@ def measure_once(browser, url, site_dir, seconds, screenshot=None) -> dict:
             if file.is_file():
                 weight += file.stat().st_size
     return {"first_draw": marks["il:drawn"] / 1000, "live": marks["il:live"] / 1000,
+            "warm_first_draw": warm["il:drawn"] / 1000, "warm_live": warm["il:live"] / 1000,
             "worker_ready": marks.get("il:worker-ready", float("nan")) / 1000,
             "python_boot": timings.get("pyodide", float("nan")) / 1000,
             "fps": result["fps"], "data_fps": result["dataFps"], "rtf": result["rtf"],
@@ -133,7 +142,9 @@ def report(results, seconds) -> str:
              f"  time to first drawn dashboard  {med('first_draw'):6.2f} s   "
              f"(goal {GOALS['first draw']})",
              f"  time to live animation         {med('live'):6.2f} s   (goal {GOALS['live']};"
-             f" Pyodide itself ready after {med('python_boot'):.2f} s in the worker)",
+             f" Pyodide loaded {med('python_boot'):.2f} s after the worker started)",
+             f"  same, reloaded (warm cache)    {med('warm_first_draw'):6.2f} s / "
+             f"{med('warm_live'):.2f} s",
              f"  frames per second              {med('fps'):6.1f}     (goal {GOALS['fps']};"
              f" {med('data_fps'):.1f} of them with new simulation data)"]
     for system in SYSTEMS:

@@ -31,7 +31,7 @@ API
     :data:`~scene.SAMPLE_COLUMNS`, one for *every* integrator of the core), ``phase_exact``;
     widgets ``dt`` (Spinner) and ``params`` (``{param name: Spinner or Select}``, generated
     from the system's declarations); ``title``, ``status`` (Divs, plain text); ``layout``
-    (title, status and ``body``: the figures and widgets).
+    (all of them) and ``body`` (the same without title and status).
     Lines are built on demand (``line(kind, integrator)``, kinds :data:`LINE_STYLES`), for
     the selected integrators and the kinds on view only.
     Methods to update them from Python: :meth:`~PanelModels.apply_scene`,
@@ -370,12 +370,13 @@ class PanelModels:
         # the scene in a box of its own, so that Bokeh does not align its frame with the
         # energy plot's (which has axes and a toolbar) and it can take the full width
         scene_box = column(self.scene_fig, sizing_mode="stretch_width")
-        #: the panel without its title and status lines (for pages that show those as text
-        #: of their own: a Bokeh Div changing 4 times a second re-lays the whole panel out)
-        self.body = column(scene_box, self.energy_fig, self.phase_fig, self.param_grid,
-                           sizing_mode="stretch_width", name=n("body"), min_width=320)
-        self.layout = column(self.title, self.status, self.body, sizing_mode="stretch_width",
+        parts = [scene_box, self.energy_fig, self.phase_fig, self.param_grid]
+        self.layout = column(self.title, self.status, *parts, sizing_mode="stretch_width",
                              name=n("panel"), min_width=320)
+        #: the same panel without its title and status lines, for pages that show those as
+        #: text of their own (a Bokeh Div that changes 4 times a second re-lays the whole
+        #: panel out); embed either ``layout`` or ``body``, not both
+        self.body = column(*parts, sizing_mode="stretch_width", name=n("body"), min_width=320)
         self.set_exact_curve(scenes.exact_curve(system))
         self.set_view(energy_mode=config.energy_mode, log_scale=config.log_scale,
                       show_exact=config.show_exact, show_phase=config.show_phase)
@@ -491,7 +492,10 @@ class PanelModels:
                                         rollover=rollover)
 
     def clear(self) -> None:
-        """Forget all samples (after a reset or a change of system, dt or integrators)."""
+        """Forget all samples (after a reset or a change of system, dt or integrators).
+
+        Give the shown integrators their first samples in the same document change: BokehJS
+        draws no axis at all for a log-scaled plot whose sources are all empty."""
         for source in self.samples.values():
             source.data = {c: [] for c in SAMPLE_COLUMNS}
         self.scene_sources["status"].data = {"x": [], "y": [], "text": [], "color": []}

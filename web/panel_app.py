@@ -11,24 +11,43 @@ endpoint counting live sessions and callbacks) or ``panel serve`` on this file.
 Pacing: every session's tick covers the wall time since its last tick. The steps that takes
 are capped by the session's share of one CPU core (:class:`ServerLoad`): the server's event
 loop is one thread, so the sessions split what is left of it after the measured cost of
-pushing updates. When the server cannot keep up, every simulation clock slows down
-smoothly; Tornado skips ticks that come due while a tick is still running, and each tick
-waits for its websocket writes, so updates never pile up.
+sending updates. When the server cannot keep up, every simulation clock slows down
+smoothly. Updates never pile up: Bokeh starts a session's next tick only when the last one
+is done, each tick waits for its websocket writes, and a page that falls behind in
+acknowledging updates gets none until it catches up (the simulation goes on; the next
+update carries everything since).
+
+One update is one message: the new samples and positions of every system travel as one
+flat array (:meth:`SystemRun.frame`, the buffer the static page's worker posts too) that a
+few lines of JavaScript unpack into the plots (:data:`APPLY_FRAMES_JS`).
 """
 
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import math
 import os
 import time
 
+import numpy as np
 import panel as pn
 import param
-from bokeh.document.events import DocumentPatchedEvent
+from bokeh.core.property.validation import validate
+from bokeh.core.serialization import Serializer
+from bokeh.document.callbacks import invoke_with_curdoc
+from bokeh.document.events import (
+    ColumnDataChangedEvent,
+    ColumnsStreamedEvent,
+    DocumentPatchedEvent,
+    ModelChangedEvent,
+)
+from bokeh.model import Model
 from bokeh.models import ColumnDataSource, CustomJS, Spacer
+from bokeh.protocol.messages.patch_doc import PatchJson, patch_doc
+from panel.io.resources import LOCAL_DIST
 from tornado.web import RequestHandler
 from tornado.websocket import WebSocketClosedError
 
@@ -37,17 +56,20 @@ from integrator_lab.web import figures
 from integrator_lab.web.cli import csv_columns
 from integrator_lab.web.figures import DT_RANGE, ENERGY_MODES, PANEL_SYSTEMS, SPEED_RANGE
 from integrator_lab.web.live import SystemRun, check_dt
-from integrator_lab.web.scene import exact_curve, sample_columns
+from integrator_lab.web.scene import SAMPLE_COLUMNS, exact_curve
 
 TITLE = "Integrator Lab"
-#: period of each session's callback (ms): 20 updates per second
-TICK_MS = 50
+#: period of each session's callback (ms): a little over 20 updates per second
+TICK_MS = 45
 #: the time and real-time factor above each panel change this often (s): a new text
 #: re-lays out the whole page in the browser, far costlier than moving the plots
 STATUS_PERIOD = 0.5
-#: updates a browser may have not yet acknowledged before its session skips updates (the
-#: simulation goes on; the next update carries everything since)
-MAX_UNACKED = 2
+#: the page acknowledges every this many updates (each acknowledgement costs the server
+#: a full patch decode, a millisecond or two)
+ACK_EVERY = 4
+#: updates a browser may be behind before its session skips updates (the simulation
+#: goes on; the next update carries everything since)
+MAX_UNACKED = 2 * ACK_EVERY
 #: a client that never acknowledges (one that runs no JavaScript) still gets an update
 #: this often (s)
 ACK_TIMEOUT = 1.0
@@ -55,7 +77,7 @@ ACK_TIMEOUT = 1.0
 MAX_TICK_WALL = 0.25
 #: share of one CPU core the server spends on simulations and updates, all sessions together
 #: (the rest is headroom for page loads and widget events)
-CPU_TARGET = 0.75
+CPU_TARGET = 0.85
 #: the smallest share of a core any playing session gets for stepping, however loaded the
 #: server is: nobody starves, everybody's clock slows
 MIN_SESSION_SHARE = 0.005
@@ -128,6 +150,51 @@ class ServerLoad:
         return {"cpu": self.cpu, "overhead": self.overhead, "share": self.share()}
 
 
+#: Runs in the page for every update: unpacks the carrier's array into the sources (the
+#: layout of :meth:`SystemRun.frame`), then acknowledges. Changes made here stay in the
+#: page (``sync: false``): the server has the data already.
+APPLY_FRAMES_JS = """
+const meta = cb_obj.tags.length ? JSON.parse(cb_obj.tags[0]) : null;
+const array = cb_obj.data.buf;
+if (!meta || !array || array[0] !== meta.seq) return;
+// a plain view: slicing Bokeh's own array type would call its constructor
+const buf = new Float64Array(array.buffer, array.byteOffset, array.length);
+const doc = cb_obj.document;
+const quiet = {sync: false};
+const roles = [["bodies", ["x", "y"]], ["links", ["x0", "y0", "x1", "y1"]],
+               ["ghost_bodies", ["x", "y"]], ["ghost_links", ["x0", "y0", "x1", "y1"]]];
+for (const s of meta.systems) {
+    let at = s.offset;
+    const take = (n) => { const part = buf.subarray(at, at + n); at += n; return part; };
+    roles.forEach(([role, cols], k) => {
+        const n = s.counts[k];
+        const source = doc.get_model_by_name(`${s.name}:scene:${role}`);
+        if (!s.moved || source == null) { at += n * cols.length; return; }
+        const data = Object.assign({}, source.data);
+        for (const c of cols) data[c] = take(n).slice();
+        source.setv({data}, quiet);
+    });
+    if (s.fresh) {  // integrators no longer running keep no samples
+        const running = new Set(s.lanes.map(([name]) => name));
+        for (const name of integrators) {
+            const source = doc.get_model_by_name(`${s.name}:samples:${name}`);
+            if (source != null && !running.has(name) && source.get_length())
+                source.setv({data: Object.fromEntries(columns.map((c) => [c, []]))}, quiet);
+        }
+    }
+    for (const [name, count] of s.lanes) {
+        const source = doc.get_model_by_name(`${s.name}:samples:${name}`);
+        const data = {};
+        for (const c of columns) data[c] = Array.from(take(count));
+        if (source == null) continue;
+        if (s.fresh) source.setv({data}, quiet);
+        else if (count) source.stream(data, rollover, quiet);
+    }
+}
+if (meta.ack) echo.tags = [meta.seq];
+"""
+
+
 class _Batch:
     """Holds the document changes of one tick and sends them as one message per browser
     connection (Bokeh alone would send one message per change)."""
@@ -155,9 +222,44 @@ class _Batch:
         doc.unhold()
         if not events:
             return []
-        return [connection._socket.send_message(
-                    connection.protocol.create("PATCH-DOC", events))
-                for connection in list(connections)]
+        for event in events:  # what Bokeh's unhold would have run in Python for them
+            if event.callback_invoker is not None:
+                invoke_with_curdoc(doc, event.callback_invoker)
+        message = _patch_message(doc, events)
+        return [connection._socket.send_message(message) for connection in list(connections)]
+
+
+def _patch_message(doc, events):
+    """One PATCH-DOC message for ``events``.
+
+    Bokeh's own factory first indexes every model the page already knows (hundreds here),
+    to send those as references should a value contain one. The values of a plain update
+    (numbers, text, arrays) contain none, so that index is skipped for them: it was the
+    largest cost of an update.
+    """
+    if not all(_plain(event) for event in events):
+        return patch_doc.create(events)
+    serializer = Serializer(deferred=True)
+    message = patch_doc(patch_doc.create_header(), {},
+                        PatchJson(events=serializer.encode(events)))
+    message.add_buffers(*serializer.buffers)
+    return message
+
+
+def _plain(event) -> bool:
+    if isinstance(event, (ColumnsStreamedEvent, ColumnDataChangedEvent)):
+        return True  # columns of numbers or text
+    return isinstance(event, ModelChangedEvent) and not _holds_model(event.new)
+
+
+def _holds_model(value) -> bool:
+    if isinstance(value, Model):
+        return True
+    if isinstance(value, dict):
+        return any(_holds_model(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_holds_model(v) for v in value)
+    return False  # numbers, text, arrays
 
 
 async def _written(writes) -> None:
@@ -232,8 +334,10 @@ def _settings_widgets(system_name: str, settings) -> list:
 class Dashboard(pn.viewable.Viewer):
     """Pendulum, Newton's cradle and spring under several integrators, live.
 
-    One instance is one independent simulation; display it once (a notebook cell, or one
-    server session per instance through :func:`create_app`).
+    One instance is one independent simulation; display it once: one server session per
+    instance (:func:`create_app`), or a notebook cell (``pn.extension()`` first, then
+    ``Dashboard()``). The state is the declared parameters below and, per system,
+    ``settings[name]`` (time step and the system's own parameters, with the core's bounds).
     """
 
     integrators = param.ListSelector(
@@ -266,21 +370,25 @@ class Dashboard(pn.viewable.Viewer):
         self.runs = {name: SystemRun(name, {}, None, self.integrators) for name in self.systems}
         self._diverged = {name: {} for name in self.systems}
         self._callback = None
+        self.session_id = None  # the Bokeh session's id, when served
         self._last_tick = None
         self._next_status = 0.0
         self._status_due = True
         self.ticks = 0
-        # flow control: every update carries a sequence number in the beacon's tags; the
-        # page copies it into the echo's tags, which comes back to _acked
+        # each update travels as one array on the carrier; the page applies it and echoes
+        # its sequence number back (flow control: see _browser_ready and _on_echo)
         self.updates = 0
         self._acked = 0
         self._last_update = 0.0
-        self._beacon = ColumnDataSource(name="flow:beacon")
+        self._fresh: set[str] = set(self.systems)  # systems whose next frame replaces all
+        self._carrier = ColumnDataSource(data={"buf": np.zeros(1)}, name="flow:carrier")
         self._echo = ColumnDataSource(name="flow:echo")
-        self._beacon.js_on_change("tags", CustomJS(args={"echo": self._echo},
-                                                   code="echo.tags = [cb_obj.tags[0]]"))
+        self._carrier.js_on_change("tags", CustomJS(
+            args={"echo": self._echo, "rollover": figures.ROLLOVER,
+                  "columns": list(SAMPLE_COLUMNS), "integrators": list(INTEGRATORS)},
+            code=APPLY_FRAMES_JS))
         self._echo.on_change("tags", self._on_echo)
-        # what the controls asked for; the next tick carries it out (see _tick)
+        # what the controls asked for; the next update carries it out (see _tick)
         self._rebuild_requested: set[str] = set()
         self._reset_requested = False
         self._steps_requested = 0
@@ -289,9 +397,10 @@ class Dashboard(pn.viewable.Viewer):
         self.message = pn.pane.Alert("", alert_type="danger", visible=False,
                                      sizing_mode="stretch_width", name="message")
         for name, settings in self.settings.items():
-            settings.param.watch(lambda event, name=name: self._request_rebuild(name),
+            settings.param.watch(lambda *events, name=name: self._request_rebuild(name),
                                  [key for key in settings.param if key != "name"])
-        for name in self.systems:
+        for name, models in self.panels.items():
+            models.clear()  # the first frame brings the samples, from t = 0
             self._show_run(name)
         self._layout = self._build_layout()
 
@@ -304,7 +413,7 @@ class Dashboard(pn.viewable.Viewer):
         header = pn.FlexBox(
             control(pn.widgets.MultiChoice, "integrators", name="Integrators", min_width=280,
                     width=360),
-            control(pn.widgets.Toggle, "playing", name="Pause", button_type="primary",
+            control(pn.widgets.Toggle, "playing", name="Pause", color="primary",
                     width=80),
             control(pn.widgets.Button, "step", name="Step", width=70),
             control(pn.widgets.Button, "reset", name="Reset", width=70),
@@ -319,7 +428,7 @@ class Dashboard(pn.viewable.Viewer):
         for name, models in self.panels.items():
             download = pn.widgets.FileDownload(
                 callback=lambda name=name: self.csv(name), filename=f"{name}.csv",
-                label="Download CSV", button_type="light", width=140,
+                label="Download CSV", color="light", width=140,
                 css_classes=[f"il-{name}-download"],
                 description="The samples kept so far (integrator,t,q0..,v0..,kinetic,"
                             "potential,dissipated,total), as `integrator-lab run` writes them")
@@ -333,7 +442,7 @@ class Dashboard(pn.viewable.Viewer):
                                      min_width=320))
         # the flow-control models ride along on an invisible spacer
         flow = pn.pane.Bokeh(Spacer(width=0, height=0, visible=False,
-                                    tags=[self._beacon, self._echo]), visible=False)
+                                    tags=[self._carrier, self._echo]), visible=False)
         return pn.Column(
             pn.pane.Markdown(f"## {TITLE}", margin=(0, 10)), header, self.message, flow,
             pn.Row(*columns, sizing_mode="stretch_width"), sizing_mode="stretch_width")
@@ -367,7 +476,8 @@ class Dashboard(pn.viewable.Viewer):
 
     def stats(self) -> dict:
         """Numbers for ``/status`` and the load benchmark."""
-        return {"ticks": self.ticks, "updates": self.updates, "acked": self._acked,
+        return {"session": self.session_id, "ticks": self.ticks, "updates": self.updates,
+                "acked": self._acked,
                 "playing": self.playing, "speed": self.speed,
                 "integrators": list(self.integrators),
                 "systems": {name: {"time": run.runner.time, "rtf": run.rtf, "dt": run.dt,
@@ -392,13 +502,14 @@ class Dashboard(pn.viewable.Viewer):
             self._next_status = now + STATUS_PERIOD
         batch = _Batch(doc)
         try:
-            self._update(wall, show)
+            with validate(False):  # the values come from the core and the scene: valid
+                self._update(wall, show)
             if show:
-                self.updates += 1
                 self._last_update = now
-                self._beacon.tags = [self.updates]  # the browser echoes it: see _on_echo
         finally:
             writes = batch.send()
+        if session is None:  # a notebook: Bokeh models changed directly need a push
+            pn.io.push_notebook(self._layout)
         await _written(writes)
 
     def _browser_ready(self, now: float) -> bool:
@@ -412,36 +523,32 @@ class Dashboard(pn.viewable.Viewer):
             self._acked = max(self._acked, int(new[0]))
 
     def _update(self, wall: float, show: bool = True) -> None:
-        """Advance by ``wall`` seconds; with ``show``, also update the plots (otherwise
+        """Advance by ``wall`` seconds; with ``show``, also update the page (otherwise
         the samples wait in the runners for the next update)."""
-        rebuilt = self._apply_requests() if show else set()
+        if show:
+            self._apply_requests()
         started = time.perf_counter()
         if self.playing:
-            moved = self._advance(wall, skip=rebuilt)
+            moved = self._advance(wall)
         else:
             moved = set()
-            for name, run in self.runs.items():
-                if name not in rebuilt:
-                    run.advance(wall, self.speed, 0)  # the real-time factor drops to 0
+            for run in self.runs.values():
+                run.advance(wall, self.speed, 0)  # the real-time factor drops to 0
         LOAD.record(time.perf_counter() - started)
         if self._steps_requested:
-            for name in self.runs:
-                if name not in rebuilt:
-                    self.runs[name].runner.advance(self._steps_requested)
-                    moved.add(name)
+            for run in self.runs.values():
+                run.runner.advance(self._steps_requested)
+            moved.update(self.runs)
             self._steps_requested = 0
         self._moved |= moved
         if show:
-            for name in self.runs:
-                if name not in rebuilt:
-                    self._push(name, moved=name in self._moved)
-            self._moved.clear()
+            self._send_frames()
 
-    def _advance(self, wall: float, skip=()) -> set:
+    def _advance(self, wall: float) -> set:
         """Cover ``wall`` seconds at the current speed within this session's share of the
         server; every system gets the same fraction of its steps, so the clocks slow down
         together. Returns the systems that moved."""
-        runs = {name: run for name, run in self.runs.items() if name not in skip}
+        runs = self.runs
         wanted = {name: run.wanted_steps(wall, self.speed) for name, run in runs.items()}
         cost = sum(wanted[name] * (run.cost or FIRST_COST_GUESS) for name, run in runs.items())
         budget = LOAD.share() * wall
@@ -452,59 +559,63 @@ class Dashboard(pn.viewable.Viewer):
                 moved.add(name)
         return moved
 
-    def _push(self, name: str, *, moved: bool = True) -> None:
-        """Stream the new samples of system ``name`` and move its drawing."""
-        run, models = self.runs[name], self.panels[name]
-        runner = run.runner
-        batch = runner.take_batch()
-        ndof = run.system.ndof
-        for lane, flat in batch["lanes"].items():
-            if flat:
-                models.stream(lane, sample_columns(flat, batch["stride"], ndof, run.energy0,
-                                                   run.scale))
-        if moved:
-            self._draw(name)
-        self._mark_diverged(name, batch["diverged"])
-        if self._status_due:
-            models.status.text = figures.status_text(runner.time, run.rtf)
+    def _send_frames(self) -> None:
+        """Everything new of every system, as one flat array and a little metadata on
+        the carrier; the page unpacks it into the plots (:data:`APPLY_FRAMES_JS`).
 
-    def _draw(self, name: str) -> None:
-        run = self.runs[name]
-        states = [lane.q if lane.diverged_at is None else None for lane in run.runner.lanes]
-        self.panels[name].apply_frame(run.scene.frame(states, run.runner.time))
+        The array is :meth:`SystemRun.frame`, the very buffer the static page's worker
+        posts: positions of bodies and links, then each integrator's new samples. Sent as
+        one binary buffer it costs the server a fraction of what a hundred small column
+        updates cost to serialise.
+        """
+        if not (self.playing or self._moved or self._fresh):
+            if self._status_due:  # paused: only the real-time factor changes
+                for name, run in self.runs.items():
+                    self.panels[name].status.text = figures.status_text(run.runner.time,
+                                                                        run.rtf)
+            return
+        parts, systems, offset = [], [], 1
+        for name, run in self.runs.items():
+            frame = run.frame()
+            scene = run.scene
+            systems.append({
+                "name": name, "offset": offset, "time": frame["time"],
+                "lanes": frame["lanes"], "moved": name in self._moved or name in self._fresh,
+                "fresh": name in self._fresh,
+                "counts": [len(scene.bodies["color"]), len(scene.links["color"]),
+                           len(scene.ghost_bodies["w"]), scene.n_ghost_links]})
+            parts.append(np.frombuffer(frame["data"], dtype=np.float64))
+            offset += len(frame["data"])
+            self._mark_diverged(name, frame["diverged"])
+            if self._status_due:
+                self.panels[name].status.text = figures.status_text(frame["time"], run.rtf)
+        self._moved.clear()
+        self._fresh.clear()
+        self.updates += 1
+        # the sequence number leads the buffer, so the page never applies a stale one
+        self._carrier.data = {"buf": np.concatenate([[float(self.updates)], *parts])}
+        # JSON text: a dict would arrive in the page as a Map
+        meta = {"seq": self.updates, "ack": self.updates % ACK_EVERY == 0, "systems": systems}
+        self._carrier.tags = [json.dumps(meta, allow_nan=False)]
 
     def _mark_diverged(self, name: str, diverged: dict) -> None:
-        at = {lane: d["at"] for lane, d in diverged.items()}
-        if at != self._diverged[name]:
-            self._diverged[name] = at
-            self.panels[name].set_diverged(at)
+        if diverged != self._diverged[name]:
+            self._diverged[name] = dict(diverged)
+            self.panels[name].set_diverged(diverged)
 
     def _show_run(self, name: str) -> None:
-        """Replace everything system ``name`` shows by its (new or reset) run.
-
-        The samples so far go in as whole new data, never as a stream: within one tick a
-        stream after a replacement would reach the browser twice (the replacement is
-        serialised when the tick ends, with the streamed rows already in it).
-        """
+        """Show system ``name``'s new (or reset) run: layout now, samples and positions
+        with the next frame, which replaces what the plots held."""
         run, models = self.runs[name], self.panels[name]
-        models.clear()
         models.apply_scene(run.scene)
         models.set_integrators(run.integrators)
         models.set_exact_curve(exact_curve(run.system))
-        batch = run.runner.take_batch()
-        for lane, flat in batch["lanes"].items():
-            columns = sample_columns(flat, batch["stride"], run.system.ndof, run.energy0,
-                                     run.scale)
-            models.samples[lane].data = {c: list(v) for c, v in columns.items()}
-        self._draw(name)
-        self._diverged[name] = {}
-        self._mark_diverged(name, batch["diverged"])
-        models.status.text = figures.status_text(run.runner.time, run.rtf)
+        self._mark_diverged(name, {})
+        self._fresh.add(name)
 
     # -- requests from the controls, carried out by the next tick ------------------------
-    def _apply_requests(self) -> set:
-        """Rebuild, reset and re-style what the controls asked for; returns the systems
-        shown afresh (they do not stream in this tick)."""
+    def _apply_requests(self) -> None:
+        """Rebuild, reset and re-style what the controls asked for."""
         rebuilt = set()
         errors = []
         if self._rebuild_requested:
@@ -531,7 +642,6 @@ class Dashboard(pn.viewable.Viewer):
             for models in self.panels.values():
                 models.set_view(energy_mode=self.energy_mode, log_scale=self.log_scale,
                                 show_exact=self.show_exact, show_phase=self.show_phase)
-        return rebuilt
 
     def _rebuild(self, name: str, integrators) -> str | None:
         """A new run of system ``name`` from its settings, or the core's objection (then
@@ -546,7 +656,7 @@ class Dashboard(pn.viewable.Viewer):
 
     def _show_error(self, text: str) -> None:
         if text:
-            self.message.object = text
+            self.message.object = html.escape(text)  # it may quote what the user typed
             self.message.visible = True
         elif self.message.visible:
             self.message.visible = False
@@ -595,10 +705,25 @@ class Dashboard(pn.viewable.Viewer):
 # -- serving ----------------------------------------------------------------------------------
 def create_app() -> Dashboard:
     """One dashboard for the current server session, stopped when the session ends."""
+    _serve_css_locally(pn.state.curdoc)
     dashboard = Dashboard()
+    dashboard.session_id = pn.state.curdoc.session_context.id
     pn.state.on_session_destroyed(dashboard._session_destroyed)
     dashboard.start()
     return dashboard
+
+
+def _serve_css_locally(doc) -> None:
+    """Point Panel's stylesheets at this server before any model is built.
+
+    Panel shares its stylesheet models between sessions and, while a new session's page is
+    not rendered yet, patches them to its CDN; a live session's browser then follows the
+    shared model there. Knowing the local address from the start, it never does.
+    """
+    if doc is None or doc.session_context is None or "dist_url" in doc._template_variables:
+        return
+    rel_path = pn.state.rel_path
+    doc._template_variables["dist_url"] = f"{rel_path}/{LOCAL_DIST}" if rel_path else LOCAL_DIST
 
 
 class StatusHandler(RequestHandler):
@@ -609,11 +734,7 @@ class StatusHandler(RequestHandler):
         self.set_header("Cache-Control", "no-store")
         status = REGISTRY.snapshot()
         status["pid"] = os.getpid()
-        self.write(json.dumps(status, allow_nan=False, default=_finite_or_none))
-
-
-def _finite_or_none(value):
-    return None
+        self.write(json.dumps(status))
 
 
 def make_server(port: int = 5006, address: str = "127.0.0.1", extra_origins=(),

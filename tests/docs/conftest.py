@@ -1,24 +1,10 @@
-"""Fixtures of the documentation tests: headless Chromium and a static file server."""
+"""Fixtures of the documentation tests: a static file server (the browser is tests/conftest.py's)."""
 
 from __future__ import annotations
 
 import threading
 
 import pytest
-from docs_helpers import CHROMIUM_ARGS, chromium_path
-
-
-@pytest.fixture(scope="session")
-def browser():
-    path = chromium_path()
-    if path is None:
-        pytest.skip("Chromium is not installed (make chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="session")

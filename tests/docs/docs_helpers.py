@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import shutil
 import textwrap
 import time
 from contextlib import redirect_stderr, redirect_stdout
@@ -11,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
 #: longest wait for Pyodide to boot and the first frames to arrive in a demo (s)
 BOOT_TIMEOUT = 90.0
 
@@ -70,5 +67,3 @@ def wait_until_running(frame, timeout=BOOT_TIMEOUT):
     return first, frame.evaluate("integratorLab.status()")
 
 
-def chromium_path() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")

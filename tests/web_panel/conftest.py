@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -13,19 +12,9 @@ import urllib.request
 
 import pytest
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
 #: a closed tab's session ends this long after its websocket closed (ms)
 SESSION_LIFETIME_MS = 1000
 SERVER_START_TIMEOUT = 60.0  # s
-
-
-def chromium_path() -> str | None:
-    for candidate in ("chromium", "chromium-browser"):
-        found = shutil.which(candidate)
-        if found:
-            return found
-    return None
 
 
 def free_port() -> int:
@@ -87,25 +76,13 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    path = chromium_path()
-    if path is None:
-        pytest.skip("Chromium is not installed (make chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="module")
 def requests_seen():
     """Every URL any page of the module requested."""
     return []
 
 
 @pytest.fixture
-def new_page(browser, server, requests_seen):
+def new_page(browser, server, requests_seen, request):
     """Open a fresh browser context (a new session) on the dashboard; closed afterwards."""
     contexts = []
 
@@ -114,7 +91,7 @@ def new_page(browser, server, requests_seen):
                                       accept_downloads=True)
         contexts.append(context)
         page = context.new_page()
-        page.on("request", lambda request: requests_seen.append(request.url))
+        page.on("request", lambda r: requests_seen.append(r.url))
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
         page.goto(server.url)

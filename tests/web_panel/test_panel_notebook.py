@@ -1,0 +1,94 @@
+"""The dashboard as a notebook object: ``Dashboard()`` renders through Panel's own
+notebook path, declares its state as bounded parameters, and rejects bad values."""
+
+from __future__ import annotations
+
+import json
+
+import param
+import pytest
+
+from integrator_lab.core import INTEGRATORS, SYSTEMS
+from integrator_lab.web.panel_app import REGISTRY, Dashboard, settings_class
+
+pn = pytest.importorskip("panel")
+
+
+@pytest.fixture
+def dashboard():
+    board = Dashboard()
+    yield board
+    board.stop()
+
+
+def test_notebook_display_renders_the_dashboard(dashboard):
+    pn.extension()  # what a notebook runs first
+    # console_output: Panel would otherwise hand cell output to IPython, absent here
+    with pn.config.set(console_output="disable"):
+        bundle, metadata = dashboard._repr_mimebundle_()
+    assert "text/html" in bundle
+    spec = bundle.get("application/vnd.holoviews_exec.v0+json")
+    assert spec is not None, sorted(bundle)
+    html = bundle["text/html"]
+    # the Bokeh document travels with the output: the figures' names are in it
+    text = html + json.dumps(spec)
+    for system in ("pendulum", "cradle", "spring"):
+        assert f"{system}:scene" in text
+    # displaying started this dashboard's callback; stop() ends it
+    assert dashboard in REGISTRY._live.values()
+    dashboard.stop()
+    assert dashboard not in REGISTRY._live.values()
+
+
+def test_state_is_declared_with_bounds_and_docs():
+    for name, cls in SYSTEMS.items():
+        settings = settings_class(name)
+        for p in cls.PARAMS:
+            declared = settings.param[p.name]
+            assert declared.doc and p.accepted() in declared.doc
+            if p.kind == "choice":
+                assert list(declared.objects) == list(p.choices)
+            else:
+                assert declared.bounds == (p.min, p.max)
+                assert declared.inclusive_bounds == (not p.min_open, not p.max_open)
+        assert settings.param["dt"].bounds[0] > 0
+    assert set(Dashboard.param["integrators"].objects) == set(INTEGRATORS)
+
+
+@pytest.mark.parametrize("name, value", [
+    ("stiffness", -1.0), ("stiffness", 0.0), ("mass", float("nan")), ("dt", 10.0),
+    ("damping", "much"),
+], ids=["negative", "open-bound", "nan", "dt-too-big", "not-a-number"])
+def test_out_of_range_values_are_refused_before_the_core(dashboard, name, value):
+    settings = dashboard.settings["spring"]
+    with pytest.raises(ValueError):
+        setattr(settings, name, value)
+    assert dashboard.runs["spring"].system.params["stiffness"] == 15.0
+
+
+def test_values_the_core_rejects_become_a_message(dashboard):
+    dashboard.settings["cradle"].param.update(balls=3, lifted=5)
+    dashboard._update(0.05)  # what the next tick does
+    assert dashboard.message.visible
+    assert "lifted" in dashboard.message.object
+    assert dashboard.runs["cradle"].system.params["balls"] == 5  # still the old run
+    dashboard.settings["cradle"].lifted = 2
+    dashboard._update(0.05)
+    assert not dashboard.message.visible
+    assert dashboard.runs["cradle"].system.params["lifted"] == 2
+
+
+def test_csv_has_the_command_line_columns(dashboard):
+    dashboard._update(0.05)
+    rows = dashboard.csv("spring").getvalue().splitlines()
+    assert rows[0] == "integrator,t,q0,v0,kinetic,potential,dissipated,total"
+    assert rows[1].startswith("euler,0.0,1.0,0.0,")
+    kinetic, potential, dissipated, total = map(float, rows[-1].split(",")[-4:])
+    assert total == pytest.approx(kinetic + potential + dissipated, rel=1e-12)
+
+
+def test_param_is_the_state(dashboard):
+    assert isinstance(dashboard, pn.viewable.Viewer)
+    assert isinstance(Dashboard.param["speed"], param.Number)
+    with pytest.raises(ValueError):
+        dashboard.speed = 100.0

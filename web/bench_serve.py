@@ -1,0 +1,279 @@
+"""Load benchmark of the Panel server: N concurrent sessions against one server.
+
+For each N, opens N sessions at once, lets them run for a while and reports, per N: each
+session's update rate (updates received per second), its simulations' real-time factor,
+and the server process's CPU and memory over the run. Not a test: a measurement, run by
+hand::
+
+    python -m integrator_lab.web.bench_serve --sessions 1 5 10 15 20 --duration 60
+
+The clients speak Bokeh's websocket protocol directly (what BokehJS does in a browser,
+minus the drawing): pull the document, then read every update and acknowledge it the way
+the page does (``APPLY_FRAMES_JS`` in :mod:`integrator_lab.web.panel_app`). A browser per session would measure the browsers, not the
+server, on a small machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+
+from bokeh.util.token import generate_jwt_token, generate_session_id
+from tornado.httpclient import HTTPRequest
+from tornado.websocket import websocket_connect
+
+SAMPLE_EVERY = 5.0  # s between samples of the server's CPU and memory
+WARMUP = 5.0  # s after the last session has its first update, before measuring
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+# -- one client session -------------------------------------------------------------------
+class Client:
+    """One dashboard session over a raw websocket: counts updates and acknowledges them."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.session_id = generate_session_id(signed=False)
+        self.updates = 0  # beacons received
+        self.first_update = None
+        self.bytes = 0
+        self.closed = False
+
+    async def run(self, stop: asyncio.Event) -> None:
+        token = generate_jwt_token(self.session_id, signed=False, secret_key=None)
+        request = HTTPRequest(f"ws://127.0.0.1:{self.port}/ws")
+        conn = await websocket_connect(request, subprotocols=["bokeh", token],
+                                       max_message_size=256 * 1024 * 1024)
+        try:
+            msgtype, _ = await self._receive(conn)  # the server's ACK: the session exists
+            if msgtype != "ACK":
+                raise RuntimeError(f"expected ACK from the server, got {msgtype}")
+            await self._send(conn, "PULL-DOC-REQ", {})
+            beacon = echo = None
+            while not stop.is_set():
+                msgtype, content = await self._receive(conn)
+                if msgtype is None:
+                    break
+                if msgtype == "PULL-DOC-REPLY":
+                    beacon = _model_id(content, "flow:carrier")
+                    echo = _model_id(content, "flow:echo")
+                elif msgtype == "PATCH-DOC" and beacon is not None:
+                    for event in content.get("events", ()):
+                        if (event.get("kind") == "ModelChanged" and event.get("attr") == "tags"
+                                and event.get("model", {}).get("id") == beacon):
+                            self.updates += 1
+                            if self.first_update is None:
+                                self.first_update = time.monotonic()
+                            meta = json.loads(event["new"][0])
+                            if not meta["ack"]:
+                                continue
+                            await self._send(conn, "PATCH-DOC", {"events": [{
+                                "kind": "ModelChanged", "model": {"id": echo},
+                                "attr": "tags", "new": [meta["seq"]]}]})
+        finally:
+            conn.close()
+            self.closed = True
+
+    async def _receive(self, conn):
+        header = await conn.read_message()
+        if header is None:
+            return None, None
+        header = json.loads(header)
+        await conn.read_message()  # metadata
+        content = await conn.read_message()
+        self.bytes += len(content)
+        for _ in range(2 * header.get("num_buffers", 0)):  # buffer header, then payload
+            part = await conn.read_message()
+            self.bytes += len(part)
+        return header["msgtype"], json.loads(content)
+
+    async def _send(self, conn, msgtype, content):
+        header = {"msgid": os.urandom(8).hex(), "msgtype": msgtype}
+        for part in (header, {}, content):
+            await conn.write_message(json.dumps(part))
+
+
+def _model_id(tree, name):
+    """The id of the model called ``name`` in a serialised Bokeh document."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("type") == "object" and node.get("attributes", {}).get("name") == name:
+                return node["id"]
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    raise LookupError(f"no model named {name!r} in the document")
+
+
+# -- the server ---------------------------------------------------------------------------
+class Server:
+    def __init__(self, port: int):
+        self.port = port
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "integrator_lab.web.cli", "serve", "--port", str(port),
+             "--no-show", "--unused-session-lifetime", "1000"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                self.status()
+                return
+            except OSError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    raise RuntimeError("the server did not start") from None
+                time.sleep(0.2)
+
+    def status(self) -> dict:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/status", timeout=30) as r:
+            return json.loads(r.read())
+
+    def cpu_seconds(self) -> float:
+        with open(f"/proc/{self.process.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
+
+    def rss_mb(self) -> float:
+        with open(f"/proc/{self.process.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+# -- one measurement ----------------------------------------------------------------------
+async def _status(server):
+    return await asyncio.to_thread(server.status)
+
+
+async def measure(server: Server, sessions: int, duration: float,
+                  warmup: float = WARMUP) -> dict:
+    stop = asyncio.Event()
+    clients = [Client(server.port) for _ in range(sessions)]
+    tasks = [asyncio.create_task(c.run(stop)) for c in clients]
+    started = time.monotonic()
+    while any(c.first_update is None for c in clients):
+        if time.monotonic() - started > 120 or any(t.done() for t in tasks):
+            for t in tasks:
+                if t.done() and t.exception():
+                    raise t.exception()
+            raise RuntimeError("sessions did not start")
+        await asyncio.sleep(0.2)
+    setup = time.monotonic() - started
+    await asyncio.sleep(warmup)
+
+    def clocks(status):
+        return {s["session"]: s["systems"] for s in status["sessions"]}
+
+    mine = {c.session_id for c in clients}
+    t0, cpu0, own0 = time.monotonic(), server.cpu_seconds(), time.process_time()
+    updates0 = {c.session_id: c.updates for c in clients}
+    bytes0 = sum(c.bytes for c in clients)
+    first = clocks(await _status(server))
+    rss = [server.rss_mb()]
+    while time.monotonic() - t0 < duration:
+        await asyncio.sleep(min(SAMPLE_EVERY, duration - (time.monotonic() - t0)))
+        rss.append(server.rss_mb())
+    elapsed = time.monotonic() - t0
+    last = clocks(await _status(server))
+    cpu = (server.cpu_seconds() - cpu0) / elapsed
+    own = (time.process_time() - own0) / elapsed
+    rates = [(c.updates - updates0[c.session_id]) / elapsed for c in clients]
+    # real-time factor of each session: the slowest of its systems, over the whole run
+    rtfs = []
+    for sid in mine:
+        if sid in first and sid in last:
+            rtfs.append(min((last[sid][name]["time"] - first[sid][name]["time"]) / elapsed
+                            for name in last[sid]))
+    stop.set()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    deadline = time.monotonic() + 30
+    while (await _status(server))["callbacks"] and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+    return {
+        "sessions": sessions, "setup_s": setup, "seconds": elapsed,
+        "updates_per_s": {"min": min(rates), "median": statistics.median(rates),
+                          "max": max(rates)},
+        "rtf": {"min": min(rtfs), "median": statistics.median(rtfs), "max": max(rtfs)},
+        "server_cpu": cpu, "server_rss_mb": {"start": rss[0], "end": rss[-1],
+                                             "max": max(rss)},
+        "rss_every_5s_mb": [round(r, 1) for r in rss],
+        "kbytes_per_s": (sum(c.bytes for c in clients) - bytes0) / elapsed / 1024,
+        "client_cpu": own,
+        "callbacks_after": (await _status(server))["callbacks"],
+    }
+
+
+def _row(r):
+    u, f, m = r["updates_per_s"], r["rtf"], r["server_rss_mb"]
+    return (f"| {r['sessions']:>3} | {u['min']:5.1f} / {u['median']:5.1f} / {u['max']:5.1f} "
+            f"| {f['min']:.2f} / {f['median']:.2f} | {100 * r['server_cpu']:4.0f} % "
+            f"| {m['start']:5.0f} → {m['end']:5.0f} (max {m['max']:.0f}) "
+            f"| {r['kbytes_per_s']:6.0f} | {100 * r['client_cpu']:3.0f} % |")
+
+
+HEADER = ("| sessions | updates/s per session (min / median / max) | real-time factor "
+          "(min / median) | server CPU (one core = 100 %) | server RSS MB (start → end) "
+          "| KiB/s sent | load-generator CPU |\n|---|---|---|---|---|---|---|")
+
+
+async def main_async(args) -> list:
+    from integrator_lab.web.panel_app import _free_port
+
+    server = Server(args.port or _free_port("127.0.0.1"))
+    results = []
+    try:
+        idle_rss = server.rss_mb()
+        print(f"server pid {server.process.pid}, idle RSS {idle_rss:.0f} MB; "
+              f"{os.cpu_count()} CPUs; {args.duration:g} s per run", flush=True)
+        print(HEADER, flush=True)
+        for n in args.sessions:
+            result = await measure(server, n, args.duration, args.warmup)
+            results.append(result)
+            print(_row(result), flush=True)
+        print(f"after all runs: RSS {server.rss_mb():.0f} MB, live callbacks "
+              f"{server.status()['callbacks']}", flush=True)
+    finally:
+        server.stop()
+    return results
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m integrator_lab.web.bench_serve",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, nargs="+", default=[1, 5, 10, 15, 20],
+                        help="numbers of concurrent sessions to measure, one run each")
+    parser.add_argument("--duration", type=float, default=60.0,
+                        help="seconds measured per run (default 60)")
+    parser.add_argument("--warmup", type=float, default=WARMUP,
+                        help=f"seconds between the sessions' start and the measurement "
+                        f"(default {WARMUP:g})")
+    parser.add_argument("--port", type=int, default=0, help="server port (default: free)")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    args = parser.parse_args(argv)
+    results = asyncio.run(main_async(args))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(results, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
