@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 PYODIDE_WHEELS := .cache/pyodide-wheels
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test run bench venv node_modules pyodide-wheels chromium dist clean distclean
+.PHONY: test run serve bench venv node_modules pyodide-wheels chromium dist clean distclean
 
 test: venv node_modules pyodide-wheels chromium
 	@status=0; \
@@ -21,22 +21,19 @@ test: venv node_modules pyodide-wheels chromium
 	if [ $$status -ne 0 ]; then printf '\nmake test: FAILED (see above)\n' >&2; fi; \
 	exit $$status
 
-run: venv
-	$(VENV)/bin/integrator-lab run spring --integrator euler --integrator symplectic-euler \
-		--duration 10 --every 10 --format csv | head -20
-
-serve: venv
-	$(VENV)/bin/integrator-lab serve
-
 bench: venv node_modules
 	$(VENV)/bin/integrator-lab bench
 
-# The static page (Pyodide in the browser), built into _site/ and served on 127.0.0.1: opens
-# at the printed URL; Ctrl-C stops. PORT=0 picks a free port.
+# The main job: the static page (Pyodide in the browser), built into _site/ and served on
+# 127.0.0.1: open the printed URL; Ctrl-C stops. PORT=0 picks a free port.
 .PHONY: preview
 PORT ?= 8000
-preview: venv node_modules
+run preview: venv node_modules
 	$(VENV)/bin/integrator-lab preview --port $(PORT)
+
+# The same dashboard from a Panel server, the core in CPython (one simulation per session).
+serve: venv
+	$(VENV)/bin/integrator-lab serve
 
 # The documentation, with live demos (the static site is built into it): build/docs/index.html;
 # read it over HTTP (python3 -m http.server --directory build/docs), demos need a server.

@@ -19,6 +19,7 @@ from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, Runne
 from integrator_lab.core import get_system
 from integrator_lab.core.params import positive_time
 from integrator_lab.core.simulate import SimulationResult, step_count
+from integrator_lab.web.argtypes import integer_in
 
 PROG = "integrator-lab"
 #: subcommand modules that may add themselves (absent ones are skipped)
@@ -34,16 +35,6 @@ class UsageError(Exception):
 class Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, no usage dump
         raise UsageError(message)
-
-
-def _every(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"got {text!r}, expected an integer >= 1")
-    return value
 
 
 def _time_span(name):
@@ -82,7 +73,7 @@ def build_parser() -> Parser:
                      help="simulated time in s")
     run.add_argument("--set", action="append", type=_assignment, default=[],
                      metavar="NAME=VALUE", help="set a system parameter (repeatable)")
-    run.add_argument("--every", type=_every, default=1, metavar="N",
+    run.add_argument("--every", type=integer_in(1), default=1, metavar="N",
                      help="keep every N-th step (default 1)")
     run.add_argument("--format", choices=("json", "csv"), default="json")
     run.add_argument("--output", "-o", metavar="PATH", help="write here instead of stdout")

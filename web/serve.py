@@ -9,33 +9,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from integrator_lab.web.argtypes import integer_in, port
+
 DEFAULT_PORT = 5006
 DEFAULT_ADDRESS = "127.0.0.1"
 
 
-def _port(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"got {text!r}, expected an integer in [0, 65535] "
-                                          "(0: any free port)")
-    return value
-
-
-def _milliseconds(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 100:
-        raise argparse.ArgumentTypeError(f"got {text!r}, expected an integer >= 100 (ms)")
-    return value
-
-
 def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    parser.add_argument("--port", type=_port, default=DEFAULT_PORT,
+    parser.add_argument("--port", type=port, default=DEFAULT_PORT,
                         help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--address", default=DEFAULT_ADDRESS,
                         help=f"address to listen on (default {DEFAULT_ADDRESS}, this machine "
@@ -45,7 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--allow-websocket-origin", action="append", default=[],
                         metavar="HOST[:PORT]", help="also accept browser sessions from pages "
                         "served under this host (repeatable; needed behind a proxy)")
-    parser.add_argument("--unused-session-lifetime", type=_milliseconds, default=5000,
+    parser.add_argument("--unused-session-lifetime", type=integer_in(100, note="ms"), default=5000,
                         metavar="MS", help="a session whose browser tab has gone is ended "
                         "(its simulation stopped and freed) after this long (default 5000)")
     parser.set_defaults(func=cmd_serve)

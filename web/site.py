@@ -31,6 +31,7 @@ from bokeh.embed import json_item
 from integrator_lab import __version__
 from integrator_lab.core import INTEGRATORS, SYSTEMS
 from integrator_lab.web import figures
+from integrator_lab.web.argtypes import port
 from integrator_lab.web.live import DT_RANGE
 from integrator_lab.web.pack import _FILE_MODE, _ZIP_EPOCH, core_files
 from integrator_lab.web.pyodide_node import PyodideNotFound, find_pyodide_dir
@@ -221,16 +222,6 @@ def serve(out_dir=DEFAULT_OUT, port=DEFAULT_PORT, address="127.0.0.1") -> None:
 
 
 # -- command line ------------------------------------------------------------------------
-def _port(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"got {text!r}, expected an integer in [0, 65535]")
-    return value
-
-
 def cmd_build(args) -> int:
     try:
         out = build_site(args.out)
@@ -268,7 +259,7 @@ def add_subcommands(subparsers) -> None:
                                     "and serve it over HTTP; prints the URL.")
     preview.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                          help=f"output folder (default {DEFAULT_OUT})")
-    preview.add_argument("--port", type=_port, default=DEFAULT_PORT,
+    preview.add_argument("--port", type=port, default=DEFAULT_PORT,
                          help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
     preview.add_argument("--address", default="127.0.0.1",
                          help="address to listen on (default 127.0.0.1: this machine only)")
