@@ -9,6 +9,9 @@ from ..params import Param
 from .base import System
 from .pendulum import _nice_step
 
+#: impact speed below which the contact time is not estimated from it (m/s)
+MIN_IMPACT_SPEED = 1e-6
+
 
 class Cradle(System):
     """A row of balls, each hanging on its own string, colliding through soft contacts.
@@ -163,8 +166,12 @@ class Cradle(System):
         if not self.hertz:
             return math.pi * math.sqrt(m_eff / self.k)
         if speed is None:
+            # 2 sqrt(gL) sin(angle/2) = sqrt(2gL(1 - cos angle)), without the cancellation
             angle = self.params["angle"] or 0.1
-            speed = math.sqrt(2.0 * self.gravity * self.length * (1.0 - math.cos(angle)))
+            speed = 2.0 * math.sqrt(self.gravity * self.length) * math.sin(0.5 * angle)
+        # the slower the impact, the longer the contact; a vanishing speed (a tiny angle)
+        # would give an infinite time, so it is floored: the swing bounds the step anyway
+        speed = max(speed, MIN_IMPACT_SPEED)
         return 3.218 * (m_eff / self.k) ** 0.4 * speed ** -0.2
 
     @property

@@ -392,3 +392,13 @@ def test_explicit_euler_gains_energy_on_the_default_cradle():
     assert end > euler.total[0] * (1 + 0.5 * swing_gain)
     verlet = simulate(system, "velocity-verlet", dt=dt, duration=duration)
     assert verlet.total[-1] == pytest.approx(verlet.total[0], rel=0.01)
+
+
+@pytest.mark.parametrize("angle", [0.0, 1e-149, 5e-324, 1e-3, 0.5, 1.5])
+@pytest.mark.parametrize("contact", ["hertz", "linear"])
+def test_recommended_step_is_finite_and_resolves_the_swing_for_any_angle(angle, contact):
+    # a vanishing lift angle once gave a zero impact speed (1 - cos underflows) and a
+    # division by zero in the Hertz contact time
+    system = get_system("cradle", angle=angle, contact=contact)
+    swing = 2.0 * math.pi * math.sqrt(system.params["length"] / system.params["gravity"])
+    assert 0.0 < system.recommended_dt <= swing / 200.0
