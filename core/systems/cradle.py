@@ -11,6 +11,8 @@ from .pendulum import _nice_step
 
 #: impact speed below which the contact time is not estimated from it (m/s)
 MIN_IMPACT_SPEED = 1e-6
+#: smallest lift angle the energy scale is computed from (rad)
+MIN_SCALE_ANGLE = 0.01
 
 
 class Cradle(System):
@@ -144,7 +146,9 @@ class Cradle(System):
         potential = 0.0
         for m, theta, omega in zip(self.masses, q, v):
             kinetic += 0.5 * m * length * length * omega * omega
-            potential += m * gravity * length * (1.0 - math.cos(theta))
+            # 1 - cos(theta) = 2 sin^2(theta/2), which keeps its precision at small angles
+            half = math.sin(0.5 * theta)
+            potential += 2.0 * m * gravity * length * half * half
         for _i, overlap, *_rest in self._contacts(q, v):
             if self.hertz:
                 potential += 0.4 * self.k * overlap * overlap * math.sqrt(overlap)
@@ -154,7 +158,10 @@ class Cradle(System):
 
     def energy_scale(self):
         lifted = max(self.params["lifted"], 1)
-        lift = 1.0 - math.cos(self.params["angle"]) or 1.0 - math.cos(0.1)
+        # a lift below MIN_SCALE_ANGLE counts as that much: rounding in the contact geometry
+        # (~1e-30 J) must stay far below the scale that divergence is judged against
+        half = math.sin(0.5 * max(self.params["angle"], MIN_SCALE_ANGLE))
+        lift = 2.0 * half * half  # 1 - cos(angle), without the cancellation
         return lifted * max(self.masses) * self.gravity * self.length * lift
 
     def contact_time(self, speed: float | None = None) -> float:

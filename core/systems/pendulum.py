@@ -71,7 +71,8 @@ class Pendulum(System):
         if self.linear:
             potential = 0.5 * m * self.gravity * length * q[0] * q[0]
         else:
-            potential = m * self.gravity * length * (1.0 - math.cos(q[0]))
+            half = math.sin(0.5 * q[0])  # 1 - cos(theta) = 2 sin^2(theta/2): no cancellation
+            potential = 2.0 * m * self.gravity * length * half * half
         return kinetic, potential
 
     def energy_scale(self):
