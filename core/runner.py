@@ -81,21 +81,22 @@ class Runner:
     # -- stepping -----------------------------------------------------------------------
     def advance(self, steps: int) -> None:
         """Advance every live integrator by ``steps`` steps, sampling every ``every``-th."""
-        every = self.every
+        every, dt, lanes = self.every, self.dt, self.lanes
+        advance_lane, record = self._advance_lane, self._check_and_record
         while steps > 0:
             to_sample = every - self.step_count % every
-            block = min(steps, to_sample)
-            start = self.time
-            for lane in self.lanes:
+            block = steps if steps < to_sample else to_sample
+            start = self.step_count * dt
+            for lane in lanes:
                 if lane.diverged_at is None:
-                    self._advance_lane(lane, start, block)
+                    advance_lane(lane, start, block)
             self.step_count += block
             steps -= block
             if block == to_sample:
-                now = self.time
-                for lane in self.lanes:
+                now = self.step_count * dt
+                for lane in lanes:
                     if lane.diverged_at is None:
-                        self._check_and_record(lane, now)
+                        record(lane, now)
 
     def _advance_lane(self, lane, start, block):
         try:
@@ -107,20 +108,19 @@ class Runner:
             self._diverge(lane, start, f"arithmetic failure ({exc})")
 
     def _check_and_record(self, lane, now):
-        # a sum is non-finite when any term is infinite or NaN (or it overflows: runaway too)
-        if not math.isfinite(sum(lane.q) + sum(lane.v) + lane.w):
-            self._diverge(lane, now, "state is no longer finite")
-            return
+        q, v, w = lane.q, lane.v, lane.w
         try:
-            kinetic, potential = self.system.energy(lane.q, lane.v)
+            kinetic, potential = self.system.energy(q, v)
+            total = kinetic + potential + w
         except (OverflowError, ValueError):
-            self._diverge(lane, now, "energy is no longer finite")
+            total = math.nan
+        # a non-finite state gives a non-finite (or failing) energy: one test catches both
+        if not abs(total - self.energy0) <= self.runaway:
+            finite = math.isfinite(sum(q) + sum(v) + w) and math.isfinite(total)
+            self._diverge(lane, now, "energy ran away" if finite else
+                          "state is no longer finite")
             return
-        total = kinetic + potential + lane.w
-        if not abs(total - self.energy0) <= self.runaway:  # also catches NaN
-            self._diverge(lane, now, "energy ran away")
-            return
-        sample = (now, *lane.q, *lane.v, kinetic, potential, lane.w, total)
+        sample = (now, *q, *v, kinetic, potential, w, total)
         lane.history.append(sample)
         lane.pending.append(sample)
 

@@ -84,6 +84,14 @@ class Splitting(Integrator):
         self.steps += steps
         return [x], [u], w
 
+    def _scaled_sequence(self, dt):
+        """``(is_kick, coefficient * dt)`` pairs, kept for the last ``dt``."""
+        cached = self.__dict__.get("_scaled")
+        if cached is None or cached[0] != dt:
+            cached = self._scaled = (dt, [(kind == "kick", coef * dt)
+                                          for kind, coef in self.sequence])
+        return cached[1]
+
     def _advance_scalar(self, system, x, u, w, t, dt, steps):
         """The same arithmetic as :meth:`step` on plain floats, for one-degree-of-freedom
         systems (their ``scalar_forces(x, v, t) -> (a, p)``): no lists, no per-step calls
@@ -92,7 +100,7 @@ class Splitting(Integrator):
         velocity_dependent = system.velocity_dependent
         predict = velocity_dependent and self.predict_velocity
         a_last = None if self._a_last is None else self._a_last[0]
-        sequence = [(kind == "kick", coef * dt) for kind, coef in self.sequence]
+        sequence = self._scaled_sequence(dt)
         a = p = 0.0
         evaluated_at = None  # the position of the last evaluation (reused if unchanged)
         for i in range(steps):
