@@ -19,7 +19,7 @@ class RK45(RungeKutta):
     name = "rk45"
     title = "Dormand-Prince 5(4), adaptive"
     order = 5
-    evaluations = 7
+    evaluations = 6  # seven stages, the last one reused as the next step's first
     tableau = DORMAND_PRINCE
     description = ("Adaptive embedded RK pair (error control, rtol 1e-9): a high-accuracy "
                    "reference; evaluations are per internal step")
@@ -36,6 +36,8 @@ class RK45(RungeKutta):
         if atol is not None:
             self.atol = atol
         self._h = None
+        self._last_stage = None
+        self._error_weights = tuple(b - e for b, e in zip(self.tableau.b, self.tableau.b_error))
         self.internal_steps = 0
         self.rejected_steps = 0
 
@@ -44,16 +46,24 @@ class RK45(RungeKutta):
         h = dt if self._h is None else min(self._h, dt)
         tab, rows, forces = self.tableau, self._rows, system.forces
         n, y = len(q), flat(q, v, w)
+        # first same as last: the last stage of an accepted step is the derivative at its
+        # end, the next step's first stage (kept while the state handed back is unchanged)
+        first = self._last_stage[1] if self._last_stage and self._last_stage[0] == y else None
+        zeros = [0.0] * len(y)
         while t < end:
             last = h >= end - t
             if last:
                 h = end - t
-            ks = rk_stages(rows, tab.c, forces, y, n, t, h)
+            ks = rk_stages(rows, tab.c, forces, y, n, t, h, first)
+            first = ks[0]
             y5 = rk_combine(tab.b, ks, y, h)
-            err = _error_norm(y, y5, rk_combine(tab.b_error, ks, y, h), self.rtol, self.atol)
+            # the error estimate y5 - y4 = h sum (b_i - b*_i) k_i, in one sum
+            err = _error_norm(y, y5, rk_combine(self._error_weights, ks, zeros, h),
+                              self.rtol, self.atol)
             if err <= 1.0:
                 t = end if last else t + h
                 y = y5
+                first = ks[-1]
                 self.internal_steps += 1
                 grow = self.MAX_FACTOR if err == 0.0 else self.SAFETY * err ** -0.2
                 proposal = min(h * min(self.MAX_FACTOR, grow), dt)
@@ -66,13 +76,14 @@ class RK45(RungeKutta):
                 h *= max(self.MIN_FACTOR, shrink)
                 if h <= 1e-14 * max(1.0, abs(t)):
                     raise ConvergenceError("adaptive step size underflow")
+        self._last_stage = (y, first)
         return unflat(y, n)
 
 
-def _error_norm(y0, y5, y4, rtol, atol):
-    """RMS of the error estimate scaled by ``atol + rtol max(|y0|, |y5|)``."""
+def _error_norm(y0, y5, delta, rtol, atol):
+    """RMS of the error estimate ``delta`` scaled by ``atol + rtol max(|y0|, |y5|)``."""
     total = 0.0
-    for a, b, c in zip(y0, y5, y4):
-        e = (b - c) / (atol + rtol * max(abs(a), abs(b)))
+    for a, b, d in zip(y0, y5, delta):
+        e = d / (atol + rtol * max(abs(a), abs(b)))
         total += e * e
     return math.sqrt(total / len(y0))

@@ -47,6 +47,8 @@ def solve_linear(matrix, rhs):
 def solve_velocity(system, q0, v0, t, h):
     """Solve ``u = v0 + h a(q0 + h u, u)`` for u by Newton's method."""
     n = len(v0)
+    if n == 1 and system.scalar_forces is not None:
+        return [_solve_velocity_scalar(system, q0[0], v0[0], t, h)]
     forces = system.forces
     a0, _ = forces(q0, v0, t)
     u = [x + h * b for x, b in zip(v0, a0)]  # explicit Euler predictor
@@ -67,6 +69,35 @@ def solve_velocity(system, q0, v0, t, h):
         if not all(math.isfinite(x) for x in u):
             break
         if norm_inf(du) <= TOLERANCE * (1.0 + norm_inf(u)):
+            return u
+    raise ConvergenceError(f"Newton iteration did not converge in {MAX_ITERATIONS} iterations")
+
+
+def _solve_velocity_scalar(system, x0, v0, t, h):
+    """:func:`solve_velocity` for one degree of freedom on plain floats: the same iteration
+    and arithmetic (a 1x1 Newton matrix is a division), without the lists."""
+    forces, jacobian = system.scalar_forces, system.jacobian
+    a0, _ = forces(x0, v0, t)
+    u = v0 + h * a0
+    for _ in range(MAX_ITERATIONS):
+        xu = x0 + h * u
+        a, _ = forces(xu, u, t)
+        residual = u - v0 - h * a
+        if jacobian is not None:
+            dq, dv = jacobian([xu], [u], t)
+            slope = h * dq[0][0] + dv[0][0]
+        else:
+            step = 1.5e-8 * max(1.0, abs(u))
+            shifted = u + step
+            slope = (forces(x0 + h * shifted, shifted, t)[0] - a) / step
+        pivot = 1.0 - h * slope
+        if pivot == 0.0 or not math.isfinite(pivot):
+            raise ConvergenceError("singular Newton matrix")
+        du = -residual / pivot
+        u += du
+        if not math.isfinite(u):
+            break
+        if abs(du) <= TOLERANCE * (1.0 + abs(u)):
             return u
     raise ConvergenceError(f"Newton iteration did not converge in {MAX_ITERATIONS} iterations")
 

@@ -73,14 +73,18 @@ DORMAND_PRINCE = ButcherTableau(
 )
 
 
-def rk_stages(tableau_rows, c, forces, y, n, t, h):
+def rk_stages(tableau_rows, c, forces, y, n, t, h, first=None):
     """Evaluate the stages of an explicit RK method on ``q' = v, v' = a, w' = p``.
 
     ``y`` is the flat state ``q + v + [w]`` (n coordinates); returns the stage derivatives,
-    each flat in the same layout ``v + a + [p]``.
+    each flat in the same layout ``v + a + [p]``. ``first``, when given, is the first stage
+    already known (the derivative at ``t, y``; "first same as last" pairs reuse it).
     """
     ks = []
     for i, row in enumerate(tableau_rows):
+        if i == 0 and first is not None:
+            ks.append(first)
+            continue
         yi = y
         for j, coef in row:
             hc = h * coef
