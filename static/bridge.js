@@ -299,6 +299,7 @@
     // what the worker runs is the truth (it falls back to defaults on invalid input)
     state.params[system] = Object.assign({}, layout.params);
     state.dt[system] = layout.dt;
+    showRecommendedDt(system, layout.dt, layout.recommended_dt);
     quietly(() => {
       model(`${system}:dt`).value = layout.dt;
       for (const [name, value] of Object.entries(layout.params)) {
@@ -336,6 +337,21 @@
       ghost_links: {},
     };
     setStatusText(system, 0, null);
+  }
+
+  // The step a system recommends depends on its parameters (a stiffer cradle contact is
+  // shorter): the dt field says so, and says it loudly when dt is much coarser than that.
+  function showRecommendedDt(system, dt, recommended) {
+    if (!(recommended > 0)) return;
+    const widget = model(`${system}:dt`);
+    const coarse = dt > 1.5 * recommended;
+    const title = coarse ? `time step dt (s): ${recommended} recommended` : "time step dt (s)";
+    const description = `fixed time step of every integrator; recommended ${recommended} s ` +
+      `for these parameters; accepted: ${data.dtRange[0]} to ${data.dtRange[1]} s`;
+    quietly(() => {
+      if (widget.title !== title) widget.title = title;
+      if (widget.description !== description) widget.description = description;
+    });
   }
 
   // Streaming into a line re-processes all of its points, so the energy and phase plots

@@ -86,6 +86,7 @@ class SystemRun:
             "system": self.name,
             "params": dict(self.system.params),
             "dt": self.dt,
+            "recommended_dt": self.system.recommended_dt,
             "integrators": list(self.integrators),
             "shape": scene.shape,
             "x_range": list(scene.x_range),

@@ -128,6 +128,8 @@ def test_page_streams_every_default_integrator_with_no_error_and_no_foreign_requ
         entry = status["systems"][system]
         assert set(entry["integrators"]) == set(DEFAULT_INTEGRATORS)
         assert entry["simTime"] > 0.4
+        # at the recommended step, the dt field just says what it is
+        assert page.js(f"window.integratorLab.model('{system}:dt').title") == "time step dt (s)"
     # the loading veils are gone, the real-time factor is measured
     assert page.page.locator(".il-loading:visible").count() == 0
     page.wait("Object.values(window.integratorLab.status().systems)"
@@ -311,6 +313,12 @@ def test_explicit_euler_diverges_on_a_stiff_cradle_while_the_others_go_on(open_p
     assert labels["color"] == [page.js("window.integratorLab.model('cradle:scene:bodies')"
                                        ".data.color[0]")]
     assert page.js("document.querySelector('.il-panel[data-system=\"pendulum\"]').hidden")
+    # the stiffer contact is shorter: the dt field names the step these parameters need
+    recommended = get_system("cradle", stiffness=1e6).recommended_dt
+    assert recommended < 0.001 / 1.5
+    title = page.js("window.integratorLab.model('cradle:dt').title")
+    assert title.startswith("time step dt (s): ") and title.endswith(" recommended")
+    assert float(title.split(": ")[1].split()[0]) == recommended
     assert page.errors == []
 
 
