@@ -394,6 +394,7 @@ class Dashboard(pn.viewable.Viewer):
         self._steps_requested = 0
         self._view_requested = False
         self._moved: set[str] = set()  # systems that moved since the last update
+        self._dt_widgets = {}  # system -> its dt widget, once the layout is built
         self.message = pn.pane.Alert("", alert_type="danger", visible=False,
                                      sizing_mode="stretch_width", name="message")
         for name, settings in self.settings.items():
@@ -432,8 +433,10 @@ class Dashboard(pn.viewable.Viewer):
                 css_classes=[f"il-{name}-download"],
                 description="The samples kept so far (integrator,t,q0..,v0..,kinetic,"
                             "potential,dissipated,total), as `integrator-lab run` writes them")
-            settings = pn.GridBox(*_settings_widgets(name, self.settings[name]), ncols=3,
-                                  sizing_mode="stretch_width")
+            widgets = _settings_widgets(name, self.settings[name])
+            self._dt_widgets[name] = widgets[0]  # dt is declared first
+            self._label_dt(name)
+            settings = pn.GridBox(*widgets, ncols=3, sizing_mode="stretch_width")
             # the panel's own figures, without its Bokeh widgets: Panel widgets replace them
             models.layout.children = [child for child in models.layout.children
                                       if child is not models.param_grid]
@@ -612,6 +615,21 @@ class Dashboard(pn.viewable.Viewer):
         models.set_exact_curve(exact_curve(run.system))
         self._mark_diverged(name, {})
         self._fresh.add(name)
+        self._label_dt(name)
+
+    def _label_dt(self, name: str) -> None:
+        """The step a system recommends depends on its parameters (a stiffer cradle contact
+        is shorter): the dt field names it when dt is much coarser."""
+        widget = self._dt_widgets.get(name)
+        if widget is None:
+            return
+        run = self.runs[name]
+        recommended = run.system.recommended_dt
+        label = self.settings[name].param["dt"].label
+        if run.dt > 1.5 * recommended:
+            label = f"{label}: {recommended:g} recommended"
+        if widget.name != label:
+            widget.name = label
 
     # -- requests from the controls, carried out by the next tick ------------------------
     def _apply_requests(self) -> None:

@@ -92,3 +92,17 @@ def test_param_is_the_state(dashboard):
     assert isinstance(Dashboard.param["speed"], param.Number)
     with pytest.raises(ValueError):
         dashboard.speed = 100.0
+
+
+def test_dt_field_names_the_step_a_stiffer_cradle_needs(dashboard):
+    dt_widget = dashboard._dt_widgets["cradle"]
+    assert dt_widget.name == "time step dt (s)"  # the default dt is the recommended one
+    dashboard.settings["cradle"].param.update(stiffness=1e6, dt=0.001)
+    dashboard._update(0.05)
+    recommended = dashboard.runs["cradle"].system.recommended_dt
+    # a contact 50x stiffer is shorter (Hertz: t_c ~ k^-0.4), so the step must be finer
+    assert recommended < 0.001 / 1.5
+    assert dt_widget.name == f"time step dt (s): {recommended:g} recommended"
+    dashboard.settings["cradle"].dt = recommended
+    dashboard._update(0.05)
+    assert dt_widget.name == "time step dt (s)"
