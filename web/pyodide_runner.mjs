@@ -68,7 +68,7 @@ async function main() {
   const { loadPyodide } = await import(pathToFileURL(join(job.pyodideDir, "pyodide.mjs")).href);
   const pyodide = await loadPyodide({
     indexURL: job.pyodideDir.endsWith("/") ? job.pyodideDir : job.pyodideDir + "/",
-    env: { HOME: "/home/pyodide", ...(job.env ?? {}) },
+    env: { ...(job.env ?? {}) }, // HOME stays Pyodide's own
   });
   pyodide.setStdout(writer(process.stdout));
   pyodide.setStderr(writer(process.stderr));

@@ -19,7 +19,7 @@ from pathlib import Path
 from integrator_lab.web.pyodide_node import run_python
 
 ROOT = Path(__file__).resolve().parents[2]
-PROJECT_IN_PYODIDE = "/home/pyodide/project"
+PROJECT_IN_PYODIDE = "/integrator-lab"  # a folder of Pyodide's in-memory file system
 
 DRIVER = """
 import sys
