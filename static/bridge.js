@@ -1,6 +1,6 @@
 // Integrator Lab: the main thread of the static page.
 //
-// Draws the dashboard that was built in Python at build time (Bokeh json_item), starts the
+// Draws the dashboard that was built in Python at build time (Bokeh documents), starts the
 // simulation worker (static/worker.mjs), forwards widget changes to it and streams what it
 // computes into the Bokeh data sources, once per animation frame. The page state lives in
 // the URL query, validated against the core's declarations (embedded in the page); nothing
@@ -738,9 +738,26 @@
   // -- start -------------------------------------------------------------------------------
   // The dashboard is drawn first and Python boots after: both want the CPU, and a drawn
   // page (with its loading note) is worth more than a worker booting a little earlier.
-  const embeds = [Bokeh.embed.embed_item(data.items.controls, "il-controls")];
+  // Each document's roots are drawn into elements of their own, laid out by the page's CSS:
+  // the controls wrap on narrow screens; a panel's parts (scene, plots, params) stack, or
+  // sit side by side where the panel is wide.
+  function embedParts(docid, item, elementId) {
+    const roots = {};
+    for (const [part, id] of Object.entries(item.roots)) roots[id] = elementId(part);
+    return Bokeh.embed.embed_items({ [docid]: item.doc },
+      [{ docid, roots, root_ids: Object.keys(roots) }]);
+  }
+  const controls = document.getElementById("il-controls");
+  for (const part of Object.keys(data.items.controls.roots)) {
+    const box = document.createElement("div");
+    box.className = `il-control il-control-${part}`;
+    box.id = `il-control-${part}`;
+    controls.appendChild(box);
+  }
+  const embeds = [embedParts("il-controls", data.items.controls, (part) => `il-control-${part}`)];
   for (const system of SYSTEMS) {
-    embeds.push(Bokeh.embed.embed_item(data.items.panels[system], `il-panel-${system}`));
+    embeds.push(embedParts(`il-${system}`, data.items.panels[system],
+      (part) => `il-panel-${system}-${part}`));
   }
   // BokehJS rewrites each renderer's inline style sheet after every paint, even when the text
   // is the same, and every rewrite makes the browser recompute styles (several times a

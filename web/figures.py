@@ -369,14 +369,10 @@ class PanelModels:
             sizing_mode="stretch_width", name=n("params"), spacing=(2, 8))
         # the scene in a box of its own, so that Bokeh does not align its frame with the
         # energy plot's (which has axes and a toolbar) and it can take the full width
-        scene_box = column(self.scene_fig, sizing_mode="stretch_width")
-        parts = [scene_box, self.energy_fig, self.phase_fig, self.param_grid]
+        self.scene_box = column(self.scene_fig, sizing_mode="stretch_width")
+        parts = [self.scene_box, self.energy_fig, self.phase_fig, self.param_grid]
         self.layout = column(self.title, self.status, *parts, sizing_mode="stretch_width",
                              name=n("panel"), min_width=320)
-        #: the same panel without its title and status lines, for pages that show those as
-        #: text of their own (a Bokeh Div that changes 4 times a second re-lays the whole
-        #: panel out); embed either ``layout`` or ``body``, not both
-        self.body = column(*parts, sizing_mode="stretch_width", name=n("body"), min_width=320)
         self.set_exact_curve(scenes.exact_curve(system))
         self.set_view(energy_mode=config.energy_mode, log_scale=config.log_scale,
                       show_exact=config.show_exact, show_phase=config.show_phase)

@@ -2,7 +2,8 @@
 
 The site is self-contained, every file from its own origin::
 
-    index.html                the page, with the dashboard's Bokeh models embedded (json_item)
+    index.html                the page, with the dashboard's Bokeh models embedded (a
+                              document per panel and one for the controls)
     static/                   bridge.js (main thread), worker.mjs (module worker), style.css
     bokeh/                    BokehJS, copied from the installed bokeh package
     pyodide/                  Pyodide's core files, copied from node_modules/pyodide
@@ -15,6 +16,7 @@ from ``file://``); :func:`serve` does that on 127.0.0.1.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import html
 import http.server
@@ -26,7 +28,8 @@ import zipfile
 from pathlib import Path
 
 import bokeh
-from bokeh.embed import json_item
+from bokeh.embed.util import OutputDocumentFor, standalone_docs_json
+from bokeh.models import Column
 
 from integrator_lab import __version__
 from integrator_lab.core import INTEGRATORS, SYSTEMS
@@ -84,14 +87,43 @@ def _script_json(value) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+#: the parts of a panel, each drawn into an element of its own, so that the page's CSS lays
+#: them out: stacked, or the animation beside its plots where the panel is wide (see
+#: static/style.css)
+PANEL_PARTS = ("scene", "plots", "params")
+
+
+def _multi_root_item(roots: dict) -> dict:
+    """One Bokeh document with several roots: ``{"doc", "roots": {part: root id}}``;
+    ``Bokeh.embed.embed_items`` draws each root into an element of its own."""
+    with OutputDocumentFor(list(roots.values())) as doc:
+        doc.title = ""
+        [doc_json] = standalone_docs_json(list(roots.values())).values()
+    return {"doc": doc_json, "roots": {part: model.id for part, model in roots.items()}}
+
+
+def _panel_item(models: figures.PanelModels) -> dict:
+    plots = Column(models.energy_fig, models.phase_fig, sizing_mode="stretch_width",
+                   name=f"{models.system_name}:plots")
+    return _multi_root_item(dict(zip(PANEL_PARTS, (models.scene_box, plots,
+                                                   models.param_grid))))
+
+
+def _controls_item(controls: figures.Controls) -> dict:
+    """The controls as separate roots: the page's CSS wraps them on narrow screens (a Bokeh
+    row would not)."""
+    return _multi_root_item({field.name: getattr(controls, field.name)
+                             for field in dataclasses.fields(controls)})
+
+
 def page_data(config: figures.DashboardConfig) -> dict:
     """Everything the page's JavaScript needs, embedded in index.html."""
     models = figures.build_dashboard(config)
     systems = list(config.systems)
     return {
         "version": __version__,
-        "items": {"controls": json_item(models.header),
-                  "panels": {name: json_item(p.body) for name, p in models.panels.items()}},
+        "items": {"controls": _controls_item(models.controls),
+                  "panels": {name: _panel_item(p) for name, p in models.panels.items()}},
         "systems": systems,
         "declarations": {name: SYSTEMS[name].describe() for name in systems},
         "integrators": [cls.describe() for cls in INTEGRATORS.values()],
@@ -135,7 +167,10 @@ def _panel_sections(systems) -> str:
             f'<h2 class="il-panel-title">{title}</h2>'
             f'<p class="il-panel-status" id="il-status-{name}">t = 0.00 s</p>'
             f'<div class="il-loading" data-system="{name}"><span>Starting Python in your '
-            f'browser…</span></div><div class="il-root" id="il-panel-{name}"></div></section>')
+            f'browser…</span></div><div class="il-panel-body">'
+            + "".join(f'<div class="il-root il-part-{part}" id="il-panel-{name}-{part}"></div>'
+                      for part in PANEL_PARTS)
+            + '</div></section>')
     return "\n    ".join(sections)
 
 

@@ -43,9 +43,18 @@ logger = logging.getLogger(__name__)
 SITE_DIR = "_integrator_lab"
 #: the page of the static site that an embedded demo loads
 SITE_PAGE = "index.html"
-#: iframe height (CSS px) when a directive gives none, and the accepted range
+#: iframe height (CSS px) when a directive gives none, and the accepted range: in a text
+#: column, a system shows its animation beside its energy plot in about 300 px, and several
+#: systems stack (:func:`default_height`)
 DEFAULT_HEIGHT = 420
 MIN_HEIGHT, MAX_HEIGHT = 150, 2000
+
+
+def default_height(systems: int) -> int:
+    """The iframe height that shows ``systems`` panels without scrolling in a text column."""
+    return DEFAULT_HEIGHT if systems <= 1 else 110 + 300 * systems
+
+
 #: the options of ``.. integrator-lab::``, in the order the documentation lists them
 OPTIONS = ("systems", "integrators", "dt", "params", "speed", "height", "title")
 #: the query item that asks the static page for its compact, embedded view
@@ -195,7 +204,7 @@ def parse_demo(options: dict) -> Demo:
             raise ValueError(f"option ':dt:': got {options['dt']!r}, expected a time step in "
                              f"seconds from {DT_RANGE[0]:g} to {DT_RANGE[1]:g}")
     params = _params(options["params"], systems) if options.get("params") else {}
-    height = DEFAULT_HEIGHT
+    height = default_height(len(systems))
     if options.get("height") is not None:
         text = options["height"].strip().removesuffix("px")
         if not text.isdigit() or not MIN_HEIGHT <= int(text) <= MAX_HEIGHT:

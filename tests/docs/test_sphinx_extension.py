@@ -88,6 +88,8 @@ def test_defaults_and_the_plain_iframe_snippet():
     assert snippet.startswith('<iframe class="integrator-lab-demo" src="https://example.org/lab/'
                               'index.html?embed=1&amp;systems=cradle&amp;integrators=rk4"')
     assert 'loading="lazy"' in snippet and 'height="420"' in snippet
+    # several systems stack in a text column: a taller frame by default
+    assert parse_demo({"systems": "cradle, spring"}).height == 710
 
 
 BAD_OPTIONS = [

@@ -359,3 +359,31 @@ def test_narrow_screens_stack_the_panels_and_embed_is_compact(open_page):
     assert abs(boxes[0]["x"] - boxes[1]["x"]) < 1
     assert not page.page.locator(".il-top").is_visible()
     assert page.js("window.integratorLab.model('cradle:params').visible") is False
+
+
+def _visible_box(page, selector):
+    """Bounding box of the Bokeh canvas drawn inside ``selector`` (its shadow DOM)."""
+    return page.page.locator(f"{selector} canvas").first.bounding_box()
+
+
+@pytest.mark.parametrize("viewport", [(660, 420), (1000, 420)])
+def test_an_embedded_demo_shows_its_animation_and_energy_plot_without_scrolling(
+        open_page, viewport):
+    # what the Sphinx directive embeds by default: one system in a 420 px high <iframe>
+    page = open_page("?embed=1&systems=spring&integrators=euler,symplectic-euler,rk4",
+                     viewport=viewport)
+    page.wait("document.documentElement.dataset.drawn === '1'")
+    width, height = viewport
+    scene = _visible_box(page, "#il-panel-spring-scene")
+    energy = _visible_box(page, "#il-panel-spring-plots")
+    for box in (scene, energy):
+        assert box["width"] > 200 and box["height"] > 150
+        assert 0 <= box["x"] and box["x"] + box["width"] <= width
+        assert 0 <= box["y"] and box["y"] + box["height"] <= height
+    assert scene["x"] + scene["width"] <= energy["x"]  # side by side
+    # every remaining control is in view: the bar wraps instead of running off the edge
+    for role in ("play", "step", "reset", "speed", "energy_mode"):
+        box = page.page.locator(f"#il-control-{role}").bounding_box()
+        assert box["x"] + box["width"] <= width, role
+    assert not page.page.locator("#il-control-integrators").is_visible()
+    assert page.errors == []
