@@ -566,11 +566,14 @@ class DashboardModels:
                       sizing_mode="stretch_width")
 
 
+#: the controls in the order they are shown
+CONTROL_ORDER = ("integrators", "play", "step", "reset", "speed", "energy_mode", "log_scale",
+                 "show_exact", "show_phase", "copy_link")
+
+
 def build_header(controls: Controls):
-    c = controls
-    return row(c.integrators, c.play, c.step, c.reset, c.speed, c.energy_mode, c.log_scale,
-               c.show_exact, c.show_phase, c.copy_link, sizing_mode="stretch_width",
-               name=model_name("controls", "header"))
+    return row([getattr(controls, role) for role in CONTROL_ORDER],
+               sizing_mode="stretch_width", name=model_name("controls", "header"))
 
 
 def build_dashboard(config: DashboardConfig | None = None) -> DashboardModels:

@@ -16,7 +16,6 @@ from ``file://``); :func:`serve` does that on 127.0.0.1.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import functools
 import html
 import http.server
@@ -112,8 +111,7 @@ def _panel_item(models: figures.PanelModels) -> dict:
 def _controls_item(controls: figures.Controls) -> dict:
     """The controls as separate roots: the page's CSS wraps them on narrow screens (a Bokeh
     row would not)."""
-    return _multi_root_item({field.name: getattr(controls, field.name)
-                             for field in dataclasses.fields(controls)})
+    return _multi_root_item({role: getattr(controls, role) for role in figures.CONTROL_ORDER})
 
 
 def page_data(config: figures.DashboardConfig) -> dict:

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
 import zipfile
+from pathlib import Path
 
 import pytest
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, Runner, get_system
 from integrator_lab.web import live, scene
-from integrator_lab.web.figures import DashboardConfig, build_dashboard, line_name
+from integrator_lab.web.figures import Controls, DashboardConfig, build_dashboard, line_name
 from integrator_lab.web.pyodide_node import PyodideNotFound
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -45,10 +49,16 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
                  (built / "static/worker.mjs").read_text()):
         assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
         assert "cdn" not in text.lower()
-        assert "/work/" not in text and "/root/" not in text
+        assert str(ROOT) not in text and str(Path.home()) not in text
     assert re.findall(r'<script src="([^"]+)"', page) == [
         "bokeh/bokeh.min.js", "bokeh/bokeh-widgets.min.js", "static/bridge.js"]
     assert set(data["items"]["panels"]) == {"pendulum", "cradle", "spring"}
+    for item in data["items"]["panels"].values():  # each part is drawn into its own element
+        assert list(item["roots"]) == ["scene", "plots", "params"]
+        assert [root["id"] for root in item["doc"]["roots"]] == list(item["roots"].values())
+    # every control is shown, once
+    assert sorted(data["items"]["controls"]["roots"]) == sorted(
+        f.name for f in dataclasses.fields(Controls))
     assert data["defaults"]["integrators"] == list(DEFAULT_INTEGRATORS)
     assert [i["name"] for i in data["integrators"]] == list(INTEGRATORS)
 
