@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from .base import ConvergenceError
-from .runge_kutta import DORMAND_PRINCE, RungeKutta, flat, rk_combine, rk_stages, unflat
+from .runge_kutta import DORMAND_PRINCE, RungeKutta, flat, rk_combine, stage_function, unflat
 
 
 class RK45(RungeKutta):
@@ -44,8 +44,9 @@ class RK45(RungeKutta):
     def step(self, system, q, v, w, t, dt):
         end = t + dt
         h = dt if self._h is None else min(self._h, dt)
-        tab, rows, forces = self.tableau, self._rows, system.forces
+        tab, rows = self.tableau, self._rows
         n, y = len(q), flat(q, v, w)
+        stages = stage_function(system, n)
         # first same as last: the last stage of an accepted step is the derivative at its
         # end, the next step's first stage (kept while the state handed back is unchanged)
         first = self._last_stage[1] if self._last_stage and self._last_stage[0] == y else None
@@ -54,7 +55,7 @@ class RK45(RungeKutta):
             last = h >= end - t
             if last:
                 h = end - t
-            ks = rk_stages(rows, tab.c, forces, y, n, t, h, first)
+            ks = stages(rows, tab.c, y, t, h, first)
             first = ks[0]
             y5 = rk_combine(tab.b, ks, y, h)
             # the error estimate y5 - y4 = h sum (b_i - b*_i) k_i, in one sum

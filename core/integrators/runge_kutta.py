@@ -97,6 +97,38 @@ def rk_stages(tableau_rows, c, forces, y, n, t, h, first=None):
     return ks
 
 
+def rk_stages_scalar(tableau_rows, c, forces, y, t, h, first=None):
+    """:func:`rk_stages` for one degree of freedom on plain floats: ``y = (x, v, w)``,
+    ``forces`` the system's ``scalar_forces(x, v, t) -> (a, p)``; the same arithmetic in the
+    same order, without building lists."""
+    x, u = y[0], y[1]
+    ks = []
+    for i, row in enumerate(tableau_rows):
+        if i == 0 and first is not None:
+            ks.append(first)
+            continue
+        xi, ui = x, u
+        for j, coef in row:
+            hc = h * coef
+            k = ks[j]
+            xi += hc * k[0]
+            ui += hc * k[1]
+        a, p = forces(xi, ui, t + c[i] * h)
+        ks.append((ui, a, p))
+    return ks
+
+
+def stage_function(system, n):
+    """``stages(rows, c, y, t, h, first)`` for ``system``: plain floats for one degree of
+    freedom when the system offers ``scalar_forces``, flat lists otherwise."""
+    if n == 1 and system.scalar_forces is not None:
+        forces = system.scalar_forces
+        return lambda rows, c, y, t, h, first=None: rk_stages_scalar(rows, c, forces, y, t, h,
+                                                                      first)
+    forces = system.forces
+    return lambda rows, c, y, t, h, first=None: rk_stages(rows, c, forces, y, n, t, h, first)
+
+
 def rk_combine(weights, ks, y, h):
     """``y + h sum(b_i k_i)`` on the flat state."""
     for bi, k in zip(weights, ks):
@@ -125,7 +157,7 @@ class RungeKutta(Integrator):
 
     def step(self, system, q, v, w, t, dt):
         n, y = len(q), flat(q, v, w)
-        ks = rk_stages(self._rows, self.tableau.c, system.forces, y, n, t, dt)
+        ks = stage_function(system, n)(self._rows, self.tableau.c, y, t, dt)
         return unflat(rk_combine(self.tableau.b, ks, y, dt), n)
 
 

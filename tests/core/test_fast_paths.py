@@ -1,5 +1,6 @@
 """The one-degree-of-freedom fast paths (plain floats instead of lists) compute what the
-general list-based code computes: splitting methods and Newton's method alike."""
+general list-based code computes: Runge-Kutta stages, splitting methods and Newton's method
+alike."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import pytest
 from integrator_lab.core import INTEGRATORS, SYSTEMS, get_integrator
 
 ONE_DOF = [name for name, cls in SYSTEMS.items() if cls().ndof == 1]
-FAST = ["symplectic-euler", "velocity-verlet", "leapfrog", "yoshida4", "implicit-euler",
-        "implicit-midpoint"]
+FAST = ["euler", "midpoint", "heun", "rk4", "rk45", "symplectic-euler", "velocity-verlet",
+        "leapfrog", "yoshida4", "implicit-euler", "implicit-midpoint"]
 
 
 class WithoutFastPath:
