@@ -19,8 +19,11 @@ class Pendulum(System):
     ``theta'' = -(g/L) theta`` (model ``linear``, the small-angle approximation).
     Energy: ``K = m L^2 omega^2 / 2``; ``P = m g L (1 - cos theta)`` (nonlinear) or
     ``m g L theta^2 / 2`` (linear). Nothing is dissipated.
-    Exact solution: harmonic for the linear model; for the nonlinear model in libration,
-    ``sin(theta/2) = k sn(sqrt(g/L) t + u0, k)`` with period ``4 sqrt(L/g) K(k)``.
+    Exact solution: harmonic for the linear model; for the nonlinear model in libration
+    (``k^2 = sin^2(theta0/2) + omega0^2 L / 4g < 1``),
+    ``sin(theta/2) = k sn(sqrt(g/L) t + u0, k)`` with period ``4 sqrt(L/g) K(k)``; in
+    rotation (``k > 1``), ``theta/2 = am(k sqrt(g/L) t + u0, 1/k)``, one turn every
+    ``2 sqrt(L/g) K(1/k) / k``.
     """
 
     name = "pendulum"
@@ -84,22 +87,36 @@ class Pendulum(System):
         return _nice_step(2.0 * math.pi / math.sqrt(self.w2) / 100.0)
 
     def period(self):
-        """Exact period (s), or None for a rotating (non-librating) pendulum."""
+        """Exact period (s): of the oscillation, or of one full turn of a rotating pendulum;
+        None at the separatrix's energy (the motion is not periodic there)."""
         if self.linear:
             return 2.0 * math.pi / math.sqrt(self.w2)
+        if self._rotation is not None:
+            k, modulus, _u0, _sign = self._rotation
+            return 2.0 * ellipk(modulus) / (k * math.sqrt(self.w2))
         if self._k is None:
             return None
         return 4.0 * ellipk(self._k) / math.sqrt(self.w2)
 
     def _setup_exact(self):
         theta0, omega0 = self.params["theta0"], self.params["omega0"]
+        self._rotation = None
         if self.linear:
             self._k = None
             return
         # sin^2(theta_max/2) from energy conservation
         k2 = math.sin(0.5 * theta0) ** 2 + omega0 * omega0 / (4.0 * self.w2)
-        if k2 >= 1.0:
-            self._k = None  # rotation or separatrix: no libration solution
+        if k2 > 1.0:
+            # rotation: phi = theta/2 obeys phi' = +-k sqrt(g/L) sqrt(1 - sin^2(phi)/k^2),
+            # so phi = am(F(phi0, 1/k) +- k sqrt(g/L) t, 1/k)
+            k = math.sqrt(k2)
+            modulus = 1.0 / k
+            self._rotation = (k, modulus, ellipf(0.5 * theta0, modulus),
+                              1.0 if omega0 > 0.0 else -1.0)
+            self._k = None
+            return
+        if k2 == 1.0:
+            self._k = None  # the separatrix: no periodic solution
             return
         k = math.sqrt(k2)
         self._k = k
@@ -117,6 +134,16 @@ class Pendulum(System):
             theta0, omega0 = self.params["theta0"], self.params["omega0"]
             c, s = math.cos(root * t), math.sin(root * t)
             return [theta0 * c + omega0 / root * s], [-theta0 * root * s + omega0 * c]
+        if self._rotation is not None:
+            k, modulus, u0, sign = self._rotation
+            u = u0 + sign * k * root * t
+            # am(u) = atan2(sn, cn) on [-K, K), and grows by pi every 2K (the angle is not
+            # wrapped: theta counts the turns, as the integrators' angles do)
+            quarter = ellipk(modulus)
+            turns = math.floor((u + quarter) / (2.0 * quarter))
+            sn, cn, dn = jacobi(u - 2.0 * turns * quarter, modulus)
+            phi = math.atan2(sn, cn) + turns * math.pi
+            return [2.0 * phi], [2.0 * sign * k * root * dn]
         k = self._k
         if k is None:
             return None

@@ -50,6 +50,9 @@ EXACT_CASES = {
     "pendulum-nonlinear-pushed-back": ("pendulum", {"theta0": 1.0, "omega0": -1.5}),
     "pendulum-nonlinear-from-bottom": ("pendulum", {"theta0": 0.0, "omega0": -4.0}),
     "pendulum-nonlinear-large": ("pendulum", {"theta0": -2.8, "omega0": 0.5}),
+    "pendulum-rotating-forward": ("pendulum", {"theta0": 1.0, "omega0": 8.0}),
+    "pendulum-rotating-backward": ("pendulum", {"theta0": -2.0, "omega0": -7.0}),
+    "pendulum-rotating-barely": ("pendulum", {"theta0": 3.1, "omega0": 0.5}),
     "constant-force": ("constant-force", {"x0": 1.0, "v0": -2.0, "force": 3.0, "mass": 2.0}),
     "drag-linear": ("drag", {"v0": -3.0}),
     "drag-linear-faster-than-terminal": ("drag", {"v0": 25.0, "drag": 0.5}),
@@ -124,9 +127,30 @@ def test_near_critical_damping_is_continuous_with_critical():
             assert near.exact(t)[1][0] == pytest.approx(critical.exact(t)[1][0], abs=1e-6)
 
 
-def test_rotating_pendulum_and_cradle_have_no_exact_solution():
-    rotating = get_system("pendulum", theta0=0.0, omega0=10.0)  # 2 sqrt(g/L) = 6.3 rad/s
-    assert rotating.exact(1.0) is None and rotating.period() is None
+@pytest.mark.parametrize("omega0", [10.0, -10.0, 6.5])
+def test_rotating_pendulum_turns_once_per_period(omega0):
+    """Faster than 2 sqrt(g/L) = 6.26 rad/s at the bottom, the pendulum goes over the top:
+    after one period the angle has grown by exactly one turn and the velocity is back. The
+    period is independent of that check: the time to cross a turn, by quadrature of
+    dt = dtheta / |theta'| with theta'^2 = omega0^2 - 4 (g/L) sin^2(theta/2)."""
+    rotating = get_system("pendulum", theta0=0.0, omega0=omega0)
+    g_over_l = rotating.params["gravity"] / rotating.params["length"]
+    period = rotating.period()
+    steps = 20000  # midpoint rule on a smooth periodic integrand: spectrally accurate
+    quadrature = sum(2.0 * math.pi / steps / math.sqrt(
+        omega0 ** 2 - 4.0 * g_over_l * math.sin(math.pi * (i + 0.5) / steps) ** 2)
+        for i in range(steps))
+    assert period == pytest.approx(quadrature, rel=1e-10)
+    (q0,), (v0,) = rotating.exact(0.0)
+    (q1,), (v1,) = rotating.exact(period)
+    assert q1 - q0 == pytest.approx(math.copysign(2.0 * math.pi, omega0), abs=1e-10)
+    assert v1 == pytest.approx(v0, abs=1e-10 * abs(omega0))
+
+
+def test_separatrix_and_cradle_have_no_exact_solution():
+    # at the top at rest: the separatrix's energy (k = 1), no periodic motion to draw
+    assert get_system("pendulum", theta0=math.pi, omega0=0.0).period() is None
+    assert get_system("pendulum", theta0=math.pi, omega0=0.0).exact(1.0) is None
     assert get_system("cradle").exact(0.5) is None
 
 
