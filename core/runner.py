@@ -148,13 +148,14 @@ class Runner:
         return steps
 
     # -- output -------------------------------------------------------------------------
-    def take_batch(self) -> dict:
+    def take_batch(self, everything: bool = False) -> dict:
         """New samples since the last call: per integrator a flat ``array('d')`` of
-        ``len(columns())`` values per sample, row after row."""
+        ``len(columns())`` values per sample, row after row. With ``everything``, every
+        sample still kept instead (for a view that must start over)."""
         out = {}
         for lane in self.lanes:
             flat = array("d")
-            for sample in lane.pending:
+            for sample in lane.history if everything else lane.pending:
                 flat.extend(sample)
             lane.pending.clear()
             out[lane.name] = flat

@@ -122,8 +122,9 @@ class SystemRun:
             self.rtf = self.rtf_sim / self.rtf_wall
             self.rtf_wall = self.rtf_sim = 0.0
 
-    def frame(self) -> dict:
-        """The scene at the current time and every sample not sent yet, in one flat buffer:
+    def frame(self, everything: bool = False) -> dict:
+        """The scene at the current time and every sample not sent yet (with
+        ``everything``, every sample kept), in one flat buffer:
         bodies x, y; links x0, y0, x1, y1; ghost bodies x, y; ghost links x0, y0, x1, y1;
         then per integrator (in ``lanes`` order) the :data:`SAMPLE_COLUMNS`, column after
         column, ``lanes[i][1]`` samples each."""
@@ -135,7 +136,7 @@ class SystemRun:
                            ("ghost_bodies", BODY_COLUMNS), ("ghost_links", LINK_COLUMNS)):
             for c in cols:
                 data.extend(scene[role][c])
-        batch = runner.take_batch()
+        batch = runner.take_batch(everything)
         lanes = []
         ndof = self.system.ndof
         for name, flat in batch["lanes"].items():

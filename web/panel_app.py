@@ -381,6 +381,10 @@ class Dashboard(pn.viewable.Viewer):
         self._acked = 0
         self._last_update = 0.0
         self._fresh: set[str] = set(self.systems)  # systems whose next frame replaces all
+        # a system stays fresh until the page acknowledges a frame that carried it so: a
+        # frame sent while the page is still loading its document is lost (see _on_echo)
+        self._fresh_since: dict[str, int] = {}
+        self._served = False  # ticking in a server session (not a notebook)
         self._carrier = ColumnDataSource(data={"buf": np.zeros(1)}, name="flow:carrier")
         self._echo = ColumnDataSource(name="flow:echo")
         self._carrier.js_on_change("tags", CustomJS(
@@ -499,6 +503,7 @@ class Dashboard(pn.viewable.Viewer):
         if not self.runs or (session is not None and session.connection_count == 0):
             return  # stopped, or no browser to show it to (page loading, tab closed)
         self.ticks += 1
+        self._served = session is not None
         show = session is None or self._browser_ready(now)
         self._status_due = show and now >= self._next_status
         if self._status_due:
@@ -524,6 +529,11 @@ class Dashboard(pn.viewable.Viewer):
     def _on_echo(self, attr, old, new) -> None:
         if new:
             self._acked = max(self._acked, int(new[0]))
+            # every frame from _fresh_since on replaced the system's data: one applied is enough
+            for name, since in list(self._fresh_since.items()):
+                if self._acked >= since:
+                    self._fresh.discard(name)
+                    del self._fresh_since[name]
 
     def _update(self, wall: float, show: bool = True) -> None:
         """Advance by ``wall`` seconds; with ``show``, also update the page (otherwise
@@ -579,12 +589,13 @@ class Dashboard(pn.viewable.Viewer):
             return
         parts, systems, offset = [], [], 1
         for name, run in self.runs.items():
-            frame = run.frame()
+            fresh = name in self._fresh
+            frame = run.frame(everything=fresh)  # a fresh frame carries every kept sample
             scene = run.scene
             systems.append({
                 "name": name, "offset": offset, "time": frame["time"],
-                "lanes": frame["lanes"], "moved": name in self._moved or name in self._fresh,
-                "fresh": name in self._fresh,
+                "lanes": frame["lanes"], "moved": name in self._moved or fresh,
+                "fresh": fresh,
                 "counts": [len(scene.bodies["color"]), len(scene.links["color"]),
                            len(scene.ghost_bodies["w"]), scene.n_ghost_links]})
             parts.append(np.frombuffer(frame["data"], dtype=np.float64))
@@ -593,12 +604,18 @@ class Dashboard(pn.viewable.Viewer):
             if self._status_due:
                 self.panels[name].status.text = figures.status_text(frame["time"], run.rtf)
         self._moved.clear()
-        self._fresh.clear()
         self.updates += 1
+        carries_fresh = bool(self._fresh)
+        if self._served:
+            for name in self._fresh:
+                self._fresh_since.setdefault(name, self.updates)
+        else:  # a notebook: no lost first frame to make up for
+            self._fresh.clear()
         # the sequence number leads the buffer, so the page never applies a stale one
         self._carrier.data = {"buf": np.concatenate([[float(self.updates)], *parts])}
         # JSON text: a dict would arrive in the page as a Map
-        meta = {"seq": self.updates, "ack": self.updates % ACK_EVERY == 0, "systems": systems}
+        meta = {"seq": self.updates, "ack": carries_fresh or self.updates % ACK_EVERY == 0,
+                "systems": systems}
         self._carrier.tags = [json.dumps(meta, allow_nan=False)]
 
     def _mark_diverged(self, name: str, diverged: dict) -> None:
@@ -615,6 +632,7 @@ class Dashboard(pn.viewable.Viewer):
         models.set_exact_curve(exact_curve(run.system))
         self._mark_diverged(name, {})
         self._fresh.add(name)
+        self._fresh_since.pop(name, None)  # an acknowledgement must be of the new run
         self._label_dt(name)
 
     def _label_dt(self, name: str) -> None:

@@ -106,3 +106,30 @@ def test_dt_field_names_the_step_a_stiffer_cradle_needs(dashboard):
     dashboard.settings["cradle"].dt = recommended
     dashboard._update(0.05)
     assert dt_widget.name == "time step dt (s)"
+
+
+def test_a_system_stays_fresh_until_the_page_has_applied_a_fresh_frame(dashboard):
+    """A frame sent while the browser is still pulling its document is lost; the samples
+    from t = 0 must not be: frames keep replacing everything (every kept sample, from t = 0)
+    until the page acknowledges one of them."""
+    def frame():
+        meta = json.loads(dashboard._carrier.tags[0])
+        return meta, {s["name"]: s for s in meta["systems"]}
+
+    dashboard._served = True  # as in a server session
+    dashboard._update(0.05)
+    meta1, systems1 = frame()
+    assert meta1["ack"] and all(s["fresh"] for s in systems1.values())
+    dashboard._update(0.05)  # the page never saw the first frame: the next one is fresh too
+    meta2, systems2 = frame()
+    assert all(s["fresh"] for s in systems2.values())
+    # ... and holds every sample from t = 0, more than the first did
+    assert systems2["spring"]["lanes"][0][1] > systems1["spring"]["lanes"][0][1]
+    dashboard._on_echo("tags", [], [meta2["seq"]])  # the page applied it
+    dashboard._update(0.05)
+    _, systems3 = frame()
+    assert not any(s["fresh"] for s in systems3.values())
+    dashboard.reset = True  # a new run is fresh again, whatever was acknowledged before
+    dashboard._update(0.05)
+    _, systems4 = frame()
+    assert all(s["fresh"] for s in systems4.values())
