@@ -45,7 +45,7 @@ from bokeh.document.events import (
     ModelChangedEvent,
 )
 from bokeh.model import Model
-from bokeh.models import ColumnDataSource, CustomJS, Spacer
+from bokeh.models import ColumnDataSource, CustomJS, Spacer, Tooltip
 from bokeh.protocol.messages.patch_doc import PatchJson, patch_doc
 from panel.io.resources import LOCAL_DIST
 from tornado.web import RequestHandler
@@ -412,6 +412,14 @@ class Dashboard(pn.viewable.Viewer):
     # -- layout ---------------------------------------------------------------------------
     def _build_layout(self):
         def control(kind, key, **options):
+            doc = self.param[key].doc
+            if doc and isinstance(kind.param.objects().get("description"), param.ClassSelector):
+                # a button (Panel's widgets that take a Tooltip) shows its description while
+                # the pointer rests on it; Panel puts it to the right, where it covers the
+                # next controls of the row: below instead
+                options["description"] = Tooltip(
+                    content=doc, position="bottom",
+                    stylesheets=[":host { white-space: initial; max-width: 300px; }"])
             # the css class names each control for tests and for custom styling
             return kind.from_param(self.param[key], css_classes=[f"il-{key}"], **options)
 

@@ -215,11 +215,14 @@ def test_view_options_switch_plots(new_page):
     assert page.evaluate(VISIBLE_JS, "spring:line:error:rk4")
     assert not page.evaluate(VISIBLE_JS, "spring:phase")
     page.get_by_role("button", name="Energy breakdown").click()
+    # the pointer rests on the button, whose hint shows after a moment: the hint must not
+    # cover the checkboxes next to it (Panel's default, to the right, covered them)
+    page.locator(".bk-Tooltip").first.wait_for(state="visible", timeout=10_000)
     wait_until(lambda: page.evaluate(
         "() => { const m = Bokeh.documents[0].get_model_by_name('spring:line:kinetic:rk4');"
         " return m != null && m.visible; }"), what="the breakdown view")
     assert not page.evaluate(VISIBLE_JS, "spring:line:error:rk4")
-    page.locator(".il-show_phase input").check()
+    page.locator(".il-show_phase input").check(timeout=10_000)
     wait_until(lambda: page.evaluate(VISIBLE_JS, "spring:phase"), what="the phase plot")
     page.locator(".il-show_exact input").uncheck()
     wait_until(lambda: not page.evaluate(VISIBLE_JS, "pendulum:phase:exact-renderer"),
