@@ -26,6 +26,8 @@ html_math_renderer = "mathml"
 html_theme = "alabaster"
 html_static_path = ["_static"]
 html_css_files = ["docs.css"]
+# the static page's icon (tests/docs/test_project_docs.py checks it is the same picture)
+html_favicon = "_static/favicon.png"
 html_theme_options = {"fixed_sidebar": True, "show_powered_by": False}
 html_title = "Integrator Lab"
 

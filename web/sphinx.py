@@ -122,9 +122,18 @@ def _number(value) -> str:
     return str(value)
 
 
+#: a plain decimal number, ASCII only: Python's float() and str.isdigit() also take other
+#: scripts' digits and superscripts ("150\u00b2", full-width digits), which a reader would not
+#: see as the number the build uses
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 def _float(text: str) -> float | None:
+    text = text.strip()
+    if not _DECIMAL.fullmatch(text):
+        return None
     try:
-        value = float(text.strip())
+        value = float(text)
     except ValueError:
         return None
     return value if math.isfinite(value) else None
@@ -207,7 +216,7 @@ def parse_demo(options: dict) -> Demo:
     height = default_height(len(systems))
     if options.get("height") is not None:
         text = options["height"].strip().removesuffix("px")
-        if not text.isdigit() or not MIN_HEIGHT <= int(text) <= MAX_HEIGHT:
+        if not re.fullmatch(r"[0-9]+", text) or not MIN_HEIGHT <= int(text) <= MAX_HEIGHT:
             raise ValueError(f"option ':height:': got {options['height']!r}, expected an integer "
                              f"number of pixels in [{MIN_HEIGHT}, {MAX_HEIGHT}]")
         height = int(text)
@@ -253,12 +262,19 @@ class IntegratorLabDirective(SphinxDirective):
     """``.. integrator-lab::`` with options ``systems`` (required), ``integrators``, ``dt``,
     ``params``, ``speed``, ``height`` and ``title``."""
 
-    has_content = False
+    # content is accepted by the parser so that run() can reject it as an error that fails the
+    # build (docutils' own "no content permitted" is logged, but the build would succeed)
+    has_content = True
     option_spec = _AnyOption({name: _keep for name in OPTIONS})
 
     def run(self):
         env = self.env
         try:
+            if self.content:
+                raise ValueError(
+                    f"the directive takes options only, got content {self.content[0].strip()!r}"
+                    " (is an option missing its leading ':' or indented wrongly?); options: "
+                    + ", ".join(f":{o}:" for o in OPTIONS))
             demo = parse_demo(self.options)
         except ValueError as exc:
             # logged with file and line; the build then ends with a failure status (see

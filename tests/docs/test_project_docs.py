@@ -46,6 +46,28 @@ def test_nothing_is_loaded_from_elsewhere(built_docs):
         assert "mathjax" not in text.lower(), page.name
 
 
+def test_the_pages_have_the_labs_icon_and_load_without_a_console_error(built_docs, browser,
+                                                                       http_root):
+    from integrator_lab.web.site import favicon_png
+
+    # the docs' icon is the static page's icon, not a copy that drifts
+    assert (DOCS / "_static" / "favicon.png").read_bytes() == favicon_png()
+    root = http_root(built_docs)
+    page = browser.new_page()
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    try:
+        for name in ("index", "game-engines", "reference"):
+            page.goto(f"{root}{name}.html")
+            icon = page.eval_on_selector("link[rel~='icon']", "link => link.href")
+            assert page.request.get(icon).status == 200, icon
+            page.wait_for_load_state("networkidle")
+        # without a favicon, Chromium's own request for one is the console error
+        assert errors == []
+    finally:
+        page.close()
+
+
 def test_equations_are_mathml_and_the_cli_help_is_real(built_docs):
     integrators = (built_docs / "integrators.html").read_text(encoding="utf-8")
     assert integrators.count("<math") > 10

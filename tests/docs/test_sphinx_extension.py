@@ -106,6 +106,11 @@ BAD_OPTIONS = [
     ({"systems": "spring", "params": "damping"}, ":params:", "NAME=VALUE"),
     ({"systems": "cradle", "params": "balls=3, lifted=4"}, ":params:", "'lifted'"),
     ({"systems": "spring", "height": "12"}, ":height:", "[150, 2000]"),
+    # str.isdigit() and int() accept a superscript or other scripts' digits: not a pixel count
+    ({"systems": "spring", "height": "150\u00b2"}, ":height:", "[150, 2000]"),
+    ({"systems": "spring", "height": "\uff14\uff10\uff10"}, ":height:", "[150, 2000]"),
+    ({"systems": "spring", "dt": "\uff10.\uff10\uff15"}, ":dt:", "1e-05 to 0.5"),
+    ({"systems": "spring", "speed": "\u0662"}, ":speed:", "0.1 to 4"),
     ({"systems": "spring", "speed": "100"}, ":speed:", "0.1 to 4"),
     ({"systems": "spring", "colour": "red"}, ":colour:", "valid options"),
 ]
@@ -123,7 +128,10 @@ def test_bad_options_name_the_option(options, option, detail):
     (":dt: -0.1", "option ':dt:'"),
     (":integrators: euler, backwards-euler", "unknown name 'backwards-euler'"),
     (":wobble: 1", "unknown option ':wobble:'"),
-], ids=["dt", "integrator", "unknown-option"])
+    (":height: 150\u00b2", "option ':height:'"),
+    # an option without its colons is content, not an option: the demo would silently vanish
+    ("\n   integrators: euler", "takes options only"),
+], ids=["dt", "integrator", "unknown-option", "height-superscript", "content"])
 def test_a_bad_option_stops_the_build_with_file_line_and_option(tmp_path, line, expected):
     body = f"Some text.\n\n.. integrator-lab::\n   :systems: spring\n   {line}\n"
     src = write_project(tmp_path / "src", {"index": "", "physics": body})
