@@ -731,7 +731,7 @@
       const data = sampleSource(system, name).data;
       return Object.fromEntries(COLUMNS.map((c) => [c, Array.from(data[c] || [])]));
     },
-    /** the Bokeh model called `name` (see integrator_lab.web.figures.model_name) */
+    /** the Bokeh model called `name` (see integrator_lab.views.figures.model_name) */
     model,
   };
 

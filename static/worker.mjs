@@ -1,7 +1,7 @@
 // Integrator Lab: the simulation worker of the static page (a module worker).
 //
 // Boots Pyodide from the site's own pyodide/ folder, unpacks the pure-Python core into
-// site-packages, and runs integrator_lab.web.live on its own clock. The page and this worker
+// site-packages, and runs integrator_lab.views.live on its own clock. The page and this worker
 // talk by messages only:
 //
 //   page -> worker  {type: "init", systems: {name: {params, dt}}, integrators, speed, playing}
@@ -66,7 +66,7 @@ async function boot() {
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.unpackArchive(bytes, "zip", { extractDir: sitePackages });
   pyodide.runPython("import importlib; importlib.invalidate_caches()");
-  live = pyodide.runPython("from integrator_lab.web.live import Live; Live()");
+  live = pyodide.runPython("from integrator_lab.views.live import Live; Live()");
   timings.core = performance.now();
   self.pyodide = pyodide;
 }

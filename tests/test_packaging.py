@@ -6,7 +6,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 
-from integrator_lab.web.pack import core_files, pack_core
+from integrator_lab.site.pack import core_files, pack_core
 
 ROOT = Path(__file__).resolve().parents[1]
 

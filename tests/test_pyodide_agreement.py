@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from integrator_lab.web.pyodide_node import PyodideNotFound, run_python
+from integrator_lab.dev.pyodide_node import PyodideNotFound, run_python
 
 TRAJECTORIES = Path(__file__).parent / "pyodide" / "trajectories.py"
 KEYS = {"t", "q", "v", "kinetic", "potential", "dissipated", "total", "diverged_at"}

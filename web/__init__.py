@@ -1,1 +1,6 @@
-"""Views of the core: the Panel app, the static-site builder, the Sphinx extension and the CLI."""
+"""Integrator Lab: see, side by side, what numerical time integrators do to physical systems.
+
+This module is also shipped to the browser with the core, so it must import nothing.
+"""
+
+__version__ = "0.1.0"

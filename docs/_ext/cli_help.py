@@ -15,7 +15,7 @@ HELP_COLUMNS = "88"
 
 
 def help_text(command: str | None) -> str:
-    from integrator_lab.web.cli import build_parser
+    from integrator_lab.cli.main import build_parser
 
     with mock.patch.dict(os.environ, {"COLUMNS": HELP_COLUMNS}):
         parser = build_parser()

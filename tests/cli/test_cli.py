@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from integrator_lab.core import INTEGRATORS, SYSTEMS
-from integrator_lab.web.cli import main
+from integrator_lab.cli.main import main
 
 
 def run_cli(capsys, *args):

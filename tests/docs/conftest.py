@@ -10,7 +10,7 @@ import pytest
 @pytest.fixture(scope="session")
 def http_root():
     """Serve folders on 127.0.0.1: ``url = http_root(folder)``."""
-    from integrator_lab.web.site import make_server
+    from integrator_lab.site.build import make_server
 
     servers = []
 

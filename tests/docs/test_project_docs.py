@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from integrator_lab.web.sphinx import SITE_DIR
+from integrator_lab.docs.sphinx import SITE_DIR
 
 from docs_helpers import sphinx_build
 
@@ -48,7 +48,7 @@ def test_nothing_is_loaded_from_elsewhere(built_docs):
 
 def test_the_pages_have_the_labs_icon_and_load_without_a_console_error(built_docs, browser,
                                                                        http_root):
-    from integrator_lab.web.site import favicon_png
+    from integrator_lab.site.build import favicon_png
 
     # the docs' icon is the static page's icon, not a copy that drifts
     assert (DOCS / "_static" / "favicon.png").read_bytes() == favicon_png()

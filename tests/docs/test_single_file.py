@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from integrator_lab.web.cli import Parser, build_parser
-from integrator_lab.web.single_file import (
+from integrator_lab.cli.main import Parser, build_parser
+from integrator_lab.site.single_file import (
     EMBEDDED,
     FILE_SCRIPT_TYPE,
     SingleFileError,
@@ -54,7 +54,7 @@ def test_the_file_holds_everything_and_refers_to_nothing(single_file):
 
 
 def test_a_changed_site_stops_the_build(single_file, tmp_path):
-    from integrator_lab.web.site import build_site
+    from integrator_lab.site.build import build_site
 
     site = build_site(tmp_path / "site")
     fold_site(site)  # the real site folds

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from integrator_lab.core import INTEGRATORS, SYSTEMS
-from integrator_lab.web.sphinx import SITE_DIR, iframe_snippet, parse_demo
+from integrator_lab.docs.sphinx import SITE_DIR, iframe_snippet, parse_demo
 
 from docs_helpers import BOOT_TIMEOUT, sphinx_build, wait_until_running, write_project
 

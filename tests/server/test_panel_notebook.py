@@ -9,7 +9,7 @@ import param
 import pytest
 
 from integrator_lab.core import INTEGRATORS, SYSTEMS
-from integrator_lab.web.panel_app import REGISTRY, Dashboard, settings_class
+from integrator_lab.server.app import REGISTRY, Dashboard, settings_class
 
 pn = pytest.importorskip("panel")
 

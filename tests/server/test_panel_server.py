@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from integrator_lab.web.cli import csv_columns
+from integrator_lab.cli.main import csv_columns
 
 pytestmark = pytest.mark.browser
 
@@ -280,7 +280,7 @@ def test_download_is_the_command_lines_csv(new_page, tmp_path):
     dt = 0.01
     every = 2  # the dashboard keeps about 60 samples per simulated second
     cli = subprocess.run(
-        [sys.executable, "-m", "integrator_lab.web.cli", "run", "spring", "--duration",
+        [sys.executable, "-m", "integrator_lab.cli.main", "run", "spring", "--duration",
          f"{last_t:.6f}", "--dt", str(dt), "--every", str(every), "--format", "csv"],
         capture_output=True, text=True, check=True)
     expected = list(csv.reader(io.StringIO(cli.stdout)))

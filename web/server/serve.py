@@ -1,7 +1,7 @@
 """``integrator-lab serve``: the Panel dashboard on a local Bokeh server, core in CPython.
 
 Registered into the command line by :func:`add_subcommands`; also runnable on its own with
-``python -m integrator_lab.web.serve``.
+``python -m integrator_lab.server.serve``.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from integrator_lab.web.argtypes import integer_in, port
+from integrator_lab.cli.argtypes import integer_in, port
 
 DEFAULT_PORT = 5006
 DEFAULT_ADDRESS = "127.0.0.1"
@@ -45,7 +45,7 @@ def add_subcommands(subparsers) -> None:
 
 def cmd_serve(args) -> int:
     # imported here so that `integrator-lab run` does not pay for importing Panel
-    from integrator_lab.web import panel_app
+    from integrator_lab.server import app as panel_app
 
     try:
         server = panel_app.make_server(port=args.port, address=args.address,

@@ -33,7 +33,7 @@ class Server:
         self._log = open(log_path, "w", encoding="utf-8")
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "integrator_lab.web.cli", "serve", "--port", str(self.port),
+            [sys.executable, "-m", "integrator_lab.cli.main", "serve", "--port", str(self.port),
              "--address", "127.0.0.1", "--no-show",
              "--unused-session-lifetime", str(SESSION_LIFETIME_MS)],
             stdout=self._log, stderr=subprocess.STDOUT, env=env)

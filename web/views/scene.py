@@ -3,7 +3,7 @@
 Pure Python and standard library only (no Bokeh), because the same code runs in three places:
 the static-site builder (initial positions), the Pyodide worker of the static page (every
 frame) and the Panel server app. Bokeh figures that display these columns live in
-:mod:`integrator_lab.web.figures`.
+:mod:`integrator_lab.views.figures`.
 
 - :class:`Scene` turns the states of several integrators of one system into the coordinates
   of bodies (balls, bobs, blocks) and links (strings, rods, springs), plus a faint "ghost"

@@ -6,7 +6,7 @@ comes from the npm package ``pyodide`` installed by ``npm ci`` (``make node_modu
 
 Quick check::
 
-    python -m integrator_lab.web.pyodide_node
+    python -m integrator_lab.dev.pyodide_node
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from integrator_lab.web.pack import pack_core
+from integrator_lab.site.pack import pack_core
 
 PYODIDE_DIR_ENV = "INTEGRATOR_LAB_PYODIDE_DIR"
 RUNNER = Path(__file__).with_name("pyodide_runner.mjs")
@@ -128,7 +128,7 @@ def run_python(
 
 
 if __name__ == "__main__":
-    # Smoke test of the harness alone: python -m integrator_lab.web.pyodide_node
+    # Smoke test of the harness alone: python -m integrator_lab.dev.pyodide_node
     outcome = run_python("import sys; print(sys.version)", core=False)
     print(outcome.stdout or outcome.stderr, end="")
     raise SystemExit(outcome.returncode)

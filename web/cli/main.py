@@ -1,7 +1,7 @@
 """The ``integrator-lab`` command line: run simulations headless, list what exists, benchmark.
 
-Subcommands from other modules (``build``/``preview`` from :mod:`integrator_lab.web.site`,
-``serve`` from :mod:`integrator_lab.web.serve`) register themselves through their
+Subcommands from other modules (``build``/``preview`` from :mod:`integrator_lab.site.build`,
+``serve`` from :mod:`integrator_lab.server.serve`) register themselves through their
 ``add_subcommands`` function. Bad input of any kind exits with status 2 and one line on stderr.
 """
 
@@ -19,11 +19,11 @@ from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, Runne
 from integrator_lab.core import get_system
 from integrator_lab.core.params import positive_time
 from integrator_lab.core.simulate import SimulationResult, step_count
-from integrator_lab.web.argtypes import integer_in
+from integrator_lab.cli.argtypes import integer_in
 
 PROG = "integrator-lab"
 #: subcommand modules that may add themselves (absent ones are skipped)
-PLUGINS = ("integrator_lab.web.site", "integrator_lab.web.serve")
+PLUGINS = ("integrator_lab.site.build", "integrator_lab.server.serve")
 #: a run taking more steps than this shows a progress bar (when stderr is a terminal)
 PROGRESS_MIN_STEPS = 200_000
 
@@ -97,7 +97,7 @@ def build_parser() -> Parser:
             continue
         module.add_subcommands(sub)
     if "build" in sub.choices:
-        from integrator_lab.web.single_file import add_single_file_option
+        from integrator_lab.site.single_file import add_single_file_option
 
         add_single_file_option(sub.choices["build"])
     return parser
@@ -215,7 +215,7 @@ def cmd_list(args) -> int:
 
 # -- bench ----------------------------------------------------------------------------------
 def cmd_bench(args) -> int:
-    from integrator_lab.web import bench
+    from integrator_lab.dev import bench
 
     return bench.main(quick=args.quick, pyodide=not args.no_pyodide)
 

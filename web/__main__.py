@@ -1,5 +1,5 @@
 """``python -m integrator_lab``: the command-line interface."""
 
-from integrator_lab.web.cli import main
+from integrator_lab.cli.main import main
 
 raise SystemExit(main())

@@ -16,7 +16,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, get_system
-from integrator_lab.web.figures import ROLLOVER
+from integrator_lab.views.figures import ROLLOVER
 
 pytestmark = pytest.mark.browser
 
@@ -35,8 +35,8 @@ def _missing(reason):
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """The site built by the real builder, served by a threaded HTTP server."""
-    from integrator_lab.web.pyodide_node import PyodideNotFound
-    from integrator_lab.web.site import build_site, make_server
+    from integrator_lab.dev.pyodide_node import PyodideNotFound
+    from integrator_lab.site.build import build_site, make_server
 
     try:
         out = build_site(tmp_path_factory.mktemp("site") / "site")

@@ -1,6 +1,6 @@
 """The simulation loop of the static page, run by its Web Worker inside Pyodide.
 
-Pure Python (core + :mod:`integrator_lab.web.scene`), so it also runs, and is tested, in
+Pure Python (core + :mod:`integrator_lab.views.scene`), so it also runs, and is tested, in
 CPython. The worker's JavaScript only moves messages: it calls :meth:`Live.configure` and
 friends when a widget changes, and :meth:`Live.tick` on its own clock, then posts what
 :meth:`Live.tick` returns to the page (flat ``array('d')`` buffers become transferred
@@ -20,7 +20,7 @@ import time
 from array import array
 
 from integrator_lab.core import INTEGRATORS, Runner, get_system
-from integrator_lab.web.scene import (
+from integrator_lab.views.scene import (
     BODY_COLUMNS,
     LINK_COLUMNS,
     SAMPLE_COLUMNS,

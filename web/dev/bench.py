@@ -1,6 +1,6 @@
 """``integrator-lab bench``: the core benchmarks in CPython and in Pyodide under Node.
 
-The measuring code (:mod:`integrator_lab.web.bench_core`) uses only the standard library and the
+The measuring code (:mod:`integrator_lab.dev.bench_core`) uses only the standard library and the
 core, so the very same file runs in both runtimes. Numbers are medians; quote ratios.
 """
 
@@ -10,14 +10,14 @@ import json
 import sys
 from pathlib import Path
 
-from integrator_lab.web import bench_core
+from integrator_lab.dev import bench_core
 
 #: the goals of the core issue, checked (not asserted) in the printed summary
 GOALS = {"overhead_ratio": 4.0, "cradle_cpython": 4.0, "cradle_pyodide": 2.0, "oscillators": 100.0}
 
 
 def run_pyodide(quick: bool) -> dict:
-    from integrator_lab.web.pyodide_node import run_python
+    from integrator_lab.dev.pyodide_node import run_python
 
     code = Path(bench_core.__file__).read_text(encoding="utf-8")
     outcome = run_python(code, argv=["--quick"] if quick else [], filename="bench_core.py",

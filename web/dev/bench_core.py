@@ -1,6 +1,6 @@
 """Core benchmarks, standard library only, so the same file runs in CPython and in Pyodide.
 
-``measure()`` returns a JSON-able dict; :mod:`integrator_lab.web.bench` runs it in both
+``measure()`` returns a JSON-able dict; :mod:`integrator_lab.dev.bench` runs it in both
 runtimes and prints a table. Times are medians of several repeats (shared machines are noisy).
 """
 

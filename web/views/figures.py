@@ -2,7 +2,7 @@
 
 One call builds everything::
 
-    from integrator_lab.web.figures import DashboardConfig, build_dashboard
+    from integrator_lab.views.figures import DashboardConfig, build_dashboard
     models = build_dashboard(DashboardConfig(integrators=("euler", "rk4")))
     models.controls.speed            # a Bokeh Slider
     models.panels["cradle"].samples["rk4"]   # the ColumnDataSource streamed for rk4
@@ -11,7 +11,7 @@ One call builds everything::
 The module builds models only: no callbacks, no JavaScript, no assumption about where the
 simulation runs. The static page wires the widgets to a Pyodide worker in JavaScript; the
 Panel app wires them to Python callbacks. The drawing itself (coordinates of balls, rods and
-springs, sample columns) comes from :mod:`integrator_lab.web.scene`, pure Python that the
+springs, sample columns) comes from :mod:`integrator_lab.views.scene`, pure Python that the
 Pyodide worker runs too.
 
 API
@@ -39,10 +39,10 @@ API
     :meth:`~PanelModels.set_integrators`, :meth:`~PanelModels.set_diverged`,
     :meth:`~PanelModels.set_status`, :meth:`~PanelModels.set_exact_curve`,
     :meth:`~PanelModels.set_view` (energy mode, log scale, exact ghost, phase plot).
-    With :mod:`integrator_lab.web.scene`: ``Scene(system, names)`` gives what
+    With :mod:`integrator_lab.views.scene`: ``Scene(system, names)`` gives what
     :meth:`apply_scene` takes and ``scene.frame(states, t)`` what :meth:`apply_frame` takes;
     ``sample_columns(...)`` turns a ``Runner.take_batch()`` lane into what :meth:`stream`
-    takes (see :mod:`integrator_lab.web.live` for the whole loop).
+    takes (see :mod:`integrator_lab.views.live` for the whole loop).
 
 Every model has a stable ``name`` (``"<system>:<role>"`` or ``"controls:<role>"``, see
 :func:`model_name`) so that JavaScript can find it with ``document.get_model_by_name``.
@@ -84,8 +84,8 @@ from bokeh.models import (
 from bokeh.plotting import figure
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, get_system
-from integrator_lab.web import scene as scenes
-from integrator_lab.web.scene import (
+from integrator_lab.views import scene as scenes
+from integrator_lab.views.scene import (
     GHOST_COLOR,
     SAMPLE_COLUMNS,
     SCENE_ASPECT,

@@ -5,11 +5,11 @@ session's update rate (updates received per second), its simulations' real-time 
 and the server process's CPU and memory over the run. Not a test: a measurement, run by
 hand::
 
-    python -m integrator_lab.web.bench_serve --sessions 1 5 10 15 20 --duration 60
+    python -m integrator_lab.dev.bench_serve --sessions 1 5 10 15 20 --duration 60
 
 The clients speak Bokeh's websocket protocol directly (what BokehJS does in a browser,
 minus the drawing): pull the document, then read every update and acknowledge it the way
-the page does (``APPLY_FRAMES_JS`` in :mod:`integrator_lab.web.panel_app`). A browser per session would measure the browsers, not the
+the page does (``APPLY_FRAMES_JS`` in :mod:`integrator_lab.server.app`). A browser per session would measure the browsers, not the
 server, on a small machine.
 """
 
@@ -119,7 +119,7 @@ class Server:
     def __init__(self, port: int):
         self.port = port
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "integrator_lab.web.cli", "serve", "--port", str(port),
+            [sys.executable, "-m", "integrator_lab.cli.main", "serve", "--port", str(port),
              "--no-show", "--unused-session-lifetime", "1000"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
@@ -235,7 +235,7 @@ HEADER = ("| sessions | updates/s per session (min / median / max) | real-time f
 
 
 async def main_async(args) -> list:
-    from integrator_lab.web.panel_app import _free_port
+    from integrator_lab.server.app import _free_port
 
     server = Server(args.port or _free_port("127.0.0.1"))
     results = []
@@ -256,7 +256,7 @@ async def main_async(args) -> list:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m integrator_lab.web.bench_serve",
+    parser = argparse.ArgumentParser(prog="python -m integrator_lab.dev.bench_serve",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, nargs="+", default=[1, 5, 10, 15, 20],
                         help="numbers of concurrent sessions to measure, one run each")

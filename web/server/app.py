@@ -1,7 +1,7 @@
 """The dashboard served from Python: Panel on a Bokeh server, the core running in CPython.
 
 Each browser session gets its own :class:`Dashboard`: its own runners (one per system, from
-:mod:`integrator_lab.web.live`), its own Bokeh models (from :mod:`integrator_lab.web.figures`,
+:mod:`integrator_lab.views.live`), its own Bokeh models (from :mod:`integrator_lab.views.figures`,
 the same ones the static page shows) and its own periodic callback, stopped and released
 when the session ends. ``Dashboard()`` also displays inside a Jupyter notebook.
 
@@ -52,11 +52,11 @@ from tornado.web import RequestHandler
 from tornado.websocket import WebSocketClosedError
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS
-from integrator_lab.web import figures
-from integrator_lab.web.cli import csv_columns
-from integrator_lab.web.figures import DT_RANGE, ENERGY_MODES, PANEL_SYSTEMS, SPEED_RANGE
-from integrator_lab.web.live import SystemRun, check_dt
-from integrator_lab.web.scene import SAMPLE_COLUMNS, exact_curve
+from integrator_lab.views import figures
+from integrator_lab.cli.main import csv_columns
+from integrator_lab.views.figures import DT_RANGE, ENERGY_MODES, PANEL_SYSTEMS, SPEED_RANGE
+from integrator_lab.views.live import SystemRun, check_dt
+from integrator_lab.views.scene import SAMPLE_COLUMNS, exact_curve
 
 TITLE = "Integrator Lab"
 #: period of each session's callback (ms): a little over 20 updates per second

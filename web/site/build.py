@@ -32,12 +32,12 @@ from bokeh.models import Column
 
 from integrator_lab import __version__
 from integrator_lab.core import INTEGRATORS, SYSTEMS
-from integrator_lab.web import figures
-from integrator_lab.web.argtypes import port
-from integrator_lab.web.live import DT_RANGE
-from integrator_lab.web.pack import _FILE_MODE, _ZIP_EPOCH, core_files
-from integrator_lab.web.pyodide_node import PyodideNotFound, find_pyodide_dir
-from integrator_lab.web.scene import INTEGRATOR_COLORS, SAMPLE_COLUMNS, integrator_label
+from integrator_lab.views import figures
+from integrator_lab.cli.argtypes import port
+from integrator_lab.views.live import DT_RANGE
+from integrator_lab.site.pack import _FILE_MODE, _ZIP_EPOCH, core_files
+from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir
+from integrator_lab.views.scene import INTEGRATOR_COLORS, SAMPLE_COLUMNS, integrator_label
 
 DEFAULT_OUT = "_site"
 DEFAULT_PORT = 8000
@@ -48,7 +48,7 @@ BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
 #: what loadPyodide fetches when no package is loaded
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
-#: the modules of integrator_lab.web that the worker imports (pure Python, no Bokeh)
+#: the modules of integrator_lab.views that the worker imports (pure Python, no Bokeh)
 WORKER_MODULES = ("__init__.py", "scene.py", "live.py")
 #: types the page needs right; module workers are refused without a JavaScript type
 MIME_TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
@@ -62,9 +62,9 @@ def static_dir():
 
 def archive_files() -> list[tuple[str, Path]]:
     """``(archive name, source)`` of the worker's Python: the core and its web modules."""
-    web_dir = Path(__file__).resolve().parent
+    views_dir = Path(__file__).resolve().parents[1] / "views"
     files = list(core_files())
-    files += [(f"integrator_lab/web/{name}", web_dir / name) for name in WORKER_MODULES]
+    files += [(f"integrator_lab/views/{name}", views_dir / name) for name in WORKER_MODULES]
     return sorted(files)
 
 
@@ -299,6 +299,6 @@ def add_subcommands(subparsers) -> None:
     preview.set_defaults(func=cmd_preview)
     bench = subparsers.add_parser("bench-page", help="measure the static page in headless "
                                   "Chromium: first draw, live, fps, real-time factors, weight")
-    from integrator_lab.web import bench_page
+    from integrator_lab.dev import bench_page
     bench_page.add_arguments(bench)
     bench.set_defaults(func=bench_page.cmd_bench_page)

@@ -236,7 +236,7 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
 
 def build_single_file(path) -> Path:
     """Write the one-file page to ``path`` (a new static site is built on the way)."""
-    from integrator_lab.web.site import build_site
+    from integrator_lab.site.build import build_site
 
     dest = Path(path)
     with tempfile.TemporaryDirectory(prefix="integrator-lab-site-") as tmp:
@@ -264,7 +264,7 @@ def add_single_file_option(build_parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_single_file(args) -> int:
-    from integrator_lab.web.pyodide_node import PyodideNotFound
+    from integrator_lab.dev.pyodide_node import PyodideNotFound
 
     started = time.perf_counter()
     try:

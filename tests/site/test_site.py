@@ -12,16 +12,17 @@ from pathlib import Path
 import pytest
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, Runner, get_system
-from integrator_lab.web import live, scene
-from integrator_lab.web.figures import Controls, DashboardConfig, build_dashboard, line_name
-from integrator_lab.web.pyodide_node import PyodideNotFound
+from integrator_lab.views import live
+from integrator_lab.views import scene
+from integrator_lab.views.figures import Controls, DashboardConfig, build_dashboard, line_name
+from integrator_lab.dev.pyodide_node import PyodideNotFound
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    from integrator_lab.web.site import build_site
+    from integrator_lab.site.build import build_site
 
     try:
         return build_site(tmp_path_factory.mktemp("site") / "site")
@@ -64,7 +65,7 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
 
 
 def test_embedded_json_cannot_close_its_script_element():
-    from integrator_lab.web.site import _script_json
+    from integrator_lab.site.build import _script_json
 
     text = _script_json({"x": "</script><script>alert(1)</script>", "y": "a & b"})
     assert "<" not in text and ">" not in text and "&" not in text
@@ -75,8 +76,8 @@ def test_worker_archive_holds_the_core_and_the_pure_python_view_modules(built):
     with zipfile.ZipFile(built / "py/integrator_lab.zip") as archive:
         names = archive.namelist()
     assert "integrator_lab/core/runner.py" in names
-    assert {"integrator_lab/web/__init__.py", "integrator_lab/web/scene.py",
-            "integrator_lab/web/live.py"} <= set(names)
+    assert {"integrator_lab/__init__.py", "integrator_lab/views/scene.py",
+            "integrator_lab/views/live.py"} <= set(names)
     # Bokeh, the builder and the CLI stay behind: Pyodide has no Bokeh
     assert not any(n.endswith(("figures.py", "site.py", "cli.py")) for n in names)
 

@@ -12,7 +12,7 @@ Measures, each run in a fresh browser context (cold cache), then once more after
   second over the same window (1.0 means the panel keeps up with real time);
 - **page weight**: bytes of every file the page fetched.
 
-Run ``integrator-lab bench-page`` (or ``python -m integrator_lab.web.bench_page``); it builds
+Run ``integrator-lab bench-page`` (or ``python -m integrator_lab.dev.bench_page``); it builds
 the site first unless ``--site`` names a built one. ``--screenshot PATH`` saves the dashboard
 as it runs (the README's picture).
 """
@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from integrator_lab.web.site import build_site, make_server
+from integrator_lab.site.build import build_site, make_server
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]

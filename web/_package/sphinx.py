@@ -1,3 +1,0 @@
-"""``extensions = ["integrator_lab.sphinx"]``: the Sphinx extension, under a short name."""
-
-from integrator_lab.web.sphinx import setup  # noqa: F401

@@ -1,0 +1,2 @@
+"""Developer tools: benchmarks (core, page, server) and a harness that runs Python inside Pyodide
+under Node for the tests."""
