@@ -1,0 +1,28 @@
+// ESLint for the hand-written JavaScript: the page (bridge.js, a classic script), its module
+// worker and the Node scripts of the build and the tests. `make lint` runs it.
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  js.configs.recommended,
+  {
+    files: ["static/**/*.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.browser, Bokeh: "readonly" } },
+  },
+  {
+    files: ["static/**/*.mjs"],
+    languageOptions: { sourceType: "module", globals: { ...globals.worker } },
+  },
+  {
+    files: ["web/**/*.mjs"],
+    languageOptions: { sourceType: "module", globals: { ...globals.node } },
+  },
+  {
+    rules: {
+      "no-unused-vars": ["error", { args: "after-used", argsIgnorePattern: "^_" }],
+      eqeqeq: ["error", "always"],
+      "prefer-const": "error",
+      "no-var": "error",
+    },
+  },
+];
