@@ -78,8 +78,9 @@ DT_MAX_FACTOR, DT_MIN_DIVISOR, DEFAULT_POINTS = 10.0, 20.0, 12
 POINTS_RANGE = (3, 60)
 #: most steps one study may take over all its points (a guard against a mistyped dt)
 MAX_STUDY_STEPS = 50_000_000
-#: steps between checks of the budget and of divergence
-CHUNK_STEPS = 2048
+#: steps of the first slice of a point run against a time budget; later slices are sized
+#: from the measured speed to fill what is left of the budget
+FIRST_SLICE_STEPS = 256
 EPS = sys.float_info.epsilon
 
 #: the integrators studied when nobody chose: every fixed-step one
@@ -153,6 +154,34 @@ def _points_value(points):
     if isinstance(points, bool) or not isinstance(points, int) or not low <= points <= high:
         raise ValueError(f"'points': got {points!r}, expected an integer in [{low}, {high}]")
     return points
+
+
+def _step_bounds(system, duration, dt_max, dt_min):
+    """Validated ``(dt_max, dt_min)``, defaults filled in."""
+    recommended = system.recommended_dt
+    dt_max = (min(duration, DT_MAX_FACTOR * recommended) if dt_max is None
+              else positive_time("dt_max", dt_max))
+    if dt_max > duration:
+        raise ValueError(f"'dt_max': got {dt_max!r}, expected a number of seconds in "
+                         f"(0, {duration:g}] (at most the duration)")
+    dt_min = (min(dt_max, recommended) / DT_MIN_DIVISOR if dt_min is None
+              else positive_time("dt_min", dt_min))
+    if not dt_min < dt_max:
+        raise ValueError(f"'dt_min': got {dt_min!r}, expected a number of seconds in "
+                         f"(0, {dt_max:g}) (below dt_max)")
+    return dt_max, dt_min
+
+
+def _steps_value(steps):
+    try:
+        counts = sorted(set(steps))
+    except TypeError:
+        counts = None
+    if (not counts or any(isinstance(n, bool) or not isinstance(n, int) or n < 1
+                          for n in counts) or len(counts) > POINTS_RANGE[1]):
+        raise ValueError(f"'steps': got {steps!r}, expected 1 to {POINTS_RANGE[1]} step counts,"
+                         " integers >= 1")
+    return counts
 
 
 class Reference:
@@ -388,7 +417,9 @@ class Study:
     fixed-step one. Time steps are ``dt = duration / n`` for ``points`` integers ``n`` in a
     geometric sequence, from ``dt_max`` (default ``DT_MAX_FACTOR`` times the system's
     recommended step, at most the duration) down to ``dt_min`` (default the recommended step
-    over ``DT_MIN_DIVISOR``). Bad input raises ``ValueError`` naming the parameter.
+    over ``DT_MIN_DIVISOR``); or, given ``steps``, exactly those step counts ``n`` (then
+    ``dt_max``, ``dt_min`` and ``points`` are not used). Bad input raises ``ValueError`` naming
+    the parameter.
 
     Points run coarse to fine, every integrator at one step before the next finer one, so a
     partial result covers every integrator. Use :meth:`run_next` until :attr:`done`, then
@@ -396,7 +427,7 @@ class Study:
     """
 
     def __init__(self, system, integrators=None, *, duration, dt_max=None, dt_min=None,
-                 points=DEFAULT_POINTS, **params):
+                 points=DEFAULT_POINTS, steps=None, **params):
         if isinstance(system, str):
             system = get_system(system, **params)
         elif params:
@@ -416,25 +447,22 @@ class Study:
         self.system = system
         self.integrators = integrators
         self.duration = duration = positive_time("duration", duration)
-        recommended = system.recommended_dt
-        dt_max = (min(duration, DT_MAX_FACTOR * recommended) if dt_max is None
-                  else positive_time("dt_max", dt_max))
-        if dt_max > duration:
-            raise ValueError(f"'dt_max': got {dt_max!r}, expected a number of seconds in "
-                             f"(0, {duration:g}] (at most the duration)")
-        dt_min = (min(dt_max, recommended) / DT_MIN_DIVISOR if dt_min is None
-                  else positive_time("dt_min", dt_min))
-        if not dt_min < dt_max:
-            raise ValueError(f"'dt_min': got {dt_min!r}, expected a number of seconds in "
-                             f"(0, {dt_max:g}) (below dt_max)")
-        self.dt_max, self.dt_min = dt_max, dt_min
-        self.points_per_integrator = _points_value(points)
-        self.steps = plan_steps(duration, dt_max, dt_min, self.points_per_integrator)
+        if steps is None:
+            self.dt_max, self.dt_min = _step_bounds(system, duration, dt_max, dt_min)
+            self.points_per_integrator = _points_value(points)
+            self.steps = plan_steps(duration, self.dt_max, self.dt_min,
+                                    self.points_per_integrator)
+            culprit, given = "dt_min", self.dt_min
+        else:
+            self.steps = _steps_value(steps)
+            self.points_per_integrator = len(self.steps)
+            self.dt_max, self.dt_min = duration / self.steps[0], duration / self.steps[-1]
+            culprit, given = "steps", steps
         total = sum(self.steps) * len(integrators)
         if total > MAX_STUDY_STEPS:
-            raise ValueError(f"'dt_min': got {dt_min!r}, which needs {total} steps in all, "
-                             f"expected at most {MAX_STUDY_STEPS} (raise dt_min or shorten "
-                             "the duration)")
+            raise ValueError(f"'{culprit}': got {given!r}, which needs {total} "
+                             f"steps in all, expected at most {MAX_STUDY_STEPS} (fewer or "
+                             "larger steps, or a shorter duration)")
         self.reference = Reference(system, duration)
         q, v = system.initial_state()
         self.energy0 = system.energies(q, v, 0.0)[3]
@@ -472,10 +500,14 @@ class Study:
     def run_next(self, budget_seconds=None, max_steps=None):
         """Advance the study and return the points finished by this call.
 
-        With neither limit, the reference (if still needed) and exactly one point are finished.
-        ``budget_seconds`` stops after the first chunk of steps that reaches it (so every
-        call makes progress); ``max_steps`` bounds the integrator steps taken (reference
-        output intervals count as steps). A point left halfway resumes where it stopped.
+        With neither limit, the reference (if still needed) and exactly one point are finished,
+        the point in one call of its integrator's ``advance``. ``budget_seconds`` stops once
+        that much time has passed, slices being sized from the measured speed (every call makes
+        some progress); ``max_steps`` bounds the integrator steps taken (a reference output
+        interval counts as one). A point left halfway resumes where it stopped, with the same
+        integrator instance; a method that reuses its last force evaluation in the next step
+        (velocity Verlet, Yoshida) evaluates once more when it restarts, a real cost of
+        slicing that the count includes.
         """
         if budget_seconds is not None and not budget_seconds >= 0.0:
             raise ValueError(f"'budget_seconds': got {budget_seconds!r}, expected a number "
@@ -486,39 +518,47 @@ class Study:
         began = time.perf_counter()
         finished = []
         left = max_steps
-        one_point = budget_seconds is None and max_steps is None
         progressed = False
         while not self.done:
-            if (budget_seconds is not None and progressed
-                    and time.perf_counter() - began >= budget_seconds):
+            elapsed = time.perf_counter() - began
+            if budget_seconds is not None and progressed and elapsed >= budget_seconds:
                 break
             progressed = True
-            chunk = CHUNK_STEPS if left is None else min(CHUNK_STEPS, left)
             if not self.reference.done:
-                # a reference interval costs about as much as a few hundred steps
-                taken = self.reference.advance(1 if left is not None else 8)
+                taken = self.reference.advance(1 if budget_seconds or left else
+                                               REFERENCE_SAMPLES)
             else:
                 point = self._points[self._next]
                 if point._method is None:
                     point.start(self.system)
+                chunk = point.steps - point.steps_done
+                if left is not None:
+                    chunk = min(chunk, left)
+                if budget_seconds is not None:
+                    if point.steps_done == 0 or point.seconds <= 0.0:
+                        chunk = min(chunk, FIRST_SLICE_STEPS)
+                    else:
+                        rate = point.steps_done / point.seconds
+                        room = max(budget_seconds - elapsed, 0.0)
+                        chunk = min(chunk, max(FIRST_SLICE_STEPS, int(room * rate)))
                 taken = point.advance(self.system, chunk, self.energy0, self.runaway)
                 if point.done:
                     point.measure(self.system, self.reference, self.energy0, self.energy_scale)
                     self._work_done += self._weights[self._next]
                     self._next += 1
                     finished.append(point)
+                    if budget_seconds is None and max_steps is None:
+                        break
             if left is not None:
                 left -= taken
                 if left <= 0:
                     break
-            if one_point and finished:
-                break
         return finished
 
     def run(self):
         """Run every remaining point; return :meth:`result`."""
         while not self.done:
-            self.run_next(budget_seconds=1.0)
+            self.run_next()
         return self.result()
 
     # -- the result -----------------------------------------------------------------------
@@ -607,7 +647,7 @@ class StudyResult:
 
 
 def study(system, integrators=None, *, duration, dt_max=None, dt_min=None,
-          points=DEFAULT_POINTS, **params) -> StudyResult:
+          points=DEFAULT_POINTS, steps=None, **params) -> StudyResult:
     """Run a whole :class:`Study` in one call and return its :class:`StudyResult`."""
     return Study(system, integrators, duration=duration, dt_max=dt_max, dt_min=dt_min,
-                 points=points, **params).run()
+                 points=points, steps=steps, **params).run()

@@ -221,3 +221,13 @@ def test_bad_integrators_and_budgets_are_rejected():
         s.run_next(budget_seconds=-1.0)
     with pytest.raises(ValueError, match="'max_steps'"):
         s.run_next(max_steps=0)
+
+
+def test_explicit_step_counts():
+    result = study("spring", ["rk4"], duration=1.0, steps=[40, 10, 20])
+    assert result.run("rk4").dt == [0.1, 0.05, 0.025]
+    for steps in ([], [0], [2.5], [True], "10", list(range(1, 62))):
+        with pytest.raises(ValueError, match="'steps'"):
+            Study("spring", ["rk4"], duration=1.0, steps=steps)
+    with pytest.raises(ValueError, match="'steps'"):
+        Study("spring", ["rk4"], duration=1.0, steps=[10 ** 8])

@@ -23,8 +23,6 @@ OPTIONS = {"duration": "--duration", "dt_max": "--dt-max", "dt_min": "--dt-min",
            "points": "--points"}
 CSV_COLUMNS = ("integrator", "order", "dt", "steps", "error", "position_error", "energy_error",
                "evaluations", "seconds", "excluded", "slope")
-#: seconds of work between two redraws of the progress bar
-REDRAW_SECONDS = 0.1
 
 
 def add_subcommands(sub) -> None:
@@ -106,7 +104,9 @@ def cmd_study(args) -> int:
 def _run_with_progress(study) -> None:
     show = sys.stderr.isatty()
     while not study.done:
-        study.run_next(budget_seconds=REDRAW_SECONDS)
+        # one point per call, each in one piece: the numbers (evaluation counts included) are
+        # those of the one-call ``study()``, terminal or not
+        study.run_next()
         if show:
             filled = int(40 * study.progress)
             sys.stderr.write(f"\r[{'#' * filled}{'.' * (40 - filled)}] "
