@@ -203,6 +203,10 @@ def test_fit_takes_the_finest_power_law_when_the_slope_changes():
     ({"duration": 1.0, "points": 3.5}, "'points'"),
     ({"duration": 1.0, "dt_max": 0.5, "dt_min": 0.2, "points": 5}, "'points'"),
     ({"duration": 1e6, "dt_min": 1e-4}, "'dt_min'"),
+    ({"duration": 1e6}, "'dt_min'"),
+    ({"duration": 1.0, "dt_min": 5e-324}, "'dt_min'"),
+    ({"duration": 1e308}, "'dt_min'"),
+    ({"duration": 1.0, "dt_max": 1e-300}, "'dt_min'"),
     ({"duration": 1.0, "stiffness": -1.0}, "'stiffness'"),
 ])
 def test_bad_input_names_the_parameter(kwargs, name):
