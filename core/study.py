@@ -317,6 +317,17 @@ class StudyPoint:
             self.done = True
         return count
 
+    def to_dict(self) -> dict:
+        """The point as a view streams it (non-finite errors as None)."""
+        def finite(x):
+            return x if math.isfinite(x) else None
+
+        return {"integrator": self.integrator, "dt": self.dt, "steps": self.steps,
+                "steps_done": self.steps_done, "done": self.done, "error": finite(self.error),
+                "position_error": finite(self.position_error),
+                "energy_error": finite(self.energy_error), "evaluations": self.evaluations,
+                "seconds": self.seconds, "failure": self.failure}
+
     def measure(self, system, reference, energy0, energy_scale):
         if self.failure is not None:
             self.error = self.position_error = self.energy_error = math.inf

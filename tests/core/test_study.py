@@ -144,7 +144,10 @@ def test_a_study_run_in_slices_gives_the_same_numbers():
                   dt_min=0.005, points=5).to_dict()
     sliced = Study("spring", ["velocity-verlet", "rk4"], duration=1.0, dt_max=0.1,
                    dt_min=0.005, points=5)
-    assert sliced.run_next() and sliced.result().runs[0].dt == [0.1]  # one point, coarse first
+    first = sliced.run_next()  # one point, the coarsest step of the first integrator
+    assert [p.to_dict()["dt"] for p in first] == [0.1] and first[0].integrator == "velocity-verlet"
+    point = first[0].to_dict()
+    assert point["done"] and point["error"] == whole["runs"][0]["error"][0]
     progress = [sliced.progress]
     calls = 0
     while not sliced.done:
