@@ -7,6 +7,7 @@ from .integrators import DEFAULT_INTEGRATORS, INTEGRATORS, ConvergenceError, get
 from .params import Param
 from .runner import Runner
 from .simulate import SimulationResult, simulate, simulate_many
+from .study import Study, StudyResult, study
 from .systems import SYSTEMS, get_system
 
 
@@ -18,4 +19,4 @@ def catalog() -> dict:
 
 __all__ = ["SYSTEMS", "INTEGRATORS", "DEFAULT_INTEGRATORS", "get_system", "get_integrator",
            "Runner", "simulate", "simulate_many", "SimulationResult", "ConvergenceError",
-           "Param", "catalog"]
+           "Param", "catalog", "Study", "StudyResult", "study"]

@@ -18,6 +18,7 @@ extensions = [
     "mathml",  # _ext/mathml.py: equations as MathML, no MathJax from a CDN
     "cli_help",  # _ext/cli_help.py: the CLI's real --help text
     "drag_table",  # _ext/drag_table.py: terminal velocities simulated at build time
+    "study_table",  # _ext/study_table.py: convergence and cost tables computed at build time
 ]
 
 root_doc = "index"

@@ -12,8 +12,8 @@ from integrator_lab.docs.sphinx import SITE_DIR
 from docs_helpers import sphinx_build
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-PAGES = ("index", "integrating", "integrators", "game-engines", "cradle", "fixed-timestep",
-         "usage", "embedding", "reference")
+PAGES = ("index", "integrating", "integrators", "order-and-cost", "game-engines", "cradle",
+         "fixed-timestep", "usage", "embedding", "reference")
 
 
 @pytest.fixture(scope="module")
@@ -76,3 +76,34 @@ def test_equations_are_mathml_and_the_cli_help_is_real(built_docs):
     engines = (built_docs / "game-engines.html").read_text(encoding="utf-8")
     # the table the core computes at build time: Unity-style damping at dt = 0.1 s
     assert "9 (9)" in engines and "13.93 (13.93)" in engines
+
+
+def _table_rows(html: str, caption_start: str) -> list[list[str]]:
+    """The body rows (cell texts) of the table whose caption starts with ``caption_start``."""
+    start = html.index(f'<span class="caption-text">{caption_start}')
+    body = html[html.index("<tbody>", start):html.index("</tbody>", start)]
+    return [[re.sub(r"<[^>]+>", "", cell).strip()
+             for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
+
+
+def test_order_and_cost_tables_are_computed_by_the_core_and_bear_out_the_text(built_docs):
+    html = (built_docs / "order-and-cost.html").read_text(encoding="utf-8")
+    assert "usage: integrator-lab study [-h]" in html
+    # Euler against RK4 over 10 s: columns integrator, dt, steps, evaluations, error, energy
+    caption = "spring (damping = 0), error against the exact solution, T = 10 s"
+    rows = {(r[0], float(r[1])): r for r in _table_rows(html, caption)}
+    assert rows["rk4", 0.1][3] == "400"  # 100 steps of four stages
+    assert rows["euler", 0.1][4] == "–"  # run away: no error to show
+    assert float(rows["rk4", 0.1][4]) < float(rows["euler", 0.001][4])
+    # the long runs: RK4's energy error is the smaller at 10 s, velocity Verlet's at 1000 s
+    long = {(r[0], r[1]): r for r in _table_rows(html, "spring (damping = 0), error against "
+                                                        "the exact solution</span>")}
+    energy = {key: float(r[6]) for key, r in long.items()}
+    assert energy["10", "rk4"] < energy["10", "velocity-verlet"]
+    assert energy["1000", "velocity-verlet"] < energy["1000", "rk4"] / 10
+    # with the damper, the fit finds Yoshida second order and says so
+    slopes = {r[0]: r for r in _table_rows(html, "spring (damping = 0.1), T = 2 s")}
+    assert abs(float(slopes["yoshida4"][2]) - 2) < 0.15
+    assert "differs from the declared order 4" in slopes["yoshida4"][5]
+    assert slopes["rk4"][5] == ""

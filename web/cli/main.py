@@ -23,7 +23,7 @@ from integrator_lab.cli.argtypes import integer_in
 
 PROG = "integrator-lab"
 #: subcommand modules that may add themselves (absent ones are skipped)
-PLUGINS = ("integrator_lab.site.build", "integrator_lab.server.serve")
+PLUGINS = ("integrator_lab.site.build", "integrator_lab.server.serve", "integrator_lab.cli.study")
 #: a run taking more steps than this shows a progress bar (when stderr is a terminal)
 PROGRESS_MIN_STEPS = 200_000
 

@@ -1,0 +1,673 @@
+"""Convergence and work-precision studies: error at a fixed time against step size and cost.
+
+A study runs every selected integrator on one system for a duration ``T`` at a geometric
+sequence of time steps ``dt = T/n`` (``n`` integers, so every run ends exactly at ``T``) and
+measures, at ``T``:
+
+* the **error** against a reference: the exact solution where the system has one, otherwise
+  ``rk45`` at a tight tolerance (the result says which). ``error`` is the full-state error
+  ``max(|q - q_ref| / Q, |v - v_ref| / V)`` (infinity norms), relative to the largest
+  coordinate ``Q`` and velocity ``V`` along the reference trajectory, so that positions and
+  velocities weigh alike whatever their units, and a phase error cannot hide at an instant
+  where the position error happens to cross zero. ``position_error`` is ``|q - q_ref|``
+  alone, in the coordinates' units;
+* the **energy error** ``|E(T) - E(0)| / E_scale``, with ``E = kinetic + potential +
+  dissipated`` (conserved by the exact dynamics, so it needs no reference) and ``E_scale`` the
+  system's characteristic energy;
+* the **cost**: force evaluations, counted by wrapping the system's force functions in a
+  counting proxy (the declared per-step figure of an integrator holds only for forces that do
+  not depend on velocity, and implicit and adaptive methods vary), and wall-clock seconds of
+  the stepping (which include the proxy's one extra function call per evaluation, 10 to 25 % of
+  the stepping time in CPython; the count and the stepping are one run, so a view pays for each
+  point once).
+
+**The fit.** The slope is the least-squares slope of ``log(error)`` against ``log(dt)`` over
+the asymptotic range, which is found in two passes; every point left out carries a reason.
+
+1. Points that cannot follow the power law are set aside: a run that failed or whose state is
+   no longer finite or whose energy ran away (``diverged``); an error of order one or more
+   (``unstable``: the method has lost all accuracy, typically beyond its stability limit, and
+   its error no longer shrinks like ``dt^p``); an error below the **floor** (``roundoff``):
+   ``ROUNDOFF_FACTOR * eps * sqrt(n)`` for ``n`` steps (a random walk of rounding errors, with
+   a wide margin), raised to ``REFERENCE_MARGIN`` times the reference's own estimated error
+   when the reference is numerical (it is compared with one ten times looser).
+2. Among the rest (consecutive in ``dt``), the asymptotic range is the **finest** run of at
+   least ``MIN_FIT_POINTS`` consecutive points whose local slopes (between neighbours) all lie
+   within ``SLOPE_BAND`` of their median and exceed ``MIN_SLOPE``, extended towards larger
+   ``dt`` as far as that still holds. Finest, because the asymptotic regime is ``dt -> 0``: an
+   error ``C4 dt^4 + C2 dt^2`` (Yoshida's method under damping) follows slope 4 at large
+   steps and 2 in the limit, and 2 is the order. A local slope that flattens below
+   ``MIN_SLOPE`` at small ``dt`` is rounding taking over (``roundoff``); points at larger ``dt``
+   than the range are ``pre-asymptotic``.
+
+The fitted slope is compared with the integrator's declared order; a difference of more than
+``ORDER_MISMATCH`` is reported in the run's ``note`` (e.g. Yoshida's fourth order drops to
+second with velocity-dependent forces).
+
+A view runs a study in slices: :class:`Study` plans the points and :meth:`Study.run_next`
+advances them within a budget of seconds or steps, so a page stays responsive; :meth:`Study.result`
+gives the points finished so far, fitted. :func:`study` runs it all in one call.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+
+from .integrators import INTEGRATORS, ConvergenceError, get_integrator
+from .params import positive_time
+from .runner import RUNAWAY_FACTOR
+from .systems import get_system
+
+#: the adaptive method that serves as the reference where there is no exact solution
+REFERENCE_METHOD = "rk45"
+REFERENCE_RTOL, REFERENCE_ATOL = 1e-12, 1e-15
+#: reference samples along [0, T] (for the scales Q and V of the relative error)
+REFERENCE_SAMPLES = 64
+#: studied errors below this many times the reference's estimated error are "roundoff"
+REFERENCE_MARGIN = 100.0
+ROUNDOFF_FACTOR = 1e3
+#: errors (relative) at or above this are "unstable": no accuracy left
+UNSTABLE_ERROR = 1.0
+#: local slopes of a power-law range stay this close to their median: a slope that drifts
+#: (higher-order terms fading) then biases the fit by about half of it at most
+SLOPE_BAND = 0.15
+#: below this local slope the error has stopped shrinking with dt (rounding, a floor)
+MIN_SLOPE = 0.5
+MIN_FIT_POINTS = 3
+#: orders are integers: a fitted slope this far from the declared one is a different order
+ORDER_MISMATCH = 0.5
+#: defaults: dt from DT_MAX_FACTOR x the system's recommended step down to 1/DT_MIN_DIVISOR
+DT_MAX_FACTOR, DT_MIN_DIVISOR, DEFAULT_POINTS = 10.0, 20.0, 12
+POINTS_RANGE = (3, 60)
+#: most steps one study may take over all its points (a guard against a mistyped dt)
+MAX_STUDY_STEPS = 50_000_000
+#: steps of the first slice of a point run against a time budget; later slices are sized
+#: from the measured speed to fill what is left of the budget
+FIRST_SLICE_STEPS = 256
+EPS = sys.float_info.epsilon
+
+#: the integrators studied when nobody chose: every fixed-step one
+FIXED_STEP_INTEGRATORS = tuple(name for name in INTEGRATORS if name != REFERENCE_METHOD)
+
+
+def _count_calls(function, cell):
+    def counted(*args):
+        cell[0] += 1
+        return function(*args)
+    return counted
+
+
+class CountingSystem:
+    """A proxy of ``system`` whose ``forces`` and ``scalar_forces`` count their calls.
+
+    Everything else is the system's own attribute, so integrators take the same paths (and
+    reuse evaluations the same way) as on the bare system. Jacobians are not force evaluations
+    and are not counted.
+    """
+
+    def __init__(self, system):
+        self._system = system
+        self._cell = [0]
+        self.forces = _count_calls(system.forces, self._cell)
+        scalar = system.scalar_forces
+        self.scalar_forces = None if scalar is None else _count_calls(scalar, self._cell)
+        # what integrators look up on every step, copied: ``__getattr__`` is slow
+        for name in ("jacobian", "post_step", "velocity_dependent"):
+            setattr(self, name, getattr(system, name))
+
+    @property
+    def evaluations(self) -> int:
+        return self._cell[0]
+
+    def __getattr__(self, name):
+        return getattr(self._system, name)
+
+
+def _norm(x):
+    return max((abs(e) for e in x), default=0.0)
+
+
+def _diff(a, b):
+    return max((abs(x - y) for x, y in zip(a, b)), default=0.0)
+
+
+def plan_steps(duration, dt_max, dt_min, points):
+    """Step counts ``n`` (increasing, so ``dt = T/n`` decreasing) in a geometric sequence from
+    the first ``dt <= dt_max`` to the last ``dt >= dt_min``: ``points`` distinct integers."""
+    n_lo = max(1, math.ceil(duration / dt_max - 1e-9))
+    n_hi = math.floor(duration / dt_min + 1e-9)
+    if n_hi - n_lo + 1 < points:
+        raise ValueError(f"'points': got {points}, expected at most {max(n_hi - n_lo + 1, 0)}"
+                         f" distinct steps T/n between dt_min = {dt_min:g} s and dt_max = "
+                         f"{dt_max:g} s for duration {duration:g} s (widen the range)")
+    ratio = (n_hi / n_lo) ** (1.0 / (points - 1))
+    steps = []
+    for i in range(points):
+        n = n_lo if i == 0 else max(round(n_lo * ratio ** i), steps[-1] + 1)
+        steps.append(n)
+    # the rounding may push the tail beyond n_hi: pull it back, keeping the counts distinct
+    steps[-1] = n_hi
+    for i in range(points - 2, -1, -1):
+        steps[i] = min(steps[i], steps[i + 1] - 1)
+    return steps
+
+
+def _points_value(points):
+    low, high = POINTS_RANGE
+    if isinstance(points, bool) or not isinstance(points, int) or not low <= points <= high:
+        raise ValueError(f"'points': got {points!r}, expected an integer in [{low}, {high}]")
+    return points
+
+
+def _step_bounds(system, duration, dt_max, dt_min):
+    """Validated ``(dt_max, dt_min)``, defaults filled in."""
+    recommended = system.recommended_dt
+    dt_max = (min(duration, DT_MAX_FACTOR * recommended) if dt_max is None
+              else positive_time("dt_max", dt_max))
+    if dt_max > duration:
+        raise ValueError(f"'dt_max': got {dt_max!r}, expected a number of seconds in "
+                         f"(0, {duration:g}] (at most the duration)")
+    dt_min = (min(dt_max, recommended) / DT_MIN_DIVISOR if dt_min is None
+              else positive_time("dt_min", dt_min))
+    if not dt_min < dt_max:
+        raise ValueError(f"'dt_min': got {dt_min!r}, expected a number of seconds in "
+                         f"(0, {dt_max:g}) (below dt_max)")
+    if not duration / dt_min <= MAX_STUDY_STEPS:  # also catches an overflow to inf
+        raise ValueError(f"'dt_min': got {dt_min!r}, expected at least "
+                         f"{duration / MAX_STUDY_STEPS:g} s (duration / {MAX_STUDY_STEPS} "
+                         "steps)")
+    return dt_max, dt_min
+
+
+def _steps_value(steps):
+    try:
+        counts = sorted(set(steps))
+    except TypeError:
+        counts = None
+    if (not counts or any(isinstance(n, bool) or not isinstance(n, int) or n < 1
+                          for n in counts) or len(counts) > POINTS_RANGE[1]):
+        raise ValueError(f"'steps': got {steps!r}, expected 1 to {POINTS_RANGE[1]} step counts,"
+                         " integers >= 1")
+    return counts
+
+
+class Reference:
+    """The reference state at ``T`` and the scales ``Q``, ``V`` along the way.
+
+    From the exact solution where the system has one; otherwise integrated by ``rk45`` at
+    ``REFERENCE_RTOL`` and, to estimate its error, at a tolerance ten times looser (both in
+    ``REFERENCE_SAMPLES`` output intervals, advanced a few at a time by :meth:`advance`).
+    """
+
+    def __init__(self, system, duration):
+        self.system, self.duration = system, duration
+        self.exact = system.exact(0.0) is not None
+        self.samples_done = 0
+        self.error = 0.0  # estimated error of the reference state at T (relative, like error)
+        q, v = system.initial_state()
+        self.scale_q, self.scale_v = _norm(q), _norm(v)
+        self._state = [(q, v, 0.0), (q, v, 0.0)]
+        self._solvers = []
+        if not self.exact:
+            self._solvers = [get_integrator(REFERENCE_METHOD), get_integrator(REFERENCE_METHOD)]
+            for solver, factor in zip(self._solvers, (1.0, 10.0)):
+                solver.rtol, solver.atol = REFERENCE_RTOL * factor, REFERENCE_ATOL * factor
+        self.q = self.v = None
+
+    def describe(self) -> dict:
+        if self.exact:
+            return {"method": "exact"}
+        return {"method": REFERENCE_METHOD, "rtol": REFERENCE_RTOL, "atol": REFERENCE_ATOL,
+                "estimated_error": self.error}
+
+    @property
+    def done(self) -> bool:
+        return self.samples_done == REFERENCE_SAMPLES
+
+    def advance(self, samples):
+        """Cover up to ``samples`` more output intervals; return how many were covered."""
+        count = min(samples, REFERENCE_SAMPLES - self.samples_done)
+        h = self.duration / REFERENCE_SAMPLES
+        for _ in range(count):
+            i = self.samples_done + 1
+            t = self.duration if i == REFERENCE_SAMPLES else i * h
+            if self.exact:
+                q, v = self.system.exact(t)
+                self._state[0] = (q, v, 0.0)
+            else:
+                for k, solver in enumerate(self._solvers):
+                    q0, v0, w0 = self._state[k]
+                    try:
+                        self._state[k] = solver.advance(self.system, q0, v0, w0,
+                                                        (i - 1) * h, t - (i - 1) * h, 1)
+                    except (ConvergenceError, OverflowError, ZeroDivisionError) as exc:
+                        raise ValueError(f"reference: {REFERENCE_METHOD} failed on "
+                                         f"{self.system.name} ({exc})") from None
+            q, v, _ = self._state[0]
+            if not (math.isfinite(sum(q)) and math.isfinite(sum(v))):
+                raise ValueError(f"reference: the {self.describe()['method']} solution of "
+                                 f"{self.system.name} is not finite at t = {t:g} s")
+            self.scale_q = max(self.scale_q, _norm(q))
+            self.scale_v = max(self.scale_v, _norm(v))
+            self.samples_done = i
+        if self.done:
+            self.q, self.v, _ = self._state[0]
+            # scales of a system at rest everywhere: 1 (the errors are then absolute)
+            self.scale_q = self.scale_q or 1.0
+            self.scale_v = self.scale_v or 1.0
+            if not self.exact:
+                loose_q, loose_v, _ = self._state[1]
+                # errors scale with the tolerance: the tight run's is about a tenth of the
+                # difference between the two runs
+                self.error = 0.1 * max(_diff(loose_q, self.q) / self.scale_q,
+                                       _diff(loose_v, self.v) / self.scale_v)
+        return count
+
+
+class StudyPoint:
+    """One integrator at one step count: state while it runs, measurements once done."""
+
+    def __init__(self, integrator, steps, dt):
+        self.integrator, self.steps, self.dt = integrator, steps, dt
+        self.steps_done = 0
+        self.seconds = 0.0
+        self.evaluations = 0
+        self.failure = None  # why it diverged, if it did
+        self.done = False
+        self.error = self.position_error = self.energy_error = math.nan
+        self._method = None
+        self._proxy = None
+        self._state = None
+
+    def start(self, system):
+        self._method = get_integrator(self.integrator)
+        self._proxy = CountingSystem(system)
+        q, v = system.initial_state()
+        self._state = (q, v, 0.0)
+
+    def advance(self, system, steps, energy0, runaway):
+        """Take up to ``steps`` steps; stop early on divergence."""
+        q, v, w = self._state
+        start = self.steps_done
+        count = min(steps, self.steps - start)
+        began = time.perf_counter()
+        try:
+            q, v, w = self._method.advance(self._proxy, q, v, w, start * self.dt, self.dt, count)
+        except ConvergenceError as exc:
+            self.failure = str(exc)
+        except (OverflowError, ZeroDivisionError, ValueError) as exc:
+            self.failure = f"arithmetic failure ({exc})"
+        self.seconds += time.perf_counter() - began
+        self.evaluations = self._proxy.evaluations
+        self.steps_done = start + count
+        self._state = (q, v, w)
+        if self.failure is None:
+            try:
+                kinetic, potential = system.energy(q, v)
+                total = kinetic + potential + w
+            except (OverflowError, ValueError):
+                total = math.nan
+            if not math.isfinite(sum(q) + sum(v) + w + total):
+                self.failure = "state is no longer finite"
+            elif abs(total - energy0) > runaway:
+                self.failure = "energy ran away"
+        if self.failure is not None or self.steps_done == self.steps:
+            self.done = True
+        return count
+
+    def to_dict(self) -> dict:
+        """The point as a view streams it (non-finite errors as None)."""
+        def finite(x):
+            return x if math.isfinite(x) else None
+
+        return {"integrator": self.integrator, "dt": self.dt, "steps": self.steps,
+                "steps_done": self.steps_done, "done": self.done, "error": finite(self.error),
+                "position_error": finite(self.position_error),
+                "energy_error": finite(self.energy_error), "evaluations": self.evaluations,
+                "seconds": self.seconds, "failure": self.failure}
+
+    def measure(self, system, reference, energy0, energy_scale):
+        if self.failure is not None:
+            self.error = self.position_error = self.energy_error = math.inf
+        else:
+            q, v, w = self._state
+            self.position_error = _diff(q, reference.q)
+            self.error = max(self.position_error / reference.scale_q,
+                             _diff(v, reference.v) / reference.scale_v)
+            kinetic, potential = system.energy(q, v)
+            self.energy_error = abs(kinetic + potential + w - energy0) / energy_scale
+        self._method = self._proxy = self._state = None  # free what only a running point needs
+
+
+def fit_power_law(dts, errors, floors):
+    """Fit ``error ~ C dt^p`` over the asymptotic range (see the module's docstring).
+
+    ``dts`` decreasing; ``floors`` the per-point roundoff floor. Returns ``(slope, (i, j),
+    reasons)``: the slope (None if fewer than ``MIN_FIT_POINTS`` points follow a power law),
+    the index range of the fit (inclusive) and a reason (or None) per point.
+    """
+    reasons = [None] * len(dts)
+    for i, (e, floor) in enumerate(zip(errors, floors)):
+        if not math.isfinite(e):
+            reasons[i] = "diverged"
+        elif e >= UNSTABLE_ERROR:
+            reasons[i] = f"unstable: error {e:.3g} >= {UNSTABLE_ERROR:g} (no accuracy left)"
+        elif e <= floor:
+            reasons[i] = f"roundoff: error {e:.3g} below the floor {floor:.3g}"
+    # runs of consecutive candidates
+    best = None
+    i = 0
+    while i < len(dts):
+        if reasons[i] is not None:
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(dts) and reasons[j + 1] is None:
+            j += 1
+        segment = _finest_power_law(dts, errors, i, j)
+        if segment is not None and (best is None or segment[0] > best[0]):
+            best = segment
+        i = j + 1
+    if best is None:
+        for k, reason in enumerate(reasons):
+            if reason is None:
+                reasons[k] = (f"no power law: fewer than {MIN_FIT_POINTS} consecutive points "
+                              "follow one")
+        return None, None, reasons
+    lo, hi = best
+    slope = _least_squares_slope(dts[lo:hi + 1], errors[lo:hi + 1])
+    for k in range(len(dts)):
+        if reasons[k] is not None or lo <= k <= hi:
+            continue
+        if k > hi:
+            local = _local_slope(dts, errors, k - 1, k)
+            if local < MIN_SLOPE:
+                reasons[k] = (f"roundoff: the error stopped following the power law (local "
+                              f"slope {local:.2f})")
+            else:
+                reasons[k] = f"off the power law: local slope {local:.2f}, fitted {slope:.2f}"
+        else:
+            local = _local_slope(dts, errors, k, k + 1)
+            reasons[k] = f"pre-asymptotic: local slope {local:.2f}, fitted {slope:.2f}"
+    return slope, (lo, hi), reasons
+
+
+def _local_slope(dts, errors, i, j):
+    return math.log(errors[i] / errors[j]) / math.log(dts[i] / dts[j])
+
+
+def _follows(slopes):
+    ordered = sorted(slopes)
+    middle = len(ordered) // 2
+    median = (ordered[middle] if len(ordered) % 2
+              else 0.5 * (ordered[middle - 1] + ordered[middle]))
+    return median > MIN_SLOPE and all(abs(s - median) <= SLOPE_BAND and s > MIN_SLOPE
+                                      for s in slopes)
+
+
+def _finest_power_law(dts, errors, first, last):
+    """The finest run of >= MIN_FIT_POINTS points in ``first..last`` whose local slopes follow
+    one power law, extended towards larger dt while they still do; None if there is none."""
+    slopes = [_local_slope(dts, errors, k, k + 1) for k in range(first, last)]
+    need = MIN_FIT_POINTS - 1  # local slopes in a run of MIN_FIT_POINTS points
+    for end in range(len(slopes), need - 1, -1):
+        start = end - need
+        if not _follows(slopes[start:end]):
+            continue
+        while start > 0 and _follows(slopes[start - 1:end]):
+            start -= 1
+        return first + start, first + end
+    return None
+
+
+def _least_squares_slope(xs, ys):
+    lx = [math.log(x) for x in xs]
+    ly = [math.log(y) for y in ys]
+    mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
+    return (sum((a - mx) * (b - my) for a, b in zip(lx, ly))
+            / sum((a - mx) ** 2 for a in lx))
+
+
+class Study:
+    """A convergence study of ``integrators`` on ``system``, run in slices.
+
+    ``system`` is a name (with ``params``) or an instance; ``integrators`` default to every
+    fixed-step one. Time steps are ``dt = duration / n`` for ``points`` integers ``n`` in a
+    geometric sequence, from ``dt_max`` (default ``DT_MAX_FACTOR`` times the system's
+    recommended step, at most the duration) down to ``dt_min`` (default the recommended step
+    over ``DT_MIN_DIVISOR``); or, given ``steps``, exactly those step counts ``n`` (then
+    ``dt_max``, ``dt_min`` and ``points`` are not used). Bad input raises ``ValueError`` naming
+    the parameter.
+
+    Points run coarse to fine, every integrator at one step before the next finer one, so a
+    partial result covers every integrator. Use :meth:`run_next` until :attr:`done`, then
+    :meth:`result`.
+    """
+
+    def __init__(self, system, integrators=None, *, duration, dt_max=None, dt_min=None,
+                 points=DEFAULT_POINTS, steps=None, **params):
+        if isinstance(system, str):
+            system = get_system(system, **params)
+        elif params:
+            raise ValueError("parameters go with a system name, not a system instance")
+        if integrators is None:
+            integrators = FIXED_STEP_INTEGRATORS
+        elif isinstance(integrators, str):
+            integrators = [integrators]
+        integrators = list(integrators)
+        if not integrators:
+            raise ValueError("integrators: got none, expected at least one integrator name")
+        for name in integrators:
+            get_integrator(name)  # unknown names list the valid ones
+        if len(set(integrators)) != len(integrators):
+            raise ValueError(f"integrators: got duplicates in {integrators}, expected distinct "
+                             "names")
+        self.system = system
+        self.integrators = integrators
+        self.duration = duration = positive_time("duration", duration)
+        if steps is None:
+            self.dt_max, self.dt_min = _step_bounds(system, duration, dt_max, dt_min)
+            self.points_per_integrator = _points_value(points)
+            self.steps = plan_steps(duration, self.dt_max, self.dt_min,
+                                    self.points_per_integrator)
+            culprit, given = "dt_min", self.dt_min
+        else:
+            self.steps = _steps_value(steps)
+            self.points_per_integrator = len(self.steps)
+            self.dt_max, self.dt_min = duration / self.steps[0], duration / self.steps[-1]
+            culprit, given = "steps", steps
+        total = sum(self.steps) * len(integrators)
+        if total > MAX_STUDY_STEPS:
+            raise ValueError(f"'{culprit}': got {given!r}, which needs {total} "
+                             f"steps in all, expected at most {MAX_STUDY_STEPS} (fewer or "
+                             "larger steps, or a shorter duration)")
+        self.reference = Reference(system, duration)
+        q, v = system.initial_state()
+        self.energy0 = system.energies(q, v, 0.0)[3]
+        self.energy_scale = system.energy_scale()
+        self.runaway = RUNAWAY_FACTOR * self.energy_scale
+        self._points = [StudyPoint(name, n, duration / n)
+                        for n in self.steps for name in integrators]
+        self._next = 0  # index of the first unfinished point
+        # work units for progress: steps weighted by declared evaluations, plus the reference
+        self._weights = [p.steps * max(1, INTEGRATORS[p.integrator].evaluations)
+                         for p in self._points]
+        self._work_total = sum(self._weights)
+        self._work_done = 0
+
+    # -- the plan -------------------------------------------------------------------------
+    def points(self):
+        """The planned ``(integrator, dt, steps)`` triples, in the order they run."""
+        return [(p.integrator, p.dt, p.steps) for p in self._points]
+
+    @property
+    def done(self) -> bool:
+        return self._next == len(self._points) and self.reference.done
+
+    @property
+    def progress(self) -> float:
+        """Fraction of the work done (steps weighted by declared evaluations per step)."""
+        ref = self.reference.samples_done / REFERENCE_SAMPLES
+        work = self._work_done
+        if self._next < len(self._points):
+            work += self._points[self._next].steps_done * (
+                self._weights[self._next] / self._points[self._next].steps)
+        return (0.05 * ref + 0.95 * work / self._work_total)
+
+    # -- running --------------------------------------------------------------------------
+    def run_next(self, budget_seconds=None, max_steps=None):
+        """Advance the study and return the points finished by this call.
+
+        With neither limit, the reference (if still needed) and exactly one point are finished,
+        the point in one call of its integrator's ``advance``. ``budget_seconds`` stops once
+        that much time has passed, slices being sized from the measured speed (every call makes
+        some progress); ``max_steps`` bounds the integrator steps taken (a reference output
+        interval counts as one). A point left halfway resumes where it stopped, with the same
+        integrator instance; a method that reuses its last force evaluation in the next step
+        (velocity Verlet, Yoshida) evaluates once more when it restarts, a real cost of
+        slicing that the count includes.
+        """
+        if budget_seconds is not None and not budget_seconds >= 0.0:
+            raise ValueError(f"'budget_seconds': got {budget_seconds!r}, expected a number "
+                             ">= 0")
+        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(
+                max_steps, int) or max_steps < 1):
+            raise ValueError(f"'max_steps': got {max_steps!r}, expected an integer >= 1")
+        began = time.perf_counter()
+        finished = []
+        left = max_steps
+        progressed = False
+        while not self.done:
+            elapsed = time.perf_counter() - began
+            if budget_seconds is not None and progressed and elapsed >= budget_seconds:
+                break
+            progressed = True
+            if not self.reference.done:
+                taken = self.reference.advance(1 if budget_seconds or left else
+                                               REFERENCE_SAMPLES)
+            else:
+                point = self._points[self._next]
+                if point._method is None:
+                    point.start(self.system)
+                chunk = point.steps - point.steps_done
+                if left is not None:
+                    chunk = min(chunk, left)
+                if budget_seconds is not None:
+                    if point.steps_done == 0 or point.seconds <= 0.0:
+                        chunk = min(chunk, FIRST_SLICE_STEPS)
+                    else:
+                        rate = point.steps_done / point.seconds
+                        room = max(budget_seconds - elapsed, 0.0)
+                        chunk = min(chunk, max(FIRST_SLICE_STEPS, int(room * rate)))
+                taken = point.advance(self.system, chunk, self.energy0, self.runaway)
+                if point.done:
+                    point.measure(self.system, self.reference, self.energy0, self.energy_scale)
+                    self._work_done += self._weights[self._next]
+                    self._next += 1
+                    finished.append(point)
+                    if budget_seconds is None and max_steps is None:
+                        break
+            if left is not None:
+                left -= taken
+                if left <= 0:
+                    break
+        return finished
+
+    def run(self):
+        """Run every remaining point; return :meth:`result`."""
+        while not self.done:
+            self.run_next()
+        return self.result()
+
+    # -- the result -----------------------------------------------------------------------
+    def result(self) -> "StudyResult":
+        """The points finished so far, per integrator, with the fit over them."""
+        return StudyResult(self, [p for p in self._points if p.done])
+
+
+class StudyRun:
+    """One integrator's points, coarse to fine, and the fitted slope over its asymptotic range."""
+
+    def __init__(self, integrator, points, floors):
+        cls = INTEGRATORS[integrator]
+        self.integrator = integrator
+        self.order = cls.order
+        self.declared_evaluations = cls.evaluations
+        self.dt = [p.dt for p in points]
+        self.steps = [p.steps for p in points]
+        self.error = [p.error for p in points]
+        self.position_error = [p.position_error for p in points]
+        self.energy_error = [p.energy_error for p in points]
+        self.evaluations = [p.evaluations for p in points]
+        self.seconds = [p.seconds for p in points]
+        self.slope, fit, reasons = fit_power_law(self.dt, self.error, floors)
+        self.excluded = [f"diverged: {p.failure}" if p.failure is not None else reason
+                         for p, reason in zip(points, reasons)]
+        self.slope_range = None if fit is None else [self.dt[fit[1]], self.dt[fit[0]]]
+        #: None when there is no slope, else whether it agrees with the declared order
+        self.order_matches = None
+        self.note = None
+        if self.slope is None:
+            if points and all(r is not None and r.startswith("roundoff") for r in reasons):
+                self.note = ("every error is at the roundoff floor: exact for this system, "
+                             "no slope to fit")
+            else:
+                self.note = (f"no power-law range: fewer than {MIN_FIT_POINTS} consecutive "
+                             "points follow one; the slope is not fitted")
+        else:
+            self.order_matches = abs(self.slope - self.order) <= ORDER_MISMATCH
+            if not self.order_matches:
+                self.note = (f"fitted slope {self.slope:.2f} differs from the declared order "
+                             f"{self.order}")
+
+    def to_dict(self) -> dict:
+        def finite(values):
+            return [x if math.isfinite(x) else None for x in values]
+
+        return {"integrator": self.integrator, "order": self.order, "dt": self.dt,
+                "steps": self.steps, "error": finite(self.error),
+                "position_error": finite(self.position_error),
+                "energy_error": finite(self.energy_error), "evaluations": self.evaluations,
+                "declared_evaluations": self.declared_evaluations, "seconds": self.seconds,
+                "excluded": self.excluded, "slope": self.slope, "slope_range": self.slope_range,
+                "order_matches": self.order_matches, "note": self.note}
+
+
+class StudyResult:
+    """What a study found: the reference used and one :class:`StudyRun` per integrator."""
+
+    def __init__(self, study, points):
+        self.system = study.system
+        self.duration = study.duration
+        self.reference = study.reference.describe()
+        self.runs = []
+        for name in study.integrators:
+            own = [p for p in points if p.integrator == name]
+            floors = [max(ROUNDOFF_FACTOR * EPS * math.sqrt(p.steps),
+                          REFERENCE_MARGIN * study.reference.error) for p in own]
+            self.runs.append(StudyRun(name, own, floors))
+
+    def run(self, integrator) -> StudyRun:
+        for run in self.runs:
+            if run.integrator == integrator:
+                return run
+        raise ValueError(f"integrator: {integrator!r} is not part of this study; studied: "
+                         f"{', '.join(r.integrator for r in self.runs)}")
+
+    def to_dict(self) -> dict:
+        return {"system": self.system.name, "params": self.system.params,
+                "duration": self.duration, "reference": self.reference,
+                "error_measure": "max(|q - q_ref| / Q, |v - v_ref| / V) at T, Q and V the "
+                                 "largest |q| and |v| along the reference",
+                "energy_error_measure": "|E(T) - E(0)| / E_scale, E = kinetic + potential + "
+                                        "dissipated",
+                "runs": [run.to_dict() for run in self.runs]}
+
+
+def study(system, integrators=None, *, duration, dt_max=None, dt_min=None,
+          points=DEFAULT_POINTS, steps=None, **params) -> StudyResult:
+    """Run a whole :class:`Study` in one call and return its :class:`StudyResult`."""
+    return Study(system, integrators, duration=duration, dt_max=dt_max, dt_min=dt_min,
+                 points=points, steps=steps, **params).run()
