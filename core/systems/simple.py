@@ -179,14 +179,22 @@ class Drag(System):
         return 0.01
 
     def exact(self, t):
-        v0, rate = self.params["v0"], self.rate
-        if rate == 0.0:
-            return [v0 * t + 0.5 * self.accel * t * t], [v0 + self.accel * t]
-        terminal = self.accel / rate
-        decay = math.exp(-rate * t)
+        v0, rate, accel = self.params["v0"], self.rate, self.accel
+        z = rate * t
         # (1 - exp(-rate t)) / rate without cancellation for small rate t
-        relaxed = -math.expm1(-rate * t) / rate
-        return [terminal * t + (v0 - terminal) * relaxed], [terminal + (v0 - terminal) * decay]
+        relaxed = -math.expm1(-z) / rate if rate > 0.0 else t
+        # x = v0 relaxed + (F/(m rate)) (t - relaxed): for small rate t the terminal velocity is
+        # huge and t - relaxed tiny, so the second term is a t^2 g(z) with
+        # g(z) = (z - 1 + exp(-z))/z^2 = sum (-z)^n/(n + 2)! summed directly
+        if z < 0.5:
+            term, series = 0.5, 0.0
+            for n in range(18):
+                series += term
+                term *= -z / (n + 3)
+            creep = accel * t * t * series
+        else:
+            creep = accel / rate * (t - relaxed)
+        return [v0 * relaxed + creep], [v0 * math.exp(-z) + accel * relaxed]
 
     def drawing(self, q):
         return {"x": [q[0]], "y": [0.0]}
