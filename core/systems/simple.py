@@ -57,6 +57,11 @@ class ConstantForce(System):
         # the work the force does in the first second, so a body at rest has a scale too
         return kinetic + 0.5 * self.force * self.force / self.mass or 1.0
 
+    def kinetic_bound(self, t):
+        # the potential -F x has no floor: the body keeps gaining speed, |v| <= |v0| + |a| t
+        speed = abs(self.params["v0"]) + abs(self.accel) * t
+        return 0.5 * self.mass * speed * speed  # (not **, which raises on overflow)
+
     @property
     def recommended_dt(self):
         return 0.01
@@ -173,6 +178,16 @@ class Drag(System):
             terminal = self.accel / self.rate
             return 0.5 * self.mass * max(terminal * terminal, self.params["v0"] ** 2) or 1.0
         return 0.5 * self.force * self.force / self.mass or 1.0
+
+    def kinetic_bound(self, t):
+        v0 = abs(self.params["v0"])
+        if self.rate > 0.0:
+            # the speed relaxes monotonically from v0 to the terminal velocity F/(m k); the
+            # engines' terminal velocities a dt r/(1 - r) lie below it
+            speed = max(v0, abs(self.accel) / self.rate)
+        else:
+            speed = v0 + abs(self.accel) * t
+        return 0.5 * self.mass * speed * speed  # (not **, which raises on overflow)
 
     @property
     def recommended_dt(self):
