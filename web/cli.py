@@ -280,7 +280,8 @@ def cmd_list(args) -> int:
     for i in data["integrators"]:
         kind = ", ".join(filter(None, ["symplectic" if i["symplectic"] else "",
                                        "implicit" if i["implicit"] else "explicit"]))
-        print(f"  {i['name']:<18} order {i['order']}, {kind}, {i['evaluations']} force "
+        order = f"order {i['order']}" + (f" ({i['order_note']})" if i["order_note"] else "")
+        print(f"  {i['name']:<18} {order}, {kind}, {i['evaluations']} force "
               f"evaluation(s)/step\n  {'':<18} {i['description']}")
     return 0
 

@@ -292,3 +292,17 @@ def test_astronomical_step_count_is_a_usage_error(capsys):
     assert "1e+305" in err
     with pytest.raises(ValueError, match="'duration'/'dt'"):
         simulate("spring", "euler", duration=1e308, dt=1e-10)
+
+
+def test_list_shows_the_order_with_velocity_dependent_forces(capsys):
+    """yoshida4 is fourth order only for forces of the positions alone; the listing says so
+    (text and JSON), from the core's declaration, and says nothing of the kind for rk4."""
+    code, out, _ = run_cli(capsys, "list", "--format", "json")
+    entries = {i["name"]: i for i in json.loads(out)["integrators"]}
+    assert (entries["yoshida4"]["order"], entries["yoshida4"]["order_velocity_dependent"]) == (4, 2)
+    assert (entries["rk4"]["order"], entries["rk4"]["order_velocity_dependent"]) == (4, 4)
+    code, out, _ = run_cli(capsys, "list")
+    line = next(x for x in out.splitlines() if x.strip().startswith("yoshida4"))
+    assert "order 4 (2 with velocity-dependent forces such as damping)" in line
+    line = next(x for x in out.splitlines() if x.strip().startswith("rk4"))
+    assert "order 4," in line
