@@ -125,6 +125,31 @@ def test_divergence_time_is_the_step_where_it_happens_whatever_the_sampling(ever
     assert rk4.diverged_at is None
 
 
+def test_euler_on_the_linear_pendulum_diverges_where_its_energy_growth_says():
+    """The small-angle pendulum is a harmonic oscillator (omega^2 = g/L): Euler multiplies its
+    energy by 1 + (omega dt)^2 per step, from E0 = m g L theta0^2 / 2, and the limit is 100 m g L
+    (its energy scale): the step where E0 ((1 + (omega dt)^2)^n - 1) first exceeds it."""
+    system = get_system("pendulum", model="linear", theta0=1.0)
+    runner = Runner(system, ["euler", "symplectic-euler"], every=500)
+    runner.advance(5000)
+    x = system.w2 * runner.dt ** 2
+    steps = math.log1p(RUNAWAY_FACTOR * 2.0 / 1.0 ** 2) / math.log1p(x)
+    assert 0.01 < steps % 1 < 0.99
+    assert runner.lanes[0].diverged_at == math.ceil(steps) * runner.dt
+    assert runner.lanes[1].diverged_at is None
+
+
+def test_euler_diverges_on_the_default_cradle_and_stable_methods_do_not():
+    """Each impact of the default (Hertz) cradle kicks Euler's energy up; symplectic, rk4 and
+    implicit Euler keep it bounded (or lose it) over the same 5 s."""
+    runner = Runner(get_system("cradle"), ["euler", "symplectic-euler", "rk4",
+                                           "implicit-euler"], every=100)
+    runner.advance(5000)
+    diverged = {lane.name: lane.diverged_at for lane in runner.lanes}
+    assert diverged["euler"] is not None and 0.3 < diverged["euler"] < 5.0
+    assert [diverged[n] for n in ("symplectic-euler", "rk4", "implicit-euler")] == [None] * 3
+
+
 @pytest.mark.parametrize("every", [1, 3, 1000])
 @pytest.mark.parametrize("system", ["spring", "pendulum"])
 def test_non_finite_state_is_dated_to_its_step(every, system):
