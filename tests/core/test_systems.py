@@ -187,8 +187,9 @@ def test_spring_exact_solution_is_finite_over_the_declared_range():
 
 def test_drag_exact_solution_with_a_tiny_drag_rate():
     """z = k t << 1: the motion is the constant-force one to second order in z,
-    x = a t^2 (1/2 - z/6 + z^2/24), v = a t (1 - z/2 + z^2/6) (next terms ~ z^3 <= 1e-15). With k = 1e-12 the old form
-    (F/(m k)) (t - relaxed) subtracted two numbers of 1e14 m; at k = 1e-300 it gave NaN."""
+    x = a t^2 (1/2 - z/6 + z^2/24), v = a t (1 - z/2 + z^2/6) (next terms ~ z^3 <= 1e-15).
+    With k = 1e-12 the old form (F/(m k)) (t - relaxed) subtracted two numbers of 1e14 m; at
+    k = 1e-300 it gave NaN."""
     for k in (1e-300, 1e-12, 1e-8):
         system = get_system("drag", force=10.0, mass=1.0, drag=k)
         for t in (1.0, 10.0, 1e3):

@@ -179,7 +179,8 @@ def test_live_frames_carry_divergence_and_stay_bounded():
 def test_legend_and_tooltip_show_the_order_with_damping():
     """The views take the order from the core's declaration, with the lower order under
     velocity-dependent forces where it drops (yoshida4), and nothing more where it does not."""
-    assert scene.integrator_label("yoshida4") == "yoshida4 · 4th order (2nd if damped) · symplectic"
+    label = scene.integrator_label("yoshida4")
+    assert label == "yoshida4 · 4th order (2nd if damped) · symplectic"
     assert scene.integrator_label("rk4") == "rk4 · 4th order"
     assert "order 4 (2 with velocity-dependent forces such as damping)" in (
         scene.integrator_about("yoshida4"))
