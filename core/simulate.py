@@ -41,11 +41,12 @@ class SimulationResult:
 
 def step_count(duration: float, dt: float) -> int:
     """Number of steps of ``dt`` that cover ``duration`` (the last one may overshoot)."""
-    steps = math.ceil(duration / dt - 1e-9)
-    if steps > MAX_STEPS:
-        raise ValueError(f"'duration'/'dt': {duration!r} s at dt = {dt!r} s needs {steps} steps, "
-                         f"expected at most {MAX_STEPS}")
-    return max(steps, 1)
+    ratio = duration / dt  # may be inf (1e308 s at 1e-10 s): compared before any int()
+    if not ratio <= MAX_STEPS:
+        needed = f"{ratio:.3g}" if math.isfinite(ratio) else "more than 1e308"
+        raise ValueError(f"'duration'/'dt': {duration!r} s at dt = {dt!r} s needs {needed} "
+                         f"steps, expected at most {MAX_STEPS}")
+    return max(math.ceil(ratio - 1e-9), 1)
 
 
 def simulate_many(system, integrators, *, dt=None, duration, every=1, **params):

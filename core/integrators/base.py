@@ -20,6 +20,9 @@ class Integrator:
     name: str = ""
     title: str = ""
     order: int = 0
+    #: the order with velocity-dependent forces (damping, dashpots) when it is lower than
+    #: ``order``; None when it is the same
+    order_velocity_dependent: int | None = None
     symplectic: bool = False
     implicit: bool = False
     #: force evaluations per step (for forces that do not depend on velocity)
@@ -50,11 +53,26 @@ class Integrator:
         return q, v, w
 
     @classmethod
+    def damped_order(cls) -> int:
+        """The order with velocity-dependent forces (damping, dashpots)."""
+        return cls.order if cls.order_velocity_dependent is None else cls.order_velocity_dependent
+
+    @classmethod
+    def order_note(cls) -> str:
+        """What to say beside the order (empty, or the order with velocity-dependent forces,
+        e.g. "2 with velocity-dependent forces such as damping")."""
+        if cls.damped_order() == cls.order:
+            return ""
+        return f"{cls.damped_order()} with velocity-dependent forces such as damping"
+
+    @classmethod
     def describe(cls) -> dict:
         return {
             "name": cls.name,
             "title": cls.title,
             "order": cls.order,
+            "order_velocity_dependent": cls.damped_order(),
+            "order_note": cls.order_note(),
             "symplectic": cls.symplectic,
             "implicit": cls.implicit,
             "evaluations": cls.evaluations,

@@ -164,6 +164,9 @@ class Yoshida4(Splitting):
     name = "yoshida4"
     title = "Yoshida 4th order"
     order = 4
+    # its cancellations assume forces of the positions alone; the kicks with velocity-dependent
+    # forces (predicted velocity, see Splitting) are second-order accurate, and so is the method
+    order_velocity_dependent = 2
     evaluations = 3
     sequence = verlet_composition(YOSHIDA_WEIGHTS)
     description = ("Three velocity-Verlet substeps (one backwards in time): fourth order, "

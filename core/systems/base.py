@@ -49,6 +49,14 @@ class System:
         """A characteristic energy (J), used to decide when an energy error is a runaway."""
         raise NotImplementedError
 
+    def kinetic_bound(self, t: float) -> float:
+        """An upper bound (J) of the kinetic energy of the exact motion at any time up to
+        ``t`` (so it never decreases with ``t``); the runner's divergence test allows that much
+        (times its factor) above the initial mechanical energy. The default, the initial
+        kinetic plus potential energy, holds for every passive system (no energy source)
+        whose potential energy is never negative."""
+        return sum(self.energy(*self.initial_state()))
+
     @property
     def recommended_dt(self) -> float:
         raise NotImplementedError

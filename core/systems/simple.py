@@ -57,6 +57,11 @@ class ConstantForce(System):
         # the work the force does in the first second, so a body at rest has a scale too
         return kinetic + 0.5 * self.force * self.force / self.mass or 1.0
 
+    def kinetic_bound(self, t):
+        # the potential -F x has no floor: the body keeps gaining speed, |v| <= |v0| + |a| t
+        speed = abs(self.params["v0"]) + abs(self.accel) * t
+        return 0.5 * self.mass * speed * speed  # (not **, which raises on overflow)
+
     @property
     def recommended_dt(self):
         return 0.01
@@ -174,19 +179,37 @@ class Drag(System):
             return 0.5 * self.mass * max(terminal * terminal, self.params["v0"] ** 2) or 1.0
         return 0.5 * self.force * self.force / self.mass or 1.0
 
+    def kinetic_bound(self, t):
+        v0 = abs(self.params["v0"])
+        if self.rate > 0.0:
+            # the speed relaxes monotonically from v0 to the terminal velocity F/(m k); the
+            # engines' terminal velocities a dt r/(1 - r) lie below it
+            speed = max(v0, abs(self.accel) / self.rate)
+        else:
+            speed = v0 + abs(self.accel) * t
+        return 0.5 * self.mass * speed * speed  # (not **, which raises on overflow)
+
     @property
     def recommended_dt(self):
         return 0.01
 
     def exact(self, t):
-        v0, rate = self.params["v0"], self.rate
-        if rate == 0.0:
-            return [v0 * t + 0.5 * self.accel * t * t], [v0 + self.accel * t]
-        terminal = self.accel / rate
-        decay = math.exp(-rate * t)
+        v0, rate, accel = self.params["v0"], self.rate, self.accel
+        z = rate * t
         # (1 - exp(-rate t)) / rate without cancellation for small rate t
-        relaxed = -math.expm1(-rate * t) / rate
-        return [terminal * t + (v0 - terminal) * relaxed], [terminal + (v0 - terminal) * decay]
+        relaxed = -math.expm1(-z) / rate if rate > 0.0 else t
+        # x = v0 relaxed + (F/(m rate)) (t - relaxed): for small rate t the terminal velocity is
+        # huge and t - relaxed tiny, so the second term is a t^2 g(z) with
+        # g(z) = (z - 1 + exp(-z))/z^2 = sum (-z)^n/(n + 2)! summed directly
+        if z < 0.5:
+            term, series = 0.5, 0.0
+            for n in range(18):
+                series += term
+                term *= -z / (n + 3)
+            creep = accel * t * t * series
+        else:
+            creep = accel / rate * (t - relaxed)
+        return [v0 * relaxed + creep], [v0 * math.exp(-z) + accel * relaxed]
 
     def drawing(self, q):
         return {"x": [q[0]], "y": [0.0]}

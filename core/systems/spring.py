@@ -16,9 +16,11 @@ class Spring(System):
     Equation of motion: ``m x'' = -k x - b x'``. Energy: ``K = m v^2/2``, ``P = k x^2/2``;
     the dashpot dissipates power ``b v^2``.
     Exact solution, with ``gamma = b/(2m)``, ``s^2 = gamma^2 - k/m``:
-    ``x = exp(-gamma t) (x0 C(t) + (v0 + gamma x0) S(t))`` where ``C = cos, S = sin(wt)/w``
-    (underdamped, ``w^2 = -s^2``), ``C = cosh, S = sinh(st)/s`` (overdamped) and
-    ``C = 1, S = t`` (critically damped).
+    underdamped (``w^2 = -s^2 > 0``), ``x = exp(-gamma t) (x0 cos(wt) + (v0 + gamma x0)
+    sin(wt)/w)``; overdamped (``r^2 = s^2 > 0``), the sum of two decaying exponentials with
+    rates ``l1 = r - gamma = -(k/m)/(gamma + r)`` and ``l2 = -(gamma + r)``,
+    ``x = (x0 (exp(l1 t) + exp(l2 t)) + (v0 + gamma x0)(exp(l1 t) - exp(l2 t))/r) / 2``;
+    critically damped, ``x = exp(-gamma t) (x0 + (v0 + gamma x0) t)``.
     """
 
     name = "spring"
@@ -79,17 +81,35 @@ class Spring(System):
         if s2 < 0.0:
             w = math.sqrt(-s2)
             c, s = math.cos(w * t), math.sin(w * t) / w
-        elif s2 > 0.0:
-            r = math.sqrt(s2)
-            c, s = math.cosh(r * t), math.sinh(r * t) / r
-        else:
-            c, s = 1.0, t
-        amplitude = v0 + gamma * x0
-        decay = math.exp(-gamma * t)
-        x = decay * (x0 * c + amplitude * s)
-        # d/dt C = s2 * S and d/dt S = C in all three regimes
-        u = -gamma * x + decay * (x0 * s2 * s + amplitude * c)
-        return [x], [u]
+            amplitude = v0 + gamma * x0
+            decay = math.exp(-gamma * t)
+            x = decay * (x0 * c + amplitude * s)
+            # d/dt cos(wt) = -w^2 sin(wt)/w and d/dt (sin(wt)/w) = cos(wt)
+            u = -gamma * x + decay * (amplitude * c - x0 * w * w * s)
+            return [x], [u]
+        # Overdamped and critically damped: x = A exp(l1 t) + B exp(l2 t) with the slow and
+        # fast rates l1 = r - gamma = -(k/m)/(gamma + r) (no cancellation when r ~ gamma)
+        # and l2 = -(gamma + r). Factoring out exp(l1 t) and writing E = exp(-2 r t):
+        # x = exp(l1 t) (x0 E + (v0 - l2 x0) S), v = exp(l1 t) (v0 E + l1 (v0 - l2 x0) S)
+        # with S = (1 - E)/(2r) (-> t at critical damping). No cosh or sinh of r t, whose
+        # product with exp(-gamma t) overflows long before the motion has decayed.
+        r = self._overdamped_rate()
+        slow, fast = -self.k_over_m / (gamma + r), -(gamma + r)
+        fast_decay = math.exp(-2.0 * r * t)
+        span = -math.expm1(-2.0 * r * t) / (2.0 * r) if r > 0.0 else t
+        mixed = (v0 - fast * x0) * span
+        decay = math.exp(slow * t)
+        return [decay * (x0 * fast_decay + mixed)], [decay * (v0 * fast_decay + slow * mixed)]
+
+    def _overdamped_rate(self):
+        """``r = sqrt(gamma^2 - k/m)``, without overflow of ``gamma^2`` for huge b/m."""
+        gamma = self.gamma
+        if self.s2 <= 0.0:
+            return 0.0
+        if math.isfinite(self.s2):
+            return math.sqrt(self.s2)
+        ratio = math.sqrt(self.k_over_m) / gamma
+        return gamma * math.sqrt((1.0 - ratio) * (1.0 + ratio))
 
     def drawing(self, q):
         return {"x": [q[0]], "y": [0.0]}

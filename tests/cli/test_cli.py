@@ -11,8 +11,9 @@ import sys
 
 import pytest
 
-from integrator_lab.core import INTEGRATORS, SYSTEMS
-from integrator_lab.cli.main import main
+from integrator_lab.core import INTEGRATORS, SYSTEMS, simulate, simulate_many
+from integrator_lab.cli import main as cli
+from integrator_lab.cli.main import csv_columns, main
 
 
 def run_cli(capsys, *args):
@@ -167,3 +168,141 @@ def test_divergence_is_reported_and_trajectory_stops(capsys):
     assert all(math.isfinite(x) for x in euler["total"])
     assert reference["diverged_at"] is None and reference["t"][-1] == pytest.approx(1.0)
     assert "euler diverged at t =" in err
+
+
+# -- streaming output ---------------------------------------------------------------------------
+STREAM_CASES = [
+    ("spring", ["euler", "rk4"], {}, 10.0, 1, None),
+    ("cradle", ["euler", "rk45", "yoshida4", "implicit-euler"], {}, 1.0, 3, None),
+    ("pendulum", ["heun", "leapfrog", "implicit-midpoint"], {"theta0": "2.5"}, 20.0, 7, 0.05),
+    ("drag", ["euler", "symplectic-euler"], {"model": "unity"}, 3.0, 1, None),
+    # both diverge at ~0.28 s: their runs stop there
+    ("cradle", ["euler", "rk4"], {"contact": "linear", "stiffness": "2e6"}, 0.5, 1, 0.001),
+]
+
+
+def api_document(system_name, names, params, duration, every, dt):
+    """The document the CLI promises, built from the Python API: header and each result's
+    ``to_dict()``, through ``json.dumps`` (the shape of the README's "Command line")."""
+    system, results = simulate_many(system_name, names, duration=duration, every=every, dt=dt,
+                                    **params)
+    doc = {"system": system.name, "params": system.params, "dt": results[0].dt,
+           "duration": duration, "every": every, "runs": [r.to_dict() for r in results]}
+    return json.dumps(doc, allow_nan=False) + "\n", results
+
+
+def api_csv(results):
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(csv_columns(results[0].system.ndof))
+    for r in results:
+        for i, t in enumerate(r.t):
+            writer.writerow([r.integrator, repr(t), *map(repr, r.q[i]), *map(repr, r.v[i]),
+                             repr(r.kinetic[i]), repr(r.potential[i]), repr(r.dissipated[i]),
+                             repr(r.total[i])])
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("chunk", [4096, 5])
+@pytest.mark.parametrize("case", range(len(STREAM_CASES)))
+def test_streamed_output_is_bitwise_the_python_api(capsys, monkeypatch, tmp_path, case, chunk):
+    """JSON and CSV, to stdout and to a file, equal byte for byte what simulate_many gives,
+    whether the samples come in one chunk or in many (chunk = 5 samples)."""
+    monkeypatch.setattr(cli, "STREAM_SAMPLES", chunk)
+    system, names, params, duration, every, dt = STREAM_CASES[case]
+    expected_json, results = api_document(system, names, params, duration, every, dt)
+    args = ["run", system, "--duration", str(duration), "--every", str(every)]
+    args += ["--dt", str(dt)] if dt else []
+    args += [a for n in names for a in ("-i", n)]
+    args += [a for k, v in params.items() for a in ("--set", f"{k}={v}")]
+    code, out, _ = run_cli(capsys, *args)
+    assert code == 0 and out == expected_json
+    path = tmp_path / "out.csv"
+    code, out, _ = run_cli(capsys, *args, "--format", "csv", "--output", str(path))
+    assert code == 0 and out == ""
+    assert path.read_text(encoding="utf-8") == api_csv(results)
+
+
+PEAK_RSS = """
+import resource, sys
+from integrator_lab.cli.main import main
+code = main(sys.argv[1:])
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+raise SystemExit(code)
+"""
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_memory_stays_flat_whatever_the_duration(tmp_path, fmt):
+    """Peak memory (RSS of a fresh interpreter) of a 1,000 s and a 20,000 s spring run agree
+    within 10 %: samples go to the output as they are made (20x the samples held in memory
+    cost ~0.25 GB per 100,000 samples before)."""
+    peaks = []
+    for duration in ("1000", "20000"):
+        out = tmp_path / f"run.{fmt}"
+        done = subprocess.run([sys.executable, "-c", PEAK_RSS, "run", "spring",
+                               "-i", "symplectic-euler", "--duration", duration, "--every", "10",
+                               "--format", fmt, "--output", str(out)],
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        peaks.append(int(done.stdout))
+        assert out.stat().st_size > 1000 * int(duration)  # ~100 bytes for each of 100/s samples
+        out.unlink()
+    assert peaks[1] <= 1.10 * peaks[0], peaks
+
+
+def test_unwritable_output_is_refused_before_running(tmp_path):
+    """A missing directory: exit 2 and one line at once, not after a 10-million-step run of
+    four integrators (over a minute; the check takes well under the 60 s allowed)."""
+    done = subprocess.run([sys.executable, "-m", "integrator_lab.cli.main", "run", "spring",
+                           "--duration", "100000", "--output",
+                           str(tmp_path / "missing" / "out.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith("integrator-lab: error: argument --output")
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_full_disk_exits_2_with_one_line(fmt):
+    done = subprocess.run([sys.executable, "-m", "integrator_lab.cli.main", "run", "spring",
+                           "--duration", "100", "--format", fmt, "--output", "/dev/full"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == ("integrator-lab: error: argument --output: cannot write "
+                           "'/dev/full': No space left on device\n")
+
+
+def test_full_disk_on_standard_output_exits_2_with_one_line():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "integrator_lab.cli.main", "run", "spring",
+                               "--duration", "100"], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "No space left on device" in done.stderr
+
+
+def test_astronomical_step_count_is_a_usage_error(capsys):
+    """1e308 s at dt = 1e-10 s is 1e318 steps: an infinite float, which int() cannot take."""
+    code, out, err = run_cli(capsys, "run", "spring", "--duration", "1e308", "--dt", "1e-10")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("integrator-lab: error: 'duration'/'dt'")
+    code, out, err = run_cli(capsys, "run", "spring", "--duration", "1e300", "--dt", "1e-5")
+    assert code == 2 and len(err) < 200  # the count is written short: 1e+305, not 306 digits
+    assert "1e+305" in err
+    with pytest.raises(ValueError, match="'duration'/'dt'"):
+        simulate("spring", "euler", duration=1e308, dt=1e-10)
+
+
+def test_list_shows_the_order_with_velocity_dependent_forces(capsys):
+    """yoshida4 is fourth order only for forces of the positions alone; the listing says so
+    (text and JSON), from the core's declaration, and says nothing of the kind for rk4."""
+    code, out, _ = run_cli(capsys, "list", "--format", "json")
+    entries = {i["name"]: i for i in json.loads(out)["integrators"]}
+    assert (entries["yoshida4"]["order"], entries["yoshida4"]["order_velocity_dependent"]) == (4, 2)
+    assert (entries["rk4"]["order"], entries["rk4"]["order_velocity_dependent"]) == (4, 4)
+    code, out, _ = run_cli(capsys, "list")
+    line = next(x for x in out.splitlines() if x.strip().startswith("yoshida4"))
+    assert "order 4 (2 with velocity-dependent forces such as damping)" in line
+    line = next(x for x in out.splitlines() if x.strip().startswith("rk4"))
+    assert "order 4," in line

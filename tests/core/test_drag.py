@@ -213,3 +213,30 @@ def test_symplectic_euler_with_engine_drag_is_the_engine_update(model):
         x += v * dt
         assert result.v[n][0] == pytest.approx(v, rel=1e-14, abs=1e-15)
         assert result.q[n][0] == pytest.approx(x, rel=1e-13, abs=1e-15)
+
+
+POSITION_SPEED_OFFSET = {
+    # how far past v* (in units of a dt) each method moves the body per step: the scaling
+    # follows the velocity update (the last kick) of a splitting method and the whole step of
+    # the others, which move as under the force alone, x += v* dt + a dt^2 / 2 when exact for a
+    # constant force, x += (v* + a dt) dt for implicit Euler
+    "euler": 0.0, "symplectic-euler": 0.0, "leapfrog": 0.0,
+    "velocity-verlet": 0.5, "yoshida4": 0.5, "midpoint": 0.5, "heun": 0.5, "rk4": 0.5,
+    "implicit-midpoint": 0.5, "rk45": 0.5, "implicit-euler": 1.0,
+}
+
+
+@pytest.mark.parametrize("model", ["unity", "box2d"])
+@pytest.mark.parametrize("integrator", list(POSITION_SPEED_OFFSET))
+def test_speed_of_the_position_at_the_terminal_velocity(model, integrator):
+    """unity, k = 0.5, dt = 0.1, F/m = 10: v* = (F/mk)(1 - k dt) = 19 m/s, and symplectic
+    Euler (the engines' update) moves the body at exactly that; box2d: v* = F/(mk) = 20 m/s."""
+    assert set(POSITION_SPEED_OFFSET) == set(INTEGRATORS)
+    k, dt = 0.5, 0.1
+    system = get_system("drag", model=model, drag=k, force=10.0, mass=1.0)
+    terminal = {"unity": 10.0 / k * (1 - k * dt), "box2d": 10.0 / k}[model]
+    result = simulate(system, integrator, dt=dt, duration=60.0)
+    assert result.v[-1][0] == pytest.approx(terminal, rel=1e-12)
+    speed = (result.q[-1][0] - result.q[-2][0]) / dt
+    assert speed == pytest.approx(terminal + POSITION_SPEED_OFFSET[integrator] * 10.0 * dt,
+                                  rel=1e-11)

@@ -8,6 +8,7 @@ import math
 import pytest
 
 from integrator_lab.core import Runner, get_system, simulate
+from integrator_lab.core.runner import RUNAWAY_FACTOR
 
 LANES = ["euler", "symplectic-euler", "velocity-verlet", "rk4"]
 
@@ -91,6 +92,117 @@ def test_divergence_of_an_oscillator_beyond_the_stability_limit():
     assert rk4.diverged_at is not None
     assert all(math.isfinite(x) for sample in rk4.history for x in sample)
     assert midpoint.diverged_at is None
+
+
+def euler_runaway_step(omega_dt):
+    """Explicit Euler on an undamped harmonic oscillator multiplies the energy by exactly
+    1 + (omega dt)^2 per step (it scales (x, v/omega) by sqrt(1 + (omega dt)^2)), so K + P
+    first exceeds E0 by RUNAWAY_FACTOR E0 at step ceil(ln(1 + factor) / ln(1 + (omega dt)^2))
+    (not an integer here, so rounding cannot move the step)."""
+    steps = math.log1p(RUNAWAY_FACTOR) / math.log1p(omega_dt * omega_dt)
+    assert 0.01 < steps % 1 < 0.99
+    return math.ceil(steps)
+
+
+@pytest.mark.parametrize("every", [1, 7, 2000])
+def test_divergence_time_is_the_step_where_it_happens_whatever_the_sampling(every):
+    """The undamped spring (k = 15, m = 1, energy scale E0) under explicit Euler at dt = 0.05:
+    the step where the energy gain passes the limit is fixed by the growth factor, 126 steps,
+    and the reported time is that step's, not the next sample's (every = 2000 reported 100 s)."""
+    dt = 0.05
+    n = euler_runaway_step(math.sqrt(15.0) * dt)
+    expected = Runner(get_system("spring", damping=0.0), ["euler"], dt=dt)
+    expected.advance(300)
+    runner = Runner(get_system("spring", damping=0.0), ["euler", "rk4"], dt=dt, every=every)
+    for chunk in (1, 2, 50, 13, 1000, 4000):  # blocks straddling samples and the divergence
+        runner.advance(chunk)
+    euler, rk4 = runner.lanes
+    assert euler.diverged_at == expected.lanes[0].diverged_at == n * dt
+    assert euler.reason == "energy ran away"
+    # the last state kept is the one before the runaway step, and it is within the limit
+    kinetic, potential = runner.system.energy(euler.q, euler.v)
+    assert kinetic + potential - 7.5 <= RUNAWAY_FACTOR * 7.5
+    assert rk4.diverged_at is None
+
+
+def test_euler_on_the_linear_pendulum_diverges_where_its_energy_growth_says():
+    """The small-angle pendulum is a harmonic oscillator (omega^2 = g/L): Euler multiplies its
+    energy by 1 + (omega dt)^2 per step, from E0 = m g L theta0^2 / 2, and the limit is 100 m g L
+    (its energy scale): the step where E0 ((1 + (omega dt)^2)^n - 1) first exceeds it."""
+    system = get_system("pendulum", model="linear", theta0=1.0)
+    runner = Runner(system, ["euler", "symplectic-euler"], every=500)
+    runner.advance(5000)
+    x = system.w2 * runner.dt ** 2
+    steps = math.log1p(RUNAWAY_FACTOR * 2.0 / 1.0 ** 2) / math.log1p(x)
+    assert 0.01 < steps % 1 < 0.99
+    assert runner.lanes[0].diverged_at == math.ceil(steps) * runner.dt
+    assert runner.lanes[1].diverged_at is None
+
+
+def test_euler_diverges_on_the_default_cradle_and_stable_methods_do_not():
+    """Each impact of the default (Hertz) cradle kicks Euler's energy up; symplectic, rk4 and
+    implicit Euler keep it bounded (or lose it) over the same 5 s."""
+    runner = Runner(get_system("cradle"), ["euler", "symplectic-euler", "rk4",
+                                           "implicit-euler"], every=100)
+    runner.advance(5000)
+    diverged = {lane.name: lane.diverged_at for lane in runner.lanes}
+    assert diverged["euler"] is not None and 0.3 < diverged["euler"] < 5.0
+    assert [diverged[n] for n in ("symplectic-euler", "rk4", "implicit-euler")] == [None] * 3
+
+
+@pytest.mark.parametrize("every", [1, 3, 1000])
+@pytest.mark.parametrize("system", ["spring", "pendulum"])
+def test_non_finite_state_is_dated_to_its_step(every, system):
+    """At dt = 1e160 s the first Euler step's velocity is ~1e161 and its kinetic energy
+    overflows: the state is no longer finite at t = dt, whatever the sampling interval (the
+    state was judged only at the next sample, a NaN by then)."""
+    runner = Runner(get_system(system), ["euler"], dt=1e160, every=every)
+    runner.advance(2000)
+    lane = runner.lanes[0]
+    assert (lane.diverged_at, lane.reason) == (1e160, "state is no longer finite")
+    assert lane.q == [get_system(system).initial_state()[0][0]]  # the last finite state
+
+
+@pytest.mark.parametrize("model", ["unity", "physx", "box2d", "bullet"])
+@pytest.mark.parametrize("integrator", ["euler", "symplectic-euler", "velocity-verlet", "rk4"])
+def test_engine_drag_at_its_terminal_velocity_is_not_diverged(model, integrator):
+    """Engine drag holds the velocity at its fixed point v* = a dt r / (1 - r) (r the factor
+    per step): a stable motion. Its energy ledger picks up m a^2 dt^2 / 2 of bookkeeping error
+    per step, which flagged euler and symplectic-euler as diverged at ~100 s (F = 10 N, m = 1,
+    k = 10 /s, dt = 0.01 s); divergence must not be judged on the ledger."""
+    drag = 0.9 if model == "bullet" else 10.0
+    system = get_system("drag", model=model, drag=drag)
+    runner = Runner(system, [integrator], dt=0.01, every=100)
+    runner.advance(15_000)  # 150 s
+    lane = runner.lanes[0]
+    assert lane.diverged_at is None, lane.reason
+    assert lane.v[0] == pytest.approx(system.terminal_velocity(0.01), rel=1e-9)
+
+
+def test_constant_force_under_euler_is_not_diverged():
+    """Euler lags the exact position by a t dt / 2, so its K + P exceeds E0 by m a^2 t dt / 2,
+    growing without bound but ever smaller next to the kinetic energy m a^2 t^2 / 2: the motion
+    converges, and was flagged as diverged at 1100 s with dt = 0.1 s."""
+    runner = Runner(get_system("constant-force"), ["euler", "symplectic-euler"], dt=0.1,
+                    every=1000)
+    runner.advance(50_000)  # 5000 s
+    for lane in runner.lanes:
+        assert lane.diverged_at is None, lane.reason
+        assert lane.v[0] == pytest.approx(10.0 * 5000.0, rel=1e-12)
+        assert lane.q[0] == pytest.approx(5.0 * 5000.0 ** 2, rel=2 * 0.1 / 5000.0)
+
+
+def test_unstable_linear_drag_is_diverged_and_stable_is_not():
+    """True linear drag under explicit Euler: v - v_t is multiplied by 1 - k dt per step, so it
+    is stable for k dt < 2 and grows geometrically beyond. From rest at k = 300 /s, dt = 0.01 s
+    (factor -2), |v - v_t| = v_t 2^n: K exceeds 100 times its bound m v_t^2 / 2 at 2^n > 11."""
+    stable = Runner(get_system("drag", drag=150.0), ["euler"], dt=0.01)
+    stable.advance(10_000)
+    assert stable.lanes[0].diverged_at is None
+    unstable = Runner(get_system("drag", drag=300.0), ["euler"], dt=0.01, every=1000)
+    unstable.advance(10_000)
+    assert unstable.lanes[0].diverged_at is not None
+    assert 3 * 0.01 <= unstable.lanes[0].diverged_at <= 5 * 0.01
 
 
 def test_memory_is_bounded_by_the_capacity():

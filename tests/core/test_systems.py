@@ -4,6 +4,8 @@ special functions behind it."""
 
 from __future__ import annotations
 
+import decimal
+import itertools
 import json
 import math
 import sys
@@ -125,6 +127,83 @@ def test_near_critical_damping_is_continuous_with_critical():
         for t in (0.1, 0.5, 1.0, 3.0, 10.0):
             assert near.exact(t)[0][0] == pytest.approx(critical.exact(t)[0][0], abs=1e-6)
             assert near.exact(t)[1][0] == pytest.approx(critical.exact(t)[1][0], abs=1e-6)
+
+
+def _two_exponentials(mass, k, b, x0, v0, t):
+    """The overdamped spring's exact motion x = A exp(l1 t) + B exp(l2 t), evaluated with 60
+    significant digits (``decimal``), so the textbook form is safe from cancellation and
+    overflow; returns (x, v, the size |A e1| + |B e2| of the terms, the same for v)."""
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60
+        m, k, b, x0, v0, t = (decimal.Decimal(z) for z in (mass, k, b, x0, v0, t))
+        gamma = b / (2 * m)
+        r = (gamma * gamma - k / m).sqrt()
+        l1, l2 = r - gamma, -r - gamma
+        a = (v0 - l2 * x0) / (l1 - l2)
+        c = x0 - a
+        e1, e2 = (l1 * t).exp(), (l2 * t).exp()
+        return (float(a * e1 + c * e2), float(l1 * a * e1 + l2 * c * e2),
+                float(abs(a * e1) + abs(c * e2)), float(abs(l1 * a * e1) + abs(l2 * c * e2)))
+
+
+@pytest.mark.parametrize("damping, times", [
+    (20.0, (1.0, 76.9, 77.0, 200.0, 500.0)),    # cosh(r t) overflowed from t = 77 s
+    (100.0, (1.0, 14.3, 100.0, 1000.0, 4000.0)),  # from t = 14.3 s
+    (1000.0, (0.01, 1.4, 100.0, 1e4)),            # from t = 1.4 s
+    (1e6, (1e-6, 1e-3, 1.0, 1e3, 1e4)),           # at once
+])
+@pytest.mark.parametrize("x0, v0", [(1.0, 0.0), (-0.5, 30.0)])
+def test_overdamped_spring_matches_the_closed_form_at_long_times(damping, times, x0, v0):
+    """k = 15, m = 1: every damping in the declared range up to 1e6 and times up to 1e4 s
+    (where exp(-gamma t) cosh(r t) overflowed) agree with the closed form evaluated in 60-digit
+    decimal arithmetic to 1e-10 of the size of its terms (a few roundings of exp(l t) with
+    |l t| <= 400 cost ~1e-13)."""
+    system = get_system("spring", stiffness=15.0, mass=1.0, damping=damping, x0=x0, v0=v0)
+    for t in times:
+        (x,), (v,) = system.exact(t)
+        x_ref, v_ref, x_size, v_size = _two_exponentials(1.0, 15.0, damping, x0, v0, t)
+        assert x == pytest.approx(x_ref, rel=1e-10, abs=1e-10 * x_size), t
+        assert v == pytest.approx(v_ref, rel=1e-10, abs=1e-10 * v_size), t
+
+
+def test_spring_exact_solution_is_finite_over_the_declared_range():
+    """No exception and finite values for damping up to 1e6 N s/m at times up to 1e4 s, at the
+    corners of the declared mass, stiffness and initial-state ranges; and the values solve the
+    equation of motion: the central difference of v matches -(k x + b v)/m."""
+    for mass, k, b, x0, v0 in itertools.product(
+            (1e-3, 1.0, 1000.0), (1e-3, 15.0, 1e6), (0.0, 0.1, 20.0, 1e3, 1e6),
+            (-100.0, 1.0), (0.0, 1000.0)):
+        system = get_system("spring", mass=mass, stiffness=k, damping=b, x0=x0, v0=v0)
+        for t in (0.0, 0.5, 77.0, 1e3, 1e4):
+            (x,), (v,) = system.exact(t)
+            assert math.isfinite(x) and math.isfinite(v), (mass, k, b, t)
+    system = get_system("spring", damping=1e6, stiffness=15.0, mass=1.0)
+    for t in (10.0, 1e3, 1e4):
+        h = 1e-3  # the slow mode's rate is 1.5e-5 1/s: truncation ~ (h l1)^2 ~ 1e-16
+        (x,), (v,) = system.exact(t)
+        slope = (system.exact(t + h)[1][0] - system.exact(t - h)[1][0]) / (2 * h)
+        assert slope == pytest.approx(-(15.0 * x + 1e6 * v), abs=1e-8 * 15.0 * abs(x)), t
+
+
+def test_drag_exact_solution_with_a_tiny_drag_rate():
+    """z = k t << 1: the motion is the constant-force one to second order in z,
+    x = a t^2 (1/2 - z/6 + z^2/24), v = a t (1 - z/2 + z^2/6) (next terms ~ z^3 <= 1e-15).
+    With k = 1e-12 the old form (F/(m k)) (t - relaxed) subtracted two numbers of 1e14 m; at
+    k = 1e-300 it gave NaN."""
+    for k in (1e-300, 1e-12, 1e-8):
+        system = get_system("drag", force=10.0, mass=1.0, drag=k)
+        for t in (1.0, 10.0, 1e3):
+            (x,), (v,) = system.exact(t)
+            z = k * t
+            assert x == pytest.approx(10.0 * t * t * (0.5 - z / 6 + z * z / 24), rel=1e-14)
+            assert v == pytest.approx(10.0 * t * (1 - z / 2 + z * z / 6), rel=1e-14)
+    # and a z = k t near the switch between the series and the closed form (0.5)
+    system = get_system("drag", force=10.0, mass=1.0, drag=0.5, v0=2.0)
+    for t in (0.999, 1.0, 1.001):
+        (x,), (v,) = system.exact(t)
+        z = 0.5 * t
+        assert x == pytest.approx(2.0 * (1 - math.exp(-z)) / 0.5
+                                  + 20.0 * (t - (1 - math.exp(-z)) / 0.5), rel=1e-13)
 
 
 @pytest.mark.parametrize("omega0", [10.0, -10.0, 6.5])

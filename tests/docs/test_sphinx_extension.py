@@ -212,6 +212,8 @@ def test_reference_lists_every_declaration(tmp_path):
     for name in INTEGRATORS:
         assert f'<span class="pre">{name}</span>' in page
     assert "(0, 1e+06]" in page  # the spring's stiffness: open at 0, closed at 1e6
+    # yoshida4's order drops to 2 with damping: the table says so beside its 4
+    assert "<td><p>4 (2 with damping)</p></td>" in page
     assert not (tmp_path / "out" / SITE_DIR).exists()
 
 

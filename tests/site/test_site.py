@@ -175,3 +175,14 @@ def test_live_frames_carry_divergence_and_stay_bounded():
             + 2 * len(layout["ghost_bodies"]["w"]) + 4 * layout["n_ghost_links"]
             + len(scene.SAMPLE_COLUMNS) * sum(counts.values()))
     assert len(last["data"]) == size
+
+
+def test_legend_and_tooltip_show_the_order_with_damping():
+    """The views take the order from the core's declaration, with the lower order under
+    velocity-dependent forces where it drops (yoshida4), and nothing more where it does not."""
+    label = scene.integrator_label("yoshida4")
+    assert label == "yoshida4 · 4th order (2nd if damped) · symplectic"
+    assert scene.integrator_label("rk4") == "rk4 · 4th order"
+    assert "order 4 (2 with velocity-dependent forces such as damping)" in (
+        scene.integrator_about("yoshida4"))
+    assert "order 4, not symplectic" in scene.integrator_about("rk4")

@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 import csv
 import importlib
-import io
 import json
-import math
+import shutil
 import sys
+import tempfile
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, Runner, catalog
 from integrator_lab.core import get_system
@@ -104,6 +104,12 @@ def build_parser() -> Parser:
 
 
 # -- run ------------------------------------------------------------------------------------
+#: samples taken from a runner at a time and written out: what bounds the memory of a run
+STREAM_SAMPLES = 4096
+#: the per-sample keys of a JSON run, in the document's order (as ``SimulationResult.to_dict``)
+JSON_COLUMNS = ("t", "q", "v", "kinetic", "potential", "dissipated", "total")
+
+
 def cmd_run(args) -> int:
     names = args.integrator or list(DEFAULT_INTEGRATORS)
     for name in names:
@@ -117,64 +123,130 @@ def cmd_run(args) -> int:
         params[name] = value
     try:
         system = get_system(args.system, **params)
-        runner = Runner(system, names, args.dt, every=args.every, capacity=None)
-        steps = step_count(args.duration, runner.dt)
+        # validates the names, dt and every once, before anything is written
+        dt = Runner(system, names, args.dt, every=args.every, capacity=1).dt
+        steps = step_count(args.duration, dt)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    _advance_with_progress(runner, steps)
-    results = [SimulationResult(runner, lane) for lane in runner.lanes]
-    text = (_to_json if args.format == "json" else _to_csv)(system, runner, args, results)
+    run = _Run(system, names, dt, args.every, steps)
+    write = _write_json if args.format == "json" else _write_csv
     if args.output:
         try:
-            with open(args.output, "w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
+            # opened (and so checked) before the simulation starts
+            handle = open(args.output, "w", encoding="utf-8", newline="")
         except OSError as exc:
             raise UsageError(f"argument --output: cannot write {args.output!r}: "
                              f"{exc.strerror}") from None
+        try:
+            with handle:
+                write(handle, run, args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise UsageError(f"argument --output: cannot write {args.output!r}: "
+                             f"{exc.strerror or exc}") from None
     else:
-        sys.stdout.write(text)
-    for lane in runner.lanes:
+        try:
+            write(sys.stdout, run, args)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise UsageError(f"cannot write to standard output: {exc.strerror or exc}") from None
+    run.finish_progress()
+    for name, lane in run.lanes.items():
         if lane.diverged_at is not None:
-            print(f"{PROG}: note: {lane.name} diverged at t = {lane.diverged_at:g} s "
+            print(f"{PROG}: note: {name} diverged at t = {lane.diverged_at:g} s "
                   f"({lane.reason})", file=sys.stderr)
     return 0
 
 
-def _advance_with_progress(runner, steps):
-    show = steps * len(runner.lanes) >= PROGRESS_MIN_STEPS and sys.stderr.isatty()
-    chunk = max(1, steps // 100)
-    done = 0
-    while done < steps:
-        block = min(chunk, steps - done)
-        runner.advance(block)
-        done += block
-        if show:
-            filled = 40 * done // steps
+class _Run:
+    """The integrators of one ``run``, simulated one after the other (their lanes are
+    independent: the numbers are those of the lockstep runner), each handing out its samples
+    in chunks of :data:`STREAM_SAMPLES` as they are made, so memory stays flat whatever the
+    duration."""
+
+    def __init__(self, system, names, dt, every, steps):
+        self.system, self.names, self.dt, self.every, self.steps = system, names, dt, every, steps
+        self.lanes = {}
+        self.show = steps * len(names) >= PROGRESS_MIN_STEPS and sys.stderr.isatty()
+        self.done = 0
+
+    def chunks(self, name):
+        """Lists of sample tuples ``(t, *q, *v, kinetic, potential, dissipated, total)``."""
+        runner = Runner(self.system, [name], self.dt, every=self.every,
+                        capacity=STREAM_SAMPLES + 1)
+        lane = self.lanes[name] = runner.lanes[0]
+        # a multiple of every, so a chunk adds exactly STREAM_SAMPLES samples
+        chunk = self.every * STREAM_SAMPLES
+        done = 0
+        while True:
+            if lane.pending:
+                yield list(lane.pending)
+                lane.pending.clear()
+            if done >= self.steps or lane.diverged_at is not None:
+                break
+            block = min(chunk, self.steps - done)
+            runner.advance(block)
+            done += block
+            self._progress(block, runner.time)
+        self._progress(self.steps - done, runner.time)
+
+    def _progress(self, steps, now):
+        self.done += steps
+        if self.show and steps:
+            total = self.steps * len(self.names)
+            filled = 40 * self.done // total
             sys.stderr.write(f"\r[{'#' * filled}{'.' * (40 - filled)}] "
-                             f"{100 * done // steps:3d}%  t = {runner.time:.4g} s")
+                             f"{100 * self.done // total:3d}%  t = {now:.4g} s")
             sys.stderr.flush()
-    if show:
-        sys.stderr.write("\n")
+
+    def finish_progress(self):
+        if self.show:
+            sys.stderr.write("\n")
 
 
-def _header(system, runner, args):
-    return {"system": system.name, "params": system.params, "dt": runner.dt,
-            "duration": args.duration, "every": runner.every}
+def _write_json(out, run, args):
+    """The document ``json.dumps`` gives of the header and every run's ``to_dict()``, written
+    piece by piece: each run's columns are spooled to temporary files while it runs."""
+    header = {"system": run.system.name, "params": run.system.params, "dt": run.dt,
+              "duration": args.duration, "every": run.every}
+    out.write(json.dumps(header)[:-1] + ', "runs": [')
+    n = run.system.ndof
+    for index, name in enumerate(run.names):
+        spools = [tempfile.TemporaryFile("w+", encoding="utf-8") for _ in JSON_COLUMNS]
+        try:
+            first = True
+            for chunk in run.chunks(name):
+                columns = ([s[0] for s in chunk], [list(s[1:1 + n]) for s in chunk],
+                           [list(s[1 + n:1 + 2 * n]) for s in chunk], [s[-4] for s in chunk],
+                           [s[-3] for s in chunk], [s[-2] for s in chunk],
+                           [s[-1] for s in chunk])
+                for spool, column in zip(spools, columns):
+                    if not first:
+                        spool.write(", ")
+                    spool.write(json.dumps(column, allow_nan=False)[1:-1])
+                first = False
+            out.write((", " if index else "") + '{"integrator": ' + json.dumps(name))
+            for key, spool in zip(JSON_COLUMNS, spools):
+                out.write(f', "{key}": [')
+                spool.seek(0)
+                shutil.copyfileobj(spool, out)
+                out.write("]")
+            out.write(', "diverged_at": ' + json.dumps(run.lanes[name].diverged_at) + "}")
+        finally:
+            for spool in spools:
+                spool.close()
+    out.write("]}\n")
 
 
-def _to_json(system, runner, args, results):
-    document = _header(system, runner, args)
-    document["runs"] = [r.to_dict() for r in results]
-    return json.dumps(document, allow_nan=False) + "\n"
-
-
-def _to_csv(system, runner, args, results):
-    out = io.StringIO()
+def _write_csv(out, run, args):
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(csv_columns(system.ndof))
-    for result in results:
-        writer.writerows(csv_rows(result))
-    return out.getvalue()
+    writer.writerow(csv_columns(run.system.ndof))
+    for name in run.names:
+        for chunk in run.chunks(name):
+            writer.writerows([name, *map(repr, sample)] for sample in chunk)
 
 
 def csv_columns(ndof: int) -> list[str]:
@@ -208,7 +280,8 @@ def cmd_list(args) -> int:
     for i in data["integrators"]:
         kind = ", ".join(filter(None, ["symplectic" if i["symplectic"] else "",
                                        "implicit" if i["implicit"] else "explicit"]))
-        print(f"  {i['name']:<18} order {i['order']}, {kind}, {i['evaluations']} force "
+        order = f"order {i['order']}" + (f" ({i['order_note']})" if i["order_note"] else "")
+        print(f"  {i['name']:<18} {order}, {kind}, {i['evaluations']} force "
               f"evaluation(s)/step\n  {'':<18} {i['description']}")
     return 0
 

@@ -421,7 +421,9 @@ def reference_rst() -> list[str]:
         lines += [".. rubric:: Parameters", ""]
         lines += _table(["name", "default", "unit", "accepted", "meaning"], rows)
     lines += ["Integrators", "===========", ""]
-    rows = [[f"``{i['name']}``", _escape(i["title"]), str(i["order"]),
+    rows = [[f"``{i['name']}``", _escape(i["title"]),
+             str(i["order"]) + (f" ({i['order_velocity_dependent']} with damping)"
+                                if i["order_note"] else ""),
              "yes" if i["symplectic"] else "no", "implicit" if i["implicit"] else "explicit",
              str(i["evaluations"])] for i in data["integrators"]]
     lines += _table(["name", "method", "order", "symplectic", "kind", "force evaluations / step"],

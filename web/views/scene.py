@@ -64,9 +64,13 @@ def _ordinal(n: int) -> str:
 
 
 def integrator_label(name: str) -> str:
-    """Short legend label: name, order, and whether the method is symplectic."""
+    """Short legend label: name, order (and the lower one with damping, where it drops), and
+    whether the method is symplectic."""
     cls = INTEGRATORS[name]
-    return f"{name} · {_ordinal(cls.order)} order" + (" · symplectic" if cls.symplectic else "")
+    order = f"{_ordinal(cls.order)} order"
+    if cls.damped_order() != cls.order:
+        order += f" ({_ordinal(cls.damped_order())} if damped)"
+    return f"{name} · {order}" + (" · symplectic" if cls.symplectic else "")
 
 
 def integrator_about(name: str) -> str:
@@ -74,7 +78,8 @@ def integrator_about(name: str) -> str:
     cls = INTEGRATORS[name]
     kind = "symplectic" if cls.symplectic else "not symplectic"
     how = "implicit" if cls.implicit else "explicit"
-    return f"{cls.title}: order {cls.order}, {kind}, {how}. {cls.description}"
+    order = f"order {cls.order}" + (f" ({cls.order_note()})" if cls.order_note() else "")
+    return f"{cls.title}: {order}, {kind}, {how}. {cls.description}"
 
 
 def _finite(values) -> bool:
