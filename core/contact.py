@@ -53,7 +53,7 @@ def collision_restitution(law: str, a: float) -> float:
     h = _CALIBRATION_STEP
     x, u = 0.0, 1.0
 
-    def rk4(x, u, h):
+    def rk4(x: float, u: float, h: float) -> tuple[float, float]:
         k1x, k1u = u, _accel(law, a, x, u)
         k2x, k2u = u + 0.5 * h * k1u, _accel(law, a, x + 0.5 * h * k1x, u + 0.5 * h * k1u)
         k3x, k3u = u + 0.5 * h * k2u, _accel(law, a, x + 0.5 * h * k2x, u + 0.5 * h * k2u)

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias, overload
+
+#: a parameter's value: a float, an int or a str, as its ``kind`` declares
+Value: TypeAlias = float | int | str
 
 
 @dataclass(frozen=True)
@@ -19,7 +23,7 @@ class Param:
     """
 
     name: str
-    default: float | int | str
+    default: Value
     unit: str = ""
     doc: str = ""
     kind: str = "float"
@@ -41,7 +45,7 @@ class Param:
         unit = f" {self.unit}" if self.unit else ""
         return f"{what} in {left}{lo}, {hi}{right}{unit}"
 
-    def validate(self, value, *, owner: str = ""):
+    def validate(self, value: object, *, owner: str = "") -> Value:
         """Return ``value`` converted to this parameter's type, or raise ``ValueError``."""
         label = f"{owner} parameter '{self.name}'" if owner else f"parameter '{self.name}'"
         if self.kind == "choice":
@@ -63,8 +67,8 @@ class Param:
             raise ValueError(f"{label}: got {value!r}, expected {self.accepted()}")
         return number
 
-    def to_dict(self) -> dict:
-        out = {"name": self.name, "kind": self.kind, "default": self.default, "unit": self.unit,
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default, "unit": self.unit,
                "doc": self.doc, "accepted": self.accepted()}
         if self.kind == "choice":
             out["choices"] = list(self.choices)
@@ -77,7 +81,7 @@ def _fmt(x: float) -> str:
     return f"{x:g}"
 
 
-def _to_number(value):
+def _to_number(value: object) -> int | float | None:
     """Accept ints, floats and numeric strings; reject bools, None and everything else."""
     if isinstance(value, bool):
         return None
@@ -96,7 +100,8 @@ def _to_number(value):
     return None
 
 
-def resolve(params: tuple[Param, ...], given: dict, *, owner: str) -> dict:
+def resolve(params: tuple[Param, ...], given: dict[str, object], *,
+            owner: str) -> dict[str, Value]:
     """Validate ``given`` against ``params`` and fill in defaults; unknown names are errors."""
     by_name = {p.name: p for p in params}
     for name in given:
@@ -107,7 +112,17 @@ def resolve(params: tuple[Param, ...], given: dict, *, owner: str) -> dict:
             for p in params}
 
 
-def positive_time(name: str, value, *, allow_none: bool = False):
+@overload
+def positive_time(name: str, value: object, *, allow_none: Literal[False] = False) -> float:
+    ...
+
+
+@overload
+def positive_time(name: str, value: object, *, allow_none: bool) -> float | None:
+    ...
+
+
+def positive_time(name: str, value: object, *, allow_none: bool = False) -> float | None:
     """Validate a time span (dt, duration): a finite number > 0."""
     if value is None and allow_none:
         return None

@@ -13,7 +13,7 @@ SYSTEMS: dict[str, type[System]] = {
 }
 
 
-def get_system(name, **params) -> System:
+def get_system(name: str, **params: object) -> System:
     """An instance of the system called ``name`` with ``params`` validated."""
     try:
         cls = SYSTEMS[name]

@@ -11,7 +11,45 @@ the exact dynamics.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Protocol, TypeAlias
+
 from ..params import Param, resolve
+
+#: a state vector (``q`` or ``v``) or the accelerations: one float per coordinate
+Vector: TypeAlias = list[float]
+#: an n x n matrix as a list of rows (a Jacobian block)
+Matrix: TypeAlias = list[list[float]]
+#: ``exact(t)``: ``(q, v)``, or None when there is no closed form
+ExactState: TypeAlias = tuple[Vector, Vector] | None
+#: ``scalar_forces(x, v, t) -> (a, p)`` of a one-degree-of-freedom system, on plain floats
+ScalarForces: TypeAlias = Callable[[float, float, float], tuple[float, float]]
+#: ``jacobian(q, v, t) -> (da/dq, da/dv)``
+Jacobian: TypeAlias = Callable[[Vector, Vector, float], tuple[Matrix, Matrix]]
+#: ``post_step(v, w, dt) -> (v, w)``: an engine's velocity rescaling after each step
+PostStep: TypeAlias = Callable[[Vector, float, float], tuple[Vector, float]]
+
+
+class Dynamics(Protocol):
+    """What an integrator needs of a system: its forces and the optional fast paths.
+
+    :class:`System` has it all; so does a proxy such as the study's force counter, which is
+    why integrators should ask for no more than this.
+    """
+
+    @property
+    def velocity_dependent(self) -> bool: ...
+
+    @property
+    def scalar_forces(self) -> ScalarForces | None: ...
+
+    @property
+    def jacobian(self) -> Jacobian | None: ...
+
+    @property
+    def post_step(self) -> PostStep | None: ...
+
+    def forces(self, q: Vector, v: Vector, t: float) -> tuple[Vector, float]: ...
 
 
 class System:
@@ -26,7 +64,12 @@ class System:
     #: unit of each coordinate (and, divided by s, of each velocity)
     coordinate_units: tuple[str, ...] = ()
 
-    def __init__(self, **params):
+    #: the validated parameters by name. Each value is a float, an int or a str as its
+    #: :class:`Param` declares (``kind``), which only the declaration at run time knows: Any,
+    #: and subclasses give each value its type where ``setup`` copies it to an attribute.
+    params: dict[str, Any]
+
+    def __init__(self, **params: object) -> None:
         self.params = resolve(self.PARAMS, params, owner=self.name)
         self.setup()
 
@@ -34,14 +77,14 @@ class System:
     def setup(self) -> None:
         """Derive constants from ``self.params`` (called once by ``__init__``)."""
 
-    def initial_state(self) -> tuple[list[float], list[float]]:
+    def initial_state(self) -> tuple[Vector, Vector]:
         raise NotImplementedError
 
-    def forces(self, q, v, t):
+    def forces(self, q: Vector, v: Vector, t: float) -> tuple[Vector, float]:
         """Return ``(a, p)``: accelerations (list) and the dissipated power (>= 0)."""
         raise NotImplementedError
 
-    def energy(self, q, v) -> tuple[float, float]:
+    def energy(self, q: Vector, v: Vector) -> tuple[float, float]:
         """Return ``(kinetic, potential)``."""
         raise NotImplementedError
 
@@ -62,25 +105,25 @@ class System:
         raise NotImplementedError
 
     #: whether ``forces`` depends on ``v`` (damping); lets splitting methods reuse evaluations
-    velocity_dependent = True
+    velocity_dependent: bool = True
 
     #: optional ``scalar_forces(x, v, t) -> (a, p)`` of a one-degree-of-freedom system on
     #: plain floats: a fast path for integrators, equal to ``forces`` on one-element lists
-    scalar_forces = None
+    scalar_forces: ScalarForces | None = None
 
     #: optional ``jacobian(q, v, t) -> (da/dq, da/dv)``, each an n x n list of rows;
     #: implicit integrators fall back to finite differences when it is None
-    jacobian = None
+    jacobian: Jacobian | None = None
 
     #: optional ``post_step(v, w, dt) -> (v, w)``: a velocity rescaling applied after every
     #: step, the way game engines apply damping; None for ordinary ODE systems
-    post_step = None
+    post_step: PostStep | None = None
 
-    def exact(self, t: float):
+    def exact(self, t: float) -> ExactState:
         """Exact ``(q, v)`` at time t, or None when no closed form exists."""
         return None
 
-    def drawing(self, q) -> dict:
+    def drawing(self, q: Vector) -> dict[str, list[float]]:
         """Coordinates for a view: ``{"x": [...], "y": [...]}`` of each drawn body (metres)."""
         raise NotImplementedError
 
@@ -89,13 +132,13 @@ class System:
     def ndof(self) -> int:
         return len(self.coordinates)
 
-    def energies(self, q, v, w):
+    def energies(self, q: Vector, v: Vector, w: float) -> tuple[float, float, float, float]:
         """Return ``(kinetic, potential, dissipated, total)``."""
         kinetic, potential = self.energy(q, v)
         return kinetic, potential, w, kinetic + potential + w
 
     @classmethod
-    def describe(cls) -> dict:
+    def describe(cls) -> dict[str, Any]:
         """Declaration of the system for listings and user interfaces."""
         example = cls()
         return {

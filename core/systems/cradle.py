@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from typing import Any
 
 from ..contact import LAWS, MIN_RESTITUTION, damping_for_restitution
 from ..params import Param
-from .base import System
+from .base import System, Vector
 from .pendulum import _nice_step
 
 #: impact speed below which the contact time is not estimated from it (m/s)
@@ -62,20 +64,25 @@ class Cradle(System):
               min_open=True),
     )
 
-    def __init__(self, **params):
+    # set by setup() from the parameters (whose values mypy sees as Any)
+    n: int
+    length: float
+    radius: float
+    gravity: float
+    k: float
+    law: str
+    masses: list[float]
+    damping: list[float]
+
+    def __init__(self, **params: object) -> None:
         super().__init__(**params)
 
-    @property
-    def coordinates(self):  # type: ignore[override]
-        return tuple(f"theta{i}" for i in range(self.n))
-
-    @property
-    def coordinate_units(self):  # type: ignore[override]
-        return ("rad",) * self.n
-
-    def setup(self):
+    def setup(self) -> None:
         p = self.params
         self.n = n = p["balls"]
+        # one coordinate per ball: per instance, as the number of balls is a parameter
+        self.coordinates = tuple(f"theta{i}" for i in range(n))
+        self.coordinate_units = ("rad",) * n
         if p["lifted"] > n:
             raise ValueError(f"cradle parameter 'lifted': got {p['lifted']!r}, expected an "
                              f"integer in [0, {n}] (at most 'balls')")
@@ -95,12 +102,14 @@ class Cradle(System):
         self.g_over_l = self.gravity / self.length
         self.inv_ml = [1.0 / (m * self.length) for m in self.masses]  # 1/(m L) per ball
 
-    def initial_state(self):
+    def initial_state(self) -> tuple[Vector, Vector]:
         p = self.params
         return [-p["angle"] if i < p["lifted"] else 0.0 for i in range(self.n)], [0.0] * self.n
 
-    def _contacts(self, q, v):
-        """Yield ``(i, overlap, approach rate, nx, ny)`` for every touching pair."""
+    def _contacts(self, q: Vector, v: Vector) -> Iterator[
+            tuple[int, float, float, float, float, list[float], list[float]]]:
+        """Yield ``(i, overlap, approach rate, nx, ny, sines, cosines)`` for every touching
+        pair (the sines and cosines of every angle, computed once for all pairs)."""
         length, pivots, two_r = self.length, self.pivots, 2.0 * self.radius
         sines = [math.sin(t) for t in q]
         cosines = [math.cos(t) for t in q]
@@ -119,7 +128,7 @@ class Cradle(System):
             dvy = length * (v[i + 1] * sines[i + 1] - v[i] * sines[i])
             yield i, overlap, -(dvx * nx + dvy * ny), nx, ny, sines, cosines
 
-    def forces(self, q, v, t):
+    def forces(self, q: Vector, v: Vector, t: float) -> tuple[Vector, float]:
         g_over_l, inv_ml, k, hertz = self.g_over_l, self.inv_ml, self.k, self.hertz
         accel = [-g_over_l * math.sin(theta) for theta in q]
         power = 0.0
@@ -140,7 +149,7 @@ class Cradle(System):
             accel[i] -= force * (nx * cosines[i] + ny * sines[i]) * inv_ml[i]
         return accel, power
 
-    def energy(self, q, v):
+    def energy(self, q: Vector, v: Vector) -> tuple[float, float]:
         length, gravity = self.length, self.gravity
         kinetic = 0.0
         potential = 0.0
@@ -156,8 +165,8 @@ class Cradle(System):
                 potential += 0.5 * self.k * overlap * overlap
         return kinetic, potential
 
-    def energy_scale(self):
-        lifted = max(self.params["lifted"], 1)
+    def energy_scale(self) -> float:
+        lifted: int = max(self.params["lifted"], 1)
         # a lift below MIN_SCALE_ANGLE counts as that much: rounding in the contact geometry
         # (~1e-30 J) must stay far below the scale that divergence is judged against
         half = math.sin(0.5 * max(self.params["angle"], MIN_SCALE_ANGLE))
@@ -179,22 +188,24 @@ class Cradle(System):
         # the slower the impact, the longer the contact; a vanishing speed (a tiny angle)
         # would give an infinite time, so it is floored: the swing bounds the step anyway
         speed = max(speed, MIN_IMPACT_SPEED)
-        return 3.218 * (m_eff / self.k) ** 0.4 * speed ** -0.2
+        # (float ** float is Any to mypy: a negative base would give a complex number)
+        duration: float = 3.218 * (m_eff / self.k) ** 0.4 * speed ** -0.2
+        return duration
 
     @property
-    def recommended_dt(self):
+    def recommended_dt(self) -> float:
         # resolve the contact with at least 16 steps; never coarser than 1/200 of a swing
         swing = 2.0 * math.pi * math.sqrt(self.length / self.gravity)
         return _nice_step(min(self.contact_time() / 16.0, swing / 200.0))
 
-    def drawing(self, q):
+    def drawing(self, q: Vector) -> dict[str, list[float]]:
         length = self.length
         return {"x": [p + length * math.sin(t) for p, t in zip(self.pivots, q)],
                 "y": [-length * math.cos(t) for t in q],
                 "pivot_x": list(self.pivots)}
 
     @classmethod
-    def describe(cls):
+    def describe(cls) -> dict[str, Any]:
         out = super().describe()
         out["coordinates"] = ["theta<i> for each ball"]
         out["coordinate_units"] = ["rad"]

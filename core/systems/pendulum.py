@@ -6,7 +6,7 @@ import math
 
 from ..params import Param
 from ..special import ellipf, ellipk, jacobi
-from .base import System
+from .base import ExactState, Matrix, System, Vector
 
 THETA, OMEGA = 0, 0  # index of the angle in q and of the angular velocity in v
 
@@ -44,7 +44,12 @@ class Pendulum(System):
               kind="choice", choices=("nonlinear", "linear")),
     )
 
-    def setup(self):
+    # set by setup() from the parameters (whose values mypy sees as Any)
+    length: float
+    mass: float
+    gravity: float
+
+    def setup(self) -> None:
         p = self.params
         self.length, self.mass = p["length"], p["mass"]
         self.gravity = p["gravity"]
@@ -52,23 +57,23 @@ class Pendulum(System):
         self.w2 = self.gravity / self.length  # omega_0^2 (1/s^2)
         self._setup_exact()
 
-    def initial_state(self):
+    def initial_state(self) -> tuple[Vector, Vector]:
         return [self.params["theta0"]], [self.params["omega0"]]
 
-    def forces(self, q, v, t):
+    def forces(self, q: Vector, v: Vector, t: float) -> tuple[Vector, float]:
         a, p = self.scalar_forces(q[0], v[0], t)
         return [a], p
 
-    def scalar_forces(self, theta, omega, t):
+    def scalar_forces(self, theta: float, omega: float, t: float) -> tuple[float, float]:
         if self.linear:
             return -self.w2 * theta, 0.0
         return -self.w2 * math.sin(theta), 0.0
 
-    def jacobian(self, q, v, t):
+    def jacobian(self, q: Vector, v: Vector, t: float) -> tuple[Matrix, Matrix]:
         slope = -self.w2 if self.linear else -self.w2 * math.cos(q[0])
         return [[slope]], [[0.0]]
 
-    def energy(self, q, v):
+    def energy(self, q: Vector, v: Vector) -> tuple[float, float]:
         m, length = self.mass, self.length
         kinetic = 0.5 * m * length * length * v[0] * v[0]
         if self.linear:
@@ -78,15 +83,15 @@ class Pendulum(System):
             potential = 2.0 * m * self.gravity * length * half * half
         return kinetic, potential
 
-    def energy_scale(self):
+    def energy_scale(self) -> float:
         return self.mass * self.gravity * self.length
 
     @property
-    def recommended_dt(self):
+    def recommended_dt(self) -> float:
         # 1/100 of the small-oscillation period, rounded down to 1, 2 or 5 x 10^n
         return _nice_step(2.0 * math.pi / math.sqrt(self.w2) / 100.0)
 
-    def period(self):
+    def period(self) -> float | None:
         """Exact period (s): of the oscillation, or of one full turn of a rotating pendulum;
         None at the separatrix's energy (the motion is not periodic there)."""
         if self.linear:
@@ -98,9 +103,13 @@ class Pendulum(System):
             return None
         return 4.0 * ellipk(self._k) / math.sqrt(self.w2)
 
-    def _setup_exact(self):
-        theta0, omega0 = self.params["theta0"], self.params["omega0"]
-        self._rotation = None
+    def _setup_exact(self) -> None:
+        theta0: float = self.params["theta0"]
+        omega0: float = self.params["omega0"]
+        #: ``(k, modulus 1/k, u0, direction)`` of a rotating pendulum, else None
+        self._rotation: tuple[float, float, float, float] | None = None
+        #: modulus of a libration, None for the linear model, a rotation or the separatrix
+        self._k: float | None
         if self.linear:
             self._k = None
             return
@@ -128,7 +137,8 @@ class Pendulum(System):
         # cn(u0) must have the sign of omega0; sn(2K - u) = sn(u), cn(2K - u) = -cn(u)
         self._u0 = u if omega0 >= 0.0 else 2.0 * ellipk(k) - u
 
-    def exact(self, t):
+    def exact(self, t: float) -> ExactState:
+        k: float | None  # a rotation's k, then the modulus of a libration (None if none)
         root = math.sqrt(self.w2)
         if self.linear:
             theta0, omega0 = self.params["theta0"], self.params["omega0"]
@@ -154,7 +164,7 @@ class Pendulum(System):
         # sin(theta/2) = k sn(u)  =>  theta' = 2 k sqrt(g/L) cn(u) dn(u) / cos(theta/2)
         return [2.0 * half], [2.0 * k * root * cn * dn / math.cos(half)]
 
-    def drawing(self, q):
+    def drawing(self, q: Vector) -> dict[str, list[float]]:
         theta = q[0]
         return {"x": [self.length * math.sin(theta)], "y": [-self.length * math.cos(theta)]}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from ..params import Param
-from .base import System
+from .base import ExactState, Matrix, System, Vector
 
 _MASS = Param("mass", 1.0, "kg", "mass", min=0.0, max=1000.0, min_open=True)
 _FORCE = Param("force", 10.0, "N", "constant applied force F", min=-1e6, max=1e6)
@@ -33,44 +33,48 @@ class ConstantForce(System):
         Param("v0", 0.0, "m/s", "initial velocity", min=-1e6, max=1e6),
     )
 
-    def setup(self):
+    # set by setup() from the parameters (whose values mypy sees as Any)
+    mass: float
+    force: float
+
+    def setup(self) -> None:
         self.mass, self.force = self.params["mass"], self.params["force"]
         self.accel = self.force / self.mass
 
-    def initial_state(self):
+    def initial_state(self) -> tuple[Vector, Vector]:
         return [self.params["x0"]], [self.params["v0"]]
 
-    def forces(self, q, v, t):
+    def forces(self, q: Vector, v: Vector, t: float) -> tuple[Vector, float]:
         return [self.accel], 0.0
 
-    def scalar_forces(self, x, u, t):
+    def scalar_forces(self, x: float, u: float, t: float) -> tuple[float, float]:
         return self.accel, 0.0
 
-    def jacobian(self, q, v, t):
+    def jacobian(self, q: Vector, v: Vector, t: float) -> tuple[Matrix, Matrix]:
         return [[0.0]], [[0.0]]
 
-    def energy(self, q, v):
+    def energy(self, q: Vector, v: Vector) -> tuple[float, float]:
         return 0.5 * self.mass * v[0] * v[0], -self.force * q[0]
 
-    def energy_scale(self):
+    def energy_scale(self) -> float:
         kinetic = 0.5 * self.mass * self.params["v0"] ** 2
         # the work the force does in the first second, so a body at rest has a scale too
         return kinetic + 0.5 * self.force * self.force / self.mass or 1.0
 
-    def kinetic_bound(self, t):
+    def kinetic_bound(self, t: float) -> float:
         # the potential -F x has no floor: the body keeps gaining speed, |v| <= |v0| + |a| t
-        speed = abs(self.params["v0"]) + abs(self.accel) * t
+        speed: float = abs(self.params["v0"]) + abs(self.accel) * t
         return 0.5 * self.mass * speed * speed  # (not **, which raises on overflow)
 
     @property
-    def recommended_dt(self):
+    def recommended_dt(self) -> float:
         return 0.01
 
-    def exact(self, t):
+    def exact(self, t: float) -> ExactState:
         x0, v0 = self.params["x0"], self.params["v0"]
         return [x0 + v0 * t + 0.5 * self.accel * t * t], [v0 + self.accel * t]
 
-    def drawing(self, q):
+    def drawing(self, q: Vector) -> dict[str, list[float]]:
         return {"x": [q[0]], "y": [0.0]}
 
 
@@ -111,7 +115,13 @@ class Drag(System):
               choices=("linear",) + ENGINE_MODELS),
     )
 
-    def setup(self):
+    # set by setup() from the parameters (whose values mypy sees as Any)
+    mass: float
+    force: float
+    k: float
+    model: str
+
+    def setup(self) -> None:
         p = self.params
         self.mass, self.force, self.k = p["mass"], p["force"], p["drag"]
         self.model = p["model"]
@@ -125,19 +135,19 @@ class Drag(System):
         if self.model != "linear":
             self.post_step = self._engine_damping
 
-    def initial_state(self):
+    def initial_state(self) -> tuple[Vector, Vector]:
         return [0.0], [self.params["v0"]]
 
-    def forces(self, q, v, t):
+    def forces(self, q: Vector, v: Vector, t: float) -> tuple[Vector, float]:
         a, p = self.scalar_forces(q[0], v[0], t)
         return [a], p
 
-    def scalar_forces(self, x, u, t):
+    def scalar_forces(self, x: float, u: float, t: float) -> tuple[float, float]:
         if self.model == "linear":
             return self.accel - self.k * u, self.mass * self.k * u * u
         return self.accel, 0.0
 
-    def jacobian(self, q, v, t):
+    def jacobian(self, q: Vector, v: Vector, t: float) -> tuple[Matrix, Matrix]:
         return [[0.0]], [[-self.k if self.model == "linear" else 0.0]]
 
     def velocity_factor(self, dt: float) -> float:
@@ -148,10 +158,12 @@ class Drag(System):
         if model == "box2d":
             return 1.0 / (1.0 + k * dt)
         if model == "bullet":
-            return (1.0 - k) ** dt
+            # (float ** float is Any to mypy: a negative base would give a complex number)
+            factor: float = (1.0 - k) ** dt
+            return factor
         return math.exp(-k * dt)
 
-    def _engine_damping(self, v, w, dt):
+    def _engine_damping(self, v: Vector, w: float, dt: float) -> tuple[Vector, float]:
         factor = self.velocity_factor(dt)
         u = v[0]
         scaled = u * factor
@@ -170,17 +182,17 @@ class Drag(System):
         r = self.velocity_factor(dt)
         return self.accel * dt * r / (1.0 - r)
 
-    def energy(self, q, v):
+    def energy(self, q: Vector, v: Vector) -> tuple[float, float]:
         return 0.5 * self.mass * v[0] * v[0], -self.force * q[0]
 
-    def energy_scale(self):
+    def energy_scale(self) -> float:
         if self.rate > 0:
             terminal = self.accel / self.rate
             return 0.5 * self.mass * max(terminal * terminal, self.params["v0"] ** 2) or 1.0
         return 0.5 * self.force * self.force / self.mass or 1.0
 
-    def kinetic_bound(self, t):
-        v0 = abs(self.params["v0"])
+    def kinetic_bound(self, t: float) -> float:
+        v0: float = abs(self.params["v0"])
         if self.rate > 0.0:
             # the speed relaxes monotonically from v0 to the terminal velocity F/(m k); the
             # engines' terminal velocities a dt r/(1 - r) lie below it
@@ -190,10 +202,10 @@ class Drag(System):
         return 0.5 * self.mass * speed * speed  # (not **, which raises on overflow)
 
     @property
-    def recommended_dt(self):
+    def recommended_dt(self) -> float:
         return 0.01
 
-    def exact(self, t):
+    def exact(self, t: float) -> ExactState:
         v0, rate, accel = self.params["v0"], self.rate, self.accel
         z = rate * t
         # (1 - exp(-rate t)) / rate without cancellation for small rate t
@@ -211,5 +223,5 @@ class Drag(System):
             creep = accel / rate * (t - relaxed)
         return [v0 * relaxed + creep], [v0 * math.exp(-z) + accel * relaxed]
 
-    def drawing(self, q):
+    def drawing(self, q: Vector) -> dict[str, list[float]]:
         return {"x": [q[0]], "y": [0.0]}

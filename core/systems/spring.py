@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ..params import Param
-from .base import System
+from .base import ExactState, Matrix, System, Vector
 from .pendulum import _nice_step
 
 
@@ -36,7 +36,12 @@ class Spring(System):
         Param("v0", 0.0, "m/s", "initial velocity", min=-1000.0, max=1000.0),
     )
 
-    def setup(self):
+    # set by setup() from the parameters (whose values mypy sees as Any)
+    mass: float
+    k: float
+    b: float
+
+    def setup(self) -> None:
         p = self.params
         self.mass, self.k, self.b = p["mass"], p["stiffness"], p["damping"]
         self.k_over_m = self.k / self.mass
@@ -46,37 +51,37 @@ class Spring(System):
         self.velocity_dependent = self.b != 0.0
 
     @property
-    def damping_ratio(self):
+    def damping_ratio(self) -> float:
         return self.b / (2.0 * math.sqrt(self.k * self.mass))
 
-    def initial_state(self):
+    def initial_state(self) -> tuple[Vector, Vector]:
         return [self.params["x0"]], [self.params["v0"]]
 
-    def forces(self, q, v, t):
+    def forces(self, q: Vector, v: Vector, t: float) -> tuple[Vector, float]:
         a, p = self.scalar_forces(q[0], v[0], t)
         return [a], p
 
-    def scalar_forces(self, x, u, t):
+    def scalar_forces(self, x: float, u: float, t: float) -> tuple[float, float]:
         return -self.k_over_m * x - self.b_over_m * u, self.b * u * u
 
-    def jacobian(self, q, v, t):
+    def jacobian(self, q: Vector, v: Vector, t: float) -> tuple[Matrix, Matrix]:
         return [[-self.k_over_m]], [[-self.b_over_m]]
 
-    def energy(self, q, v):
+    def energy(self, q: Vector, v: Vector) -> tuple[float, float]:
         return 0.5 * self.mass * v[0] * v[0], 0.5 * self.k * q[0] * q[0]
 
-    def energy_scale(self):
+    def energy_scale(self) -> float:
         kinetic, potential = self.energy(*self.initial_state())
         # a 1 m amplitude stands in when the spring starts at rest in equilibrium
         return kinetic + potential or 0.5 * self.k
 
     @property
-    def recommended_dt(self):
+    def recommended_dt(self) -> float:
         return _nice_step(2.0 * math.pi / math.sqrt(self.k_over_m) / 100.0)
 
-    def exact(self, t):
-        x0, v0 = self.initial_state()
-        x0, v0 = x0[0], v0[0]
+    def exact(self, t: float) -> ExactState:
+        q0, u0 = self.initial_state()
+        x0, v0 = q0[0], u0[0]
         gamma, s2 = self.gamma, self.s2
         if s2 < 0.0:
             w = math.sqrt(-s2)
@@ -101,7 +106,7 @@ class Spring(System):
         decay = math.exp(slow * t)
         return [decay * (x0 * fast_decay + mixed)], [decay * (v0 * fast_decay + slow * mixed)]
 
-    def _overdamped_rate(self):
+    def _overdamped_rate(self) -> float:
         """``r = sqrt(gamma^2 - k/m)``, without overflow of ``gamma^2`` for huge b/m."""
         gamma = self.gamma
         if self.s2 <= 0.0:
@@ -111,5 +116,5 @@ class Spring(System):
         ratio = math.sqrt(self.k_over_m) / gamma
         return gamma * math.sqrt((1.0 - ratio) * (1.0 + ratio))
 
-    def drawing(self, q):
+    def drawing(self, q: Vector) -> dict[str, list[float]]:
         return {"x": [q[0]], "y": [0.0]}
