@@ -3,6 +3,10 @@
 Standard library only, so that the same files run in CPython and in Pyodide.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 from .integrators import DEFAULT_INTEGRATORS, INTEGRATORS, ConvergenceError, get_integrator
 from .params import Param
 from .runner import Runner
@@ -11,7 +15,7 @@ from .study import Study, StudyResult, study
 from .systems import SYSTEMS, get_system
 
 
-def catalog() -> dict:
+def catalog() -> dict[str, list[dict[str, Any]]]:
     """Every system and integrator with its declarations (for listings and user interfaces)."""
     return {"systems": [cls.describe() for cls in SYSTEMS.values()],
             "integrators": [cls.describe() for cls in INTEGRATORS.values()]}

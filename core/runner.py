@@ -24,9 +24,13 @@ from __future__ import annotations
 import math
 from array import array
 from collections import deque
+from collections.abc import Iterable
+from typing import Any, TypeAlias
 
-from .integrators import ConvergenceError, get_integrator
+from .integrators import ConvergenceError, Integrator, get_integrator
 from .params import positive_time
+from .systems import System
+from .systems.base import Vector
 
 #: an integrator is diverged when K + P exceeds its initial value by this many times the
 #: system's characteristic energy (or the kinetic energy its exact motion can reach, if larger)
@@ -34,30 +38,34 @@ RUNAWAY_FACTOR = 100.0
 #: samples kept per integrator for the views, and pending in an untaken batch
 DEFAULT_CAPACITY = 20_000
 
+#: one sample: ``(t, *q, *v, kinetic, potential, dissipated, total)``
+Sample: TypeAlias = tuple[float, ...]
+
 
 class Lane:
     """One integrator's run: its state, counters, divergence record and sample buffers."""
 
-    def __init__(self, name, system, capacity):
+    def __init__(self, name: str, system: System, capacity: int | None) -> None:
         self.name = name
-        self.integrator = get_integrator(name)
+        self.integrator: Integrator = get_integrator(name)
         q, v = system.initial_state()
         self.q, self.v, self.w = q, v, 0.0
         self.kinetic, self.potential = system.energy(q, v)
-        self.diverged_at = None
-        self.reason = None
-        self.history = deque(maxlen=capacity)
-        self.pending = deque(maxlen=capacity)
+        self.diverged_at: float | None = None
+        self.reason: str | None = None
+        self.history: deque[Sample] = deque(maxlen=capacity)
+        self.pending: deque[Sample] = deque(maxlen=capacity)
 
     @property
-    def alive(self):
+    def alive(self) -> bool:
         return self.diverged_at is None
 
 
 class Runner:
     """Advance the integrators ``names`` in lockstep on ``system`` with time step ``dt``."""
 
-    def __init__(self, system, names, dt=None, *, every=1, capacity=DEFAULT_CAPACITY):
+    def __init__(self, system: System, names: str | Iterable[str], dt: float | None = None, *,
+                 every: int = 1, capacity: int | None = DEFAULT_CAPACITY) -> None:
         if isinstance(names, str):
             names = [names]
         names = list(names)
@@ -87,7 +95,7 @@ class Runner:
     def time(self) -> float:
         return self.step_count * self.dt
 
-    def columns(self):
+    def columns(self) -> list[str]:
         n = self.system.ndof
         return (["t"] + [f"q{i}" for i in range(n)] + [f"v{i}" for i in range(n)]
                 + ["kinetic", "potential", "dissipated", "total"])
@@ -112,9 +120,10 @@ class Runner:
                     if lane.diverged_at is None:
                         record(lane, now)
 
-    def _advance_lane(self, lane, first, block):
+    def _advance_lane(self, lane: Lane, first: int, block: int) -> None:
         """Take steps ``first`` to ``first + block`` and judge the state at the end; if it
         diverged, find the step where it did."""
+        reason: str | None
         dt, integrator = self.dt, lane.integrator
         # the integrator's own state (cached forces, adaptive step size) goes back too
         saved = dict(integrator.__dict__) if block > 1 else None
@@ -158,10 +167,11 @@ class Runner:
         # the arithmetic is the same step by step as in one block, so this is not reached
         self._diverge(lane, (first + block) * dt, reason)
 
-    def _runaway_limit(self, now):
+    def _runaway_limit(self, now: float) -> float:
         return RUNAWAY_FACTOR * max(self.scale, self.system.kinetic_bound(now))
 
-    def _judge(self, lane, q, v, w, now, limit):
+    def _judge(self, lane: Lane, q: Vector, v: Vector, w: float, now: float,
+               limit: float) -> str | None:
         """Keep ``(q, v, w)`` as the lane's state and return None if it has not diverged at
         time ``now``; otherwise leave the lane alone and return why."""
         try:
@@ -182,13 +192,13 @@ class Runner:
         lane.kinetic, lane.potential = kinetic, potential
         return None
 
-    def _record(self, lane, now):
+    def _record(self, lane: Lane, now: float) -> None:
         q, v, w, kinetic, potential = lane.q, lane.v, lane.w, lane.kinetic, lane.potential
         sample = (now, *q, *v, kinetic, potential, w, kinetic + potential + w)
         lane.history.append(sample)
         lane.pending.append(sample)
 
-    def _diverge(self, lane, when, reason):
+    def _diverge(self, lane: Lane, when: float, reason: str) -> None:
         lane.diverged_at = when
         lane.reason = reason
 
@@ -212,11 +222,11 @@ class Runner:
         return steps
 
     # -- output -------------------------------------------------------------------------
-    def take_batch(self, everything: bool = False) -> dict:
+    def take_batch(self, everything: bool = False) -> dict[str, Any]:
         """New samples since the last call: per integrator a flat ``array('d')`` of
         ``len(columns())`` values per sample, row after row. With ``everything``, every
         sample still kept instead (for a view that must start over)."""
-        out = {}
+        out: dict[str, array[float]] = {}
         for lane in self.lanes:
             flat = array("d")
             for sample in lane.history if everything else lane.pending:
@@ -226,12 +236,12 @@ class Runner:
         return {"columns": self.columns(), "stride": self.stride, "time": self.time,
                 "lanes": out, "diverged": self.diverged()}
 
-    def diverged(self) -> dict:
+    def diverged(self) -> dict[str, dict[str, float | str | None]]:
         return {lane.name: {"at": lane.diverged_at, "reason": lane.reason}
                 for lane in self.lanes if lane.diverged_at is not None}
 
 
-def _failure(exc):
+def _failure(exc: Exception) -> str:
     """Why a step that raised ``exc`` ended the run."""
     if isinstance(exc, ConvergenceError):
         return str(exc)

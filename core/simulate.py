@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
+from typing import Any
 
 from .params import positive_time
-from .runner import Runner
-from .systems import get_system
+from .runner import Lane, Runner
+from .systems import System, get_system
 
 #: most steps one call may take (a guard against a mistyped dt or duration)
 MAX_STEPS = 50_000_000
@@ -15,7 +17,7 @@ MAX_STEPS = 50_000_000
 class SimulationResult:
     """Samples of one integrator's run: time, state and energy breakdown."""
 
-    def __init__(self, runner, lane):
+    def __init__(self, runner: Runner, lane: Lane) -> None:
         self.system = runner.system
         self.integrator = lane.name
         self.dt = runner.dt
@@ -32,7 +34,7 @@ class SimulationResult:
         self.dissipated = [s[-2] for s in samples]
         self.total = [s[-1] for s in samples]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"integrator": self.integrator, "t": self.t, "q": self.q, "v": self.v,
                 "kinetic": self.kinetic, "potential": self.potential,
                 "dissipated": self.dissipated, "total": self.total,
@@ -49,7 +51,9 @@ def step_count(duration: float, dt: float) -> int:
     return max(math.ceil(ratio - 1e-9), 1)
 
 
-def simulate_many(system, integrators, *, dt=None, duration, every=1, **params):
+def simulate_many(system: str | System, integrators: str | Iterable[str], *,
+                  dt: float | None = None, duration: float, every: int = 1,
+                  **params: object) -> tuple[System, list[SimulationResult]]:
     """Run several integrators in lockstep; return ``(system, [SimulationResult, ...])``."""
     if isinstance(system, str):
         system = get_system(system, **params)
@@ -61,7 +65,8 @@ def simulate_many(system, integrators, *, dt=None, duration, every=1, **params):
     return system, [SimulationResult(runner, lane) for lane in runner.lanes]
 
 
-def simulate(system, integrator, *, dt=None, duration, every=1, **params) -> SimulationResult:
+def simulate(system: str | System, integrator: str, *, dt: float | None = None,
+             duration: float, every: int = 1, **params: object) -> SimulationResult:
     """Simulate ``system`` (a name, with ``params``, or an instance) under ``integrator``.
 
     ``dt`` defaults to the system's recommended step. The first sample is the initial state at
