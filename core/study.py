@@ -54,11 +54,17 @@ from __future__ import annotations
 import math
 import sys
 import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from .integrators import INTEGRATORS, ConvergenceError, get_integrator
+from .integrators import INTEGRATORS, ConvergenceError, Integrator, get_integrator
+from .integrators.adaptive import RK45
 from .params import positive_time
 from .runner import RUNAWAY_FACTOR
-from .systems import get_system
+from .systems import System, get_system
+from .systems.base import Dynamics, Jacobian, PostStep, Vector
+
+_T = TypeVar("_T")
 
 #: the adaptive method that serves as the reference where there is no exact solution
 REFERENCE_METHOD = "rk45"
@@ -92,8 +98,8 @@ EPS = sys.float_info.epsilon
 FIXED_STEP_INTEGRATORS = tuple(name for name in INTEGRATORS if name != REFERENCE_METHOD)
 
 
-def _count_calls(function, cell):
-    def counted(*args):
+def _count_calls(function: Callable[..., _T], cell: list[int]) -> Callable[..., _T]:
+    def counted(*args: Any) -> _T:
         cell[0] += 1
         return function(*args)
     return counted
@@ -107,7 +113,13 @@ class CountingSystem:
     and are not counted.
     """
 
-    def __init__(self, system):
+    forces: Callable[..., tuple[Vector, float]]
+    scalar_forces: Callable[..., tuple[float, float]] | None
+    jacobian: Jacobian | None
+    post_step: PostStep | None
+    velocity_dependent: bool
+
+    def __init__(self, system: System) -> None:
         self._system = system
         self._cell = [0]
         self.forces = _count_calls(system.forces, self._cell)
@@ -121,19 +133,25 @@ class CountingSystem:
     def evaluations(self) -> int:
         return self._cell[0]
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
+        # Any: whatever the system has, forwarded (the proxy stands for any system)
         return getattr(self._system, name)
 
 
-def _norm(x):
+if TYPE_CHECKING:
+    # integrators get the proxy in place of the system: it must offer what they need
+    _counting_system_is_dynamics: type[Dynamics] = CountingSystem
+
+
+def _norm(x: Iterable[float]) -> float:
     return max((abs(e) for e in x), default=0.0)
 
 
-def _diff(a, b):
+def _diff(a: Iterable[float], b: Iterable[float]) -> float:
     return max((abs(x - y) for x, y in zip(a, b)), default=0.0)
 
 
-def plan_steps(duration, dt_max, dt_min, points):
+def plan_steps(duration: float, dt_max: float, dt_min: float, points: int) -> list[int]:
     """Step counts ``n`` (increasing, so ``dt = T/n`` decreasing) in a geometric sequence from
     the first ``dt <= dt_max`` to the last ``dt >= dt_min``: ``points`` distinct integers."""
     n_lo = max(1, math.ceil(duration / dt_max - 1e-9))
@@ -143,7 +161,7 @@ def plan_steps(duration, dt_max, dt_min, points):
                          f" distinct steps T/n between dt_min = {dt_min:g} s and dt_max = "
                          f"{dt_max:g} s for duration {duration:g} s (widen the range)")
     ratio = (n_hi / n_lo) ** (1.0 / (points - 1))
-    steps = []
+    steps: list[int] = []
     for i in range(points):
         n = n_lo if i == 0 else max(round(n_lo * ratio ** i), steps[-1] + 1)
         steps.append(n)
@@ -154,14 +172,15 @@ def plan_steps(duration, dt_max, dt_min, points):
     return steps
 
 
-def _points_value(points):
+def _points_value(points: object) -> int:
     low, high = POINTS_RANGE
     if isinstance(points, bool) or not isinstance(points, int) or not low <= points <= high:
         raise ValueError(f"'points': got {points!r}, expected an integer in [{low}, {high}]")
     return points
 
 
-def _step_bounds(system, duration, dt_max, dt_min):
+def _step_bounds(system: System, duration: float, dt_max: float | None,
+                 dt_min: float | None) -> tuple[float, float]:
     """Validated ``(dt_max, dt_min)``, defaults filled in."""
     recommended = system.recommended_dt
     dt_max = (min(duration, DT_MAX_FACTOR * recommended) if dt_max is None
@@ -181,7 +200,7 @@ def _step_bounds(system, duration, dt_max, dt_min):
     return dt_max, dt_min
 
 
-def _steps_value(steps):
+def _steps_value(steps: Iterable[int]) -> list[int]:
     try:
         counts = sorted(set(steps))
     except TypeError:
@@ -201,22 +220,24 @@ class Reference:
     ``REFERENCE_SAMPLES`` output intervals, advanced a few at a time by :meth:`advance`).
     """
 
-    def __init__(self, system, duration):
+    def __init__(self, system: System, duration: float) -> None:
         self.system, self.duration = system, duration
         self.exact = system.exact(0.0) is not None
         self.samples_done = 0
         self.error = 0.0  # estimated error of the reference state at T (relative, like error)
         q, v = system.initial_state()
         self.scale_q, self.scale_v = _norm(q), _norm(v)
-        self._state = [(q, v, 0.0), (q, v, 0.0)]
-        self._solvers = []
+        self._state: list[tuple[Vector, Vector, float]] = [(q, v, 0.0), (q, v, 0.0)]
+        self._solvers: list[RK45] = []
         if not self.exact:
-            self._solvers = [get_integrator(REFERENCE_METHOD), get_integrator(REFERENCE_METHOD)]
-            for solver, factor in zip(self._solvers, (1.0, 10.0)):
-                solver.rtol, solver.atol = REFERENCE_RTOL * factor, REFERENCE_ATOL * factor
-        self.q = self.v = None
+            # REFERENCE_METHOD, whose tolerances are its own (not the Integrator interface's)
+            self._solvers = [RK45(REFERENCE_RTOL * factor, REFERENCE_ATOL * factor)
+                             for factor in (1.0, 10.0)]
+        #: the reference state at T, once done
+        self.q: Vector | None = None
+        self.v: Vector | None = None
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         if self.exact:
             return {"method": "exact"}
         return {"method": REFERENCE_METHOD, "rtol": REFERENCE_RTOL, "atol": REFERENCE_ATOL,
@@ -226,7 +247,7 @@ class Reference:
     def done(self) -> bool:
         return self.samples_done == REFERENCE_SAMPLES
 
-    def advance(self, samples):
+    def advance(self, samples: int) -> int:
         """Cover up to ``samples`` more output intervals; return how many were covered."""
         count = min(samples, REFERENCE_SAMPLES - self.samples_done)
         h = self.duration / REFERENCE_SAMPLES
@@ -234,7 +255,9 @@ class Reference:
             i = self.samples_done + 1
             t = self.duration if i == REFERENCE_SAMPLES else i * h
             if self.exact:
-                q, v = self.system.exact(t)
+                exact = self.system.exact(t)
+                assert exact is not None  # (self.exact: the system has a closed form)
+                q, v = exact
                 self._state[0] = (q, v, 0.0)
             else:
                 for k, solver in enumerate(self._solvers):
@@ -269,26 +292,28 @@ class Reference:
 class StudyPoint:
     """One integrator at one step count: state while it runs, measurements once done."""
 
-    def __init__(self, integrator, steps, dt):
+    def __init__(self, integrator: str, steps: int, dt: float) -> None:
         self.integrator, self.steps, self.dt = integrator, steps, dt
         self.steps_done = 0
         self.seconds = 0.0
         self.evaluations = 0
-        self.failure = None  # why it diverged, if it did
+        self.failure: str | None = None  # why it diverged, if it did
         self.done = False
         self.error = self.position_error = self.energy_error = math.nan
-        self._method = None
-        self._proxy = None
-        self._state = None
+        # while it runs (start() to measure())
+        self._method: Integrator | None = None
+        self._proxy: CountingSystem | None = None
+        self._state: tuple[Vector, Vector, float] | None = None
 
-    def start(self, system):
+    def start(self, system: System) -> None:
         self._method = get_integrator(self.integrator)
         self._proxy = CountingSystem(system)
         q, v = system.initial_state()
         self._state = (q, v, 0.0)
 
-    def advance(self, system, steps, energy0, runaway):
+    def advance(self, system: System, steps: int, energy0: float, runaway: float) -> int:
         """Take up to ``steps`` steps; stop early on divergence."""
+        assert self._method is not None and self._proxy is not None and self._state is not None
         q, v, w = self._state
         start = self.steps_done
         count = min(steps, self.steps - start)
@@ -317,9 +342,9 @@ class StudyPoint:
             self.done = True
         return count
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The point as a view streams it (non-finite errors as None)."""
-        def finite(x):
+        def finite(x: float) -> float | None:
             return x if math.isfinite(x) else None
 
         return {"integrator": self.integrator, "dt": self.dt, "steps": self.steps,
@@ -328,10 +353,12 @@ class StudyPoint:
                 "energy_error": finite(self.energy_error), "evaluations": self.evaluations,
                 "seconds": self.seconds, "failure": self.failure}
 
-    def measure(self, system, reference, energy0, energy_scale):
+    def measure(self, system: System, reference: Reference, energy0: float,
+                energy_scale: float) -> None:
         if self.failure is not None:
             self.error = self.position_error = self.energy_error = math.inf
         else:
+            assert self._state is not None and reference.q is not None and reference.v is not None
             q, v, w = self._state
             self.position_error = _diff(q, reference.q)
             self.error = max(self.position_error / reference.scale_q,
@@ -341,14 +368,15 @@ class StudyPoint:
         self._method = self._proxy = self._state = None  # free what only a running point needs
 
 
-def fit_power_law(dts, errors, floors):
+def fit_power_law(dts: Sequence[float], errors: Sequence[float], floors: Sequence[float]
+                  ) -> tuple[float | None, tuple[int, int] | None, list[str | None]]:
     """Fit ``error ~ C dt^p`` over the asymptotic range (see the module's docstring).
 
     ``dts`` decreasing; ``floors`` the per-point roundoff floor. Returns ``(slope, (i, j),
     reasons)``: the slope (None if fewer than ``MIN_FIT_POINTS`` points follow a power law),
     the index range of the fit (inclusive) and a reason (or None) per point.
     """
-    reasons = [None] * len(dts)
+    reasons: list[str | None] = [None] * len(dts)
     for i, (e, floor) in enumerate(zip(errors, floors)):
         if not math.isfinite(e):
             reasons[i] = "diverged"
@@ -357,7 +385,7 @@ def fit_power_law(dts, errors, floors):
         elif e <= floor:
             reasons[i] = f"roundoff: error {e:.3g} below the floor {floor:.3g}"
     # runs of consecutive candidates
-    best = None
+    best: tuple[int, int] | None = None
     i = 0
     while i < len(dts):
         if reasons[i] is not None:
@@ -394,11 +422,11 @@ def fit_power_law(dts, errors, floors):
     return slope, (lo, hi), reasons
 
 
-def _local_slope(dts, errors, i, j):
+def _local_slope(dts: Sequence[float], errors: Sequence[float], i: int, j: int) -> float:
     return math.log(errors[i] / errors[j]) / math.log(dts[i] / dts[j])
 
 
-def _follows(slopes):
+def _follows(slopes: list[float]) -> bool:
     ordered = sorted(slopes)
     middle = len(ordered) // 2
     median = (ordered[middle] if len(ordered) % 2
@@ -407,7 +435,8 @@ def _follows(slopes):
                                       for s in slopes)
 
 
-def _finest_power_law(dts, errors, first, last):
+def _finest_power_law(dts: Sequence[float], errors: Sequence[float], first: int,
+                      last: int) -> tuple[int, int] | None:
     """The finest run of >= MIN_FIT_POINTS points in ``first..last`` whose local slopes follow
     one power law, extended towards larger dt while they still do; None if there is none."""
     slopes = [_local_slope(dts, errors, k, k + 1) for k in range(first, last)]
@@ -422,7 +451,7 @@ def _finest_power_law(dts, errors, first, last):
     return None
 
 
-def _least_squares_slope(xs, ys):
+def _least_squares_slope(xs: Sequence[float], ys: Sequence[float]) -> float:
     lx = [math.log(x) for x in xs]
     ly = [math.log(y) for y in ys]
     mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
@@ -446,8 +475,10 @@ class Study:
     :meth:`result`.
     """
 
-    def __init__(self, system, integrators=None, *, duration, dt_max=None, dt_min=None,
-                 points=DEFAULT_POINTS, steps=None, **params):
+    def __init__(self, system: str | System, integrators: str | Iterable[str] | None = None, *,
+                 duration: float, dt_max: float | None = None, dt_min: float | None = None,
+                 points: int = DEFAULT_POINTS, steps: Iterable[int] | None = None,
+                 **params: object) -> None:
         if isinstance(system, str):
             system = get_system(system, **params)
         elif params:
@@ -467,6 +498,7 @@ class Study:
         self.system = system
         self.integrators = integrators
         self.duration = duration = positive_time("duration", duration)
+        given: object  # the value named in the message when the study is too long
         if steps is None:
             self.dt_max, self.dt_min = _step_bounds(system, duration, dt_max, dt_min)
             self.points_per_integrator = _points_value(points)
@@ -498,7 +530,7 @@ class Study:
         self._work_done = 0
 
     # -- the plan -------------------------------------------------------------------------
-    def points(self):
+    def points(self) -> list[tuple[str, float, int]]:
         """The planned ``(integrator, dt, steps)`` triples, in the order they run."""
         return [(p.integrator, p.dt, p.steps) for p in self._points]
 
@@ -510,14 +542,15 @@ class Study:
     def progress(self) -> float:
         """Fraction of the work done (steps weighted by declared evaluations per step)."""
         ref = self.reference.samples_done / REFERENCE_SAMPLES
-        work = self._work_done
+        work: float = self._work_done
         if self._next < len(self._points):
             work += self._points[self._next].steps_done * (
                 self._weights[self._next] / self._points[self._next].steps)
         return (0.05 * ref + 0.95 * work / self._work_total)
 
     # -- running --------------------------------------------------------------------------
-    def run_next(self, budget_seconds=None, max_steps=None):
+    def run_next(self, budget_seconds: float | None = None,
+                 max_steps: int | None = None) -> list[StudyPoint]:
         """Advance the study and return the points finished by this call.
 
         With neither limit, the reference (if still needed) and exactly one point are finished,
@@ -536,7 +569,7 @@ class Study:
                 max_steps, int) or max_steps < 1):
             raise ValueError(f"'max_steps': got {max_steps!r}, expected an integer >= 1")
         began = time.perf_counter()
-        finished = []
+        finished: list[StudyPoint] = []
         left = max_steps
         progressed = False
         while not self.done:
@@ -575,14 +608,14 @@ class Study:
                     break
         return finished
 
-    def run(self):
+    def run(self) -> StudyResult:
         """Run every remaining point; return :meth:`result`."""
         while not self.done:
             self.run_next()
         return self.result()
 
     # -- the result -----------------------------------------------------------------------
-    def result(self) -> "StudyResult":
+    def result(self) -> StudyResult:
         """The points finished so far, per integrator, with the fit over them."""
         return StudyResult(self, [p for p in self._points if p.done])
 
@@ -590,7 +623,7 @@ class Study:
 class StudyRun:
     """One integrator's points, coarse to fine, and the fitted slope over its asymptotic range."""
 
-    def __init__(self, integrator, points, floors):
+    def __init__(self, integrator: str, points: list[StudyPoint], floors: list[float]) -> None:
         cls = INTEGRATORS[integrator]
         self.integrator = integrator
         self.order = cls.order
@@ -607,8 +640,8 @@ class StudyRun:
                          for p, reason in zip(points, reasons)]
         self.slope_range = None if fit is None else [self.dt[fit[1]], self.dt[fit[0]]]
         #: None when there is no slope, else whether it agrees with the declared order
-        self.order_matches = None
-        self.note = None
+        self.order_matches: bool | None = None
+        self.note: str | None = None
         if self.slope is None:
             if points and all(r is not None and r.startswith("roundoff") for r in reasons):
                 self.note = ("every error is at the roundoff floor: exact for this system, "
@@ -622,8 +655,8 @@ class StudyRun:
                 self.note = (f"fitted slope {self.slope:.2f} differs from the declared order "
                              f"{self.order}")
 
-    def to_dict(self) -> dict:
-        def finite(values):
+    def to_dict(self) -> dict[str, Any]:
+        def finite(values: list[float]) -> list[float | None]:
             return [x if math.isfinite(x) else None for x in values]
 
         return {"integrator": self.integrator, "order": self.order, "dt": self.dt,
@@ -638,25 +671,25 @@ class StudyRun:
 class StudyResult:
     """What a study found: the reference used and one :class:`StudyRun` per integrator."""
 
-    def __init__(self, study, points):
+    def __init__(self, study: Study, points: list[StudyPoint]) -> None:
         self.system = study.system
         self.duration = study.duration
         self.reference = study.reference.describe()
-        self.runs = []
+        self.runs: list[StudyRun] = []
         for name in study.integrators:
             own = [p for p in points if p.integrator == name]
             floors = [max(ROUNDOFF_FACTOR * EPS * math.sqrt(p.steps),
                           REFERENCE_MARGIN * study.reference.error) for p in own]
             self.runs.append(StudyRun(name, own, floors))
 
-    def run(self, integrator) -> StudyRun:
+    def run(self, integrator: str) -> StudyRun:
         for run in self.runs:
             if run.integrator == integrator:
                 return run
         raise ValueError(f"integrator: {integrator!r} is not part of this study; studied: "
                          f"{', '.join(r.integrator for r in self.runs)}")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"system": self.system.name, "params": self.system.params,
                 "duration": self.duration, "reference": self.reference,
                 "error_measure": "max(|q - q_ref| / Q, |v - v_ref| / V) at T, Q and V the "
@@ -666,8 +699,10 @@ class StudyResult:
                 "runs": [run.to_dict() for run in self.runs]}
 
 
-def study(system, integrators=None, *, duration, dt_max=None, dt_min=None,
-          points=DEFAULT_POINTS, steps=None, **params) -> StudyResult:
+def study(system: str | System, integrators: str | Iterable[str] | None = None, *,
+          duration: float, dt_max: float | None = None, dt_min: float | None = None,
+          points: int = DEFAULT_POINTS, steps: Iterable[int] | None = None,
+          **params: object) -> StudyResult:
     """Run a whole :class:`Study` in one call and return its :class:`StudyResult`."""
     return Study(system, integrators, duration=duration, dt_max=dt_max, dt_min=dt_min,
                  points=points, steps=steps, **params).run()

@@ -12,7 +12,7 @@ the exact dynamics.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from ..params import Param, resolve
 
@@ -151,3 +151,8 @@ class System:
             "has_exact_solution": example.exact(0.0) is not None,
             "params": [p.to_dict() for p in cls.PARAMS],
         }
+
+
+if TYPE_CHECKING:
+    # every system offers what integrators need
+    _system_is_dynamics: type[Dynamics] = System
