@@ -21,6 +21,14 @@ test: venv node_modules pyodide-wheels chromium
 	if [ $$status -ne 0 ]; then printf '\nmake test: FAILED (see above)\n' >&2; fi; \
 	exit $$status
 
+# Static checks. For now: the physics core under mypy --strict (configured in pyproject.toml,
+# [tool.mypy]); not yet part of `make test`.
+.PHONY: lint typecheck-core
+lint: typecheck-core
+
+typecheck-core: venv
+	$(PY) -m mypy
+
 bench: venv node_modules
 	$(VENV)/bin/integrator-lab bench
 
