@@ -68,8 +68,8 @@ class Param:
         return number
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default, "unit": self.unit,
-               "doc": self.doc, "accepted": self.accepted()}
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default,
+                               "unit": self.unit, "doc": self.doc, "accepted": self.accepted()}
         if self.kind == "choice":
             out["choices"] = list(self.choices)
         else:
