@@ -169,7 +169,7 @@
     framesDrawn: 0, // animation frames that showed new simulation data
     systems: Object.fromEntries(SYSTEMS.map((s) => [s, {
       simTime: 0, realTimeFactor: null, received: 0, layout: null, diverged: {},
-      lastStatus: 0, frames: 0, pending: {}, lastFlush: 0,
+      lastStatus: 0, frames: 0, pending: {}, lastFlush: 0, alerts: [], stopped: false,
     }])),
   };
 
@@ -295,6 +295,8 @@
     entry.received = 0;
     entry.simTime = 0;
     entry.realTimeFactor = null;
+    entry.stopped = false;
+    showAlerts(system, []);
     if (pendingFrame) delete pendingFrame[system];
     // what the worker runs is the truth (it falls back to defaults on invalid input)
     state.params[system] = Object.assign({}, layout.params);
@@ -394,9 +396,30 @@
     if (worker) worker.postMessage({ type: "ack" });
   }
 
+  // What failed in one system (it stopped, or its exact solution did), on its own panel:
+  // the other systems go on.
+  function showAlerts(system, alerts) {
+    const entry = live.systems[system];
+    const text = alerts.join(" ");
+    if (text === entry.alerts.join(" ")) return;
+    entry.alerts = alerts.slice();
+    const el = document.getElementById(`il-alert-${system}`);
+    el.textContent = text;
+    el.hidden = !text;
+  }
+
   function applyFrame(system, f) {
     const entry = live.systems[system];
     if (!entry.counts) return;
+    showAlerts(system, f.alerts || []);
+    if (f.failed) { // the system stopped: its picture and plots stay as they were
+      entry.stopped = true;
+      entry.frames += 1;
+      entry.simTime = f.time;
+      entry.realTimeFactor = null;
+      setStatusText(system, f.time, null);
+      return;
+    }
     const d = f.data;
     let at = 0;
     const take = (n) => { const part = d.subarray(at, at + n); at += n; return part; };
@@ -454,7 +477,8 @@
   }
   function setStatusText(system, time, rtf) {
     const shown = rtf === null ? "–" : rtf.toFixed(2);
-    const paused = state.playing ? "" : " · paused";
+    const paused = live.systems[system].stopped ? " · stopped"
+      : state.playing ? "" : " · paused";
     // plain text outside Bokeh: a Bokeh Div would re-lay the panel out at every update
     document.getElementById(`il-status-${system}`).textContent =
       `t = ${time.toFixed(2)} s · ${shown}× real time${paused}`;
@@ -712,7 +736,8 @@
       }
       systems[system] = {
         simTime: entry.simTime, realTimeFactor: entry.realTimeFactor, received: entry.received,
-        integrators,
+        integrators, stopped: entry.stopped,
+        error: entry.alerts.length ? entry.alerts.join(" ") : null,
       };
     }
     const ready = live.ready && state.systems.every((s) => live.systems[s].frames > 0);

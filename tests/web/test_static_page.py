@@ -54,7 +54,8 @@ def site(tmp_path_factory):
 class Page:
     """One tab on the site, recording console errors, page errors and every request."""
 
-    def __init__(self, browser, site, query="", viewport=(1600, 1000), **context_options):
+    def __init__(self, browser, site, query="", viewport=(1600, 1000), defer=False,
+                 **context_options):
         self.context = browser.new_context(
             viewport={"width": viewport[0], "height": viewport[1]}, **context_options)
         self.page = self.context.new_page()
@@ -63,7 +64,12 @@ class Page:
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
         self.page.on("request", lambda r: self.requests.append(r.url))
         self.site = site
-        self.page.goto(site["url"] + query)
+        self.query = query
+        if not defer:  # deferred: the test routes requests first, then calls go()
+            self.go()
+
+    def go(self):
+        self.page.goto(self.site["url"] + self.query)
 
     def js(self, expression, *args):
         return self.page.evaluate(expression, *args)
@@ -387,3 +393,115 @@ def test_an_embedded_demo_shows_its_animation_and_energy_plot_without_scrolling(
         assert box["x"] + box["width"] <= width, role
     assert not page.page.locator("#il-control-integrators").is_visible()
     assert page.errors == []
+
+
+# -- one system's failure stops neither the page nor the other systems ----------------------
+def _core_archive_with(site, path, extra):
+    """The worker's archive with ``extra`` appended to its module ``path``: a fault injected
+    into the physics the page runs, not into the page."""
+    import io
+    import zipfile
+
+    source = zipfile.ZipFile(Path(site["dir"], "py/integrator_lab.zip"))
+    out = io.BytesIO()
+    with source, zipfile.ZipFile(out, "w") as archive:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == path:
+                data += b"\n" + extra.encode()
+            archive.writestr(info, data)
+    return out.getvalue()
+
+
+FAULTS = {
+    # the exact solution overflows after 0.5 s (as the overdamped formula once did)
+    "exact": ("_exact = Spring.exact\n"
+              "def _failing_exact(self, t):\n"
+              "    if t > 0.5:\n"
+              "        raise OverflowError('math range error')\n"
+              "    return _exact(self, t)\n"
+              "Spring.exact = _failing_exact\n"),
+    # the forces raise an error that is no divergence
+    "forces": ("_forces, _scalar = Spring.forces, Spring.scalar_forces\n"
+               "def _fail(t):\n"
+               "    if t > 0.5:\n"
+               "        raise RuntimeError('injected failure')\n"
+               "def _failing_forces(self, q, v, t):\n"
+               "    _fail(t)\n"
+               "    return _forces(self, q, v, t)\n"
+               "Spring.forces = _failing_forces\n"
+               "if _scalar is not None:\n"
+               "    def _failing_scalar(self, x, u, t):\n"
+               "        _fail(t)\n"
+               "        return _scalar(self, x, u, t)\n"
+               "    Spring.scalar_forces = _failing_scalar\n"),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_a_failing_system_says_so_on_its_panel_and_the_others_go_on(open_page, site, fault):
+    archive = _core_archive_with(site, "integrator_lab/core/systems/spring.py", FAULTS[fault])
+    page = open_page(defer=True)
+    page.page.route("**/py/integrator_lab.zip", lambda route: route.fulfill(
+        status=200, body=archive, content_type="application/zip"))
+    page.go()
+    page.wait_live()
+    alert = page.page.locator("#il-alert-spring")
+    alert.wait_for(state="visible", timeout=30_000)
+    text = alert.inner_text()
+    assert text.startswith("Damped spring")
+    page.wait("(() => { const s = window.integratorLab.status().systems;"
+              " return s.pendulum.simTime > 1.5 && s.cradle.simTime > 1.5; })()")
+    first = page.status()["systems"]
+    time.sleep(1.0)
+    later = page.status()["systems"]
+    for name in ("pendulum", "cradle"):  # the others go on, with nothing to report
+        assert later[name]["simTime"] > first[name]["simTime"] + 0.3, name
+        assert later[name]["error"] is None
+        assert not page.page.locator(f"#il-alert-{name}").is_visible()
+    spring = later["spring"]
+    assert spring["error"] == text
+    if fault == "exact":  # only the ghost is gone: the integrators go on
+        assert "the exact solution failed" in text and "OverflowError: math range error" in text
+        assert spring["simTime"] > first["spring"]["simTime"] + 0.3 and not spring["stopped"]
+        ghost = page.js("window.integratorLab.model('spring:scene:ghost_bodies').data.x")
+        assert all(x is None or math.isnan(x) for x in ghost)  # NaN: not drawn
+    else:  # the spring stopped where its forces failed
+        assert spring["stopped"] and 0.45 < spring["simTime"] < 0.6
+        assert spring["simTime"] == first["spring"]["simTime"]
+        assert f"stopped at t = {spring['simTime']:.4g} s" in text
+        assert "RuntimeError: injected failure" in text
+        assert page.page.locator("#il-status-spring").inner_text().endswith("· stopped")
+    for name in ("euler", "rk4"):  # no NaN reaches a plot
+        samples = page.samples("spring", name)
+        assert samples["t"] and all(math.isfinite(x) for c in ("t", "error")
+                                    for x in samples[c]), name
+    assert page.errors == []
+
+
+def test_an_overdamped_spring_never_stops_the_other_systems(open_page):
+    page = open_page("?spring.damping=1000000")
+    page.wait_live()
+    page.wait("Object.values(window.integratorLab.status().systems)"
+              ".every((s) => s.simTime > 1.0)")
+    first = page.status()["systems"]
+    time.sleep(1.0)
+    later = page.status()["systems"]
+    for name in SYSTEMS:
+        assert later[name]["simTime"] > first[name]["simTime"] + 0.3, name
+    # the page says that the exact solution failed exactly when it does in Python
+    system = get_system("spring", damping=1e6)
+    try:
+        for k in range(1, 101):
+            system.exact(k * 0.01)
+        fails = False
+    except ArithmeticError:
+        fails = True
+    error = later["spring"]["error"]
+    if fails:
+        assert error.startswith("Damped spring: the exact solution failed")
+        assert page.page.locator("#il-alert-spring").is_visible()
+    else:
+        assert error is None
+    assert later["pendulum"]["error"] is None and later["cradle"]["error"] is None
+    assert [e for e in page.errors if "OverflowError" in e] == []
