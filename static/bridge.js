@@ -21,6 +21,7 @@
   const PARAM_DEBOUNCE_MS = 150; // spinner clicks in a row restart the system once
   const MAX_MESSAGES = 20; // older messages make room for new ones
   const STREAM_INTERVAL_MS = 150; // how often a system's energy and phase plots take samples
+  const BOOT_SLOW_MS = 30000; // a boot still running after this long is said to be slow
 
   // -- messages (always textContent) ------------------------------------------------------
   const messageList = document.getElementById("il-messages");
@@ -166,6 +167,9 @@
   // -- live bookkeeping for status() -------------------------------------------------------
   const live = {
     ready: false,
+    error: null, // why the simulation could not start (text), shown at the top
+    notice: null, // the boot is slow (text)
+    step: null, // what the worker is loading (files of the site)
     framesDrawn: 0, // animation frames that showed new simulation data
     systems: Object.fromEntries(SYSTEMS.map((s) => [s, {
       simTime: 0, realTimeFactor: null, received: 0, layout: null, diverged: {},
@@ -205,12 +209,68 @@
     return { params: state.params[system], dt: state.dt[system] };
   }
 
-  function startWorker() {
-    const loading = document.querySelectorAll(".il-loading");
-    const setLoading = (text, failed) => loading.forEach((el) => {
+  function setLoading(text, failed) {
+    document.querySelectorAll(".il-loading").forEach((el) => {
       el.querySelector("span").textContent = text;
       el.classList.toggle("il-failed", Boolean(failed));
     });
+  }
+
+  // -- a boot that fails or takes long says what and what to do --------------------------
+  function bootAlert(text) {
+    const el = document.getElementById("il-boot");
+    el.textContent = text;
+    el.hidden = !text;
+  }
+  function bootAdvice(file, detail) {
+    const advice = ["Reload the page to try again."];
+    if (/^HTTP 404\b/.test(detail)) {
+      advice.push(`The host has no ${file}: publish the whole folder that ` +
+                  "`integrator-lab build` writes, not just index.html.");
+    } else if (/^HTTP /.test(detail)) {
+      advice.push(`The host refused ${file}; check its logs.`);
+    } else {
+      advice.push(`If it keeps failing, check the connection: a proxy, firewall or ` +
+                  `browser extension may block ${file}.`);
+    }
+    const missing = /^HTTP 404\b/.test(detail);
+    if (file.endsWith(".wasm") && !missing) {
+      advice.push("The host must serve .wasm files as application/wasm.");
+    }
+    if (/\.m?js$/.test(file) && /^served as /.test(detail)) {
+      advice.push(`The host must serve .${file.split(".").pop()} files as JavaScript ` +
+                  "(text/javascript).");
+    }
+    return advice.join(" ");
+  }
+  function bootFailed(file, detail) {
+    if (live.error || live.ready) return; // the first failure is the cause
+    live.error = `The simulation could not start: ${file} did not load (${detail}). ` +
+      bootAdvice(file, detail);
+    live.notice = null;
+    bootAlert(live.error);
+    setLoading(`Not running: ${file} did not load (see the message at the top)`, true);
+  }
+  function bootSlow() {
+    if (live.ready || live.error || !worker) return;
+    const what = live.step || "the simulation worker (static/worker.mjs)";
+    live.notice = `Still starting after ${BOOT_SLOW_MS / 1000} s, loading ${what}. A slow ` +
+      "connection may need longer; if nothing changes, reload the page.";
+    bootAlert(live.notice);
+    setLoading(`Still loading ${what}…`);
+  }
+  // The worker failed before it said anything: its own file did not load or run.
+  function workerFailed(event) {
+    const file = "static/worker.mjs";
+    fetch(file, { method: "HEAD", cache: "no-store" }).then((response) => {
+      const type = response.headers.get("content-type") || "no type";
+      if (!response.ok) bootFailed(file, `HTTP ${response.status} ${response.statusText}`.trim());
+      else if (!/javascript/.test(type)) bootFailed(file, `served as ${type}, not as JavaScript`);
+      else bootFailed(file, event.message || "the browser could not run it as a module worker");
+    }, (error) => bootFailed(file, `the download failed: ${error.message}`));
+  }
+
+  function startWorker() {
     if (location.protocol === "file:") {
       const note = document.getElementById("il-served");
       note.textContent = "This page must be served over HTTP to run (browsers block its " +
@@ -227,11 +287,20 @@
       setLoading(`The simulation could not start: ${error.message}`, true);
       return;
     }
+    let heard = false; // the worker posted a message: its own file loaded
     worker.onerror = (event) => {
-      setLoading("The simulation worker failed (see the browser console)", true);
+      if (!heard) {
+        workerFailed(event);
+        return;
+      }
+      setLoading("The simulation worker failed (see the message at the top)", true);
       message(`The simulation worker failed: ${event.message || "unknown error"}`);
     };
-    worker.onmessage = (event) => receive(event.data, setLoading);
+    worker.onmessage = (event) => {
+      heard = true;
+      receive(event.data);
+    };
+    setTimeout(bootSlow, BOOT_SLOW_MS);
   }
 
   function initWorker() {
@@ -245,14 +314,20 @@
   let liveMarked = false; // the "il:live" performance mark is set (first frame everywhere)
   let pendingFrame = null; // the latest frame not drawn yet
   let drawRequested = false;
-  function receive(msg, setLoading) {
+  function receive(msg) {
     switch (msg.type) {
       case "progress":
-        setLoading(msg.text);
+        live.step = msg.step || null;
+        if (!live.notice) setLoading(msg.text);
+        break;
+      case "boot-error":
+        bootFailed(msg.file, msg.detail);
         break;
       case "ready":
         performance.mark("il:worker-ready");
         live.ready = true;
+        live.notice = null;
+        bootAlert("");
         live.workerTimings = msg.timings || {};
         document.querySelectorAll(".il-loading").forEach((el) => { el.hidden = true; });
         break;
@@ -268,7 +343,6 @@
         break;
       case "error":
         message(`Simulation: ${msg.text}`);
-        if (!live.ready) setLoading("The simulation could not start (see the message above)", true);
         break;
       default:
         break;
@@ -741,8 +815,8 @@
       };
     }
     const ready = live.ready && state.systems.every((s) => live.systems[s].frames > 0);
-    return { ready, running: state.playing, framesDrawn: live.framesDrawn,
-             workerTimings: live.workerTimings, systems };
+    return { ready, error: live.error, notice: live.notice, running: state.playing,
+             framesDrawn: live.framesDrawn, workerTimings: live.workerTimings, systems };
   }
 
   window.integratorLab = {

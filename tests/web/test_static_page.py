@@ -505,3 +505,53 @@ def test_an_overdamped_spring_never_stops_the_other_systems(open_page):
         assert error is None
     assert later["pendulum"]["error"] is None and later["cradle"]["error"] is None
     assert [e for e in page.errors if "OverflowError" in e] == []
+
+
+# -- a boot that fails says which file, and what to try ------------------------------------
+BOOT_FILES = ("static/worker.mjs", "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs",
+              "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "py/integrator_lab.zip")
+
+
+@pytest.mark.parametrize("how", ["404", "reset"])
+@pytest.mark.parametrize("file", BOOT_FILES)
+def test_a_boot_file_that_does_not_load_is_named_within_seconds(open_page, file, how):
+    page = open_page(defer=True)
+    if how == "404":
+        page.page.route(f"**/{file}", lambda route: route.fulfill(status=404, body="missing"))
+    else:
+        page.page.route(f"**/{file}", lambda route: route.abort("connectionreset"))
+    page.go()
+    alert = page.page.locator("#il-boot")
+    alert.wait_for(state="visible", timeout=15_000)  # seconds, not the 30 s of a slow boot
+    text = alert.inner_text()
+    assert text.startswith(f"The simulation could not start: {file} did not load (")
+    assert "Reload the page" in text
+    if how == "404":
+        assert "HTTP 404" in text and "publish the whole folder" in text
+    else:
+        assert "the download failed" in text and "check the connection" in text
+    status = page.status()
+    assert status["ready"] is False and status["error"] == text
+    veils = page.page.locator(".il-loading span").all_inner_texts()
+    assert veils and all(v.startswith(f"Not running: {file} did not load") for v in veils)
+    assert page.page.locator(".il-loading").first.is_visible()
+
+
+def test_a_boot_that_hangs_says_it_is_still_trying_and_what_it_waits_for(open_page):
+    page = open_page(defer=True)
+    # the server never answers for Python's WebAssembly
+    page.page.route("**/pyodide/pyodide.asm.wasm", lambda route: None)
+    page.page.clock.install()  # the page's timers only: the worker keeps its own clock
+    page.go()
+    page.wait("document.documentElement.dataset.drawn === '1'")
+    page.wait("window.integratorLab.status().error === null")
+    time.sleep(2.0)  # Pyodide is waiting for its .wasm by now
+    assert page.page.locator("#il-boot").is_hidden()
+    page.page.clock.fast_forward("00:31")
+    alert = page.page.locator("#il-boot")
+    alert.wait_for(state="visible", timeout=5_000)
+    text = alert.inner_text()
+    assert text.startswith("Still starting after 30 s, loading Python (")
+    assert "pyodide/pyodide.asm.wasm" in text and "reload the page" in text
+    status = page.status()
+    assert status["ready"] is False and status["error"] is None and status["notice"] == text
