@@ -60,6 +60,49 @@
   function paramDecl(system, name) {
     return DECL[system].params.find((p) => p.name === name);
   }
+  // the time step as a declaration of its own (its range is the worker's, data.dtRange)
+  const DT_DECL = {
+    name: "time step dt", kind: "float", unit: "s", min: data.dtRange[0], max: data.dtRange[1],
+    min_open: false, max_open: false,
+  };
+
+  // -- what a rejected value says: the parameter, what was typed, the range, what is kept --
+  function shortNumber(x) {
+    return String(Number(x.toPrecision(6)));
+  }
+  function withUnit(text, p) {
+    return p.unit ? `${text} ${p.unit}` : text;
+  }
+  function expected(p) {
+    if (p.kind === "choice") return `one of ${p.choices.join(", ")}`;
+    const what = p.kind === "int" ? "a whole number" : "a number";
+    const lo = p.min === null ? null : shortNumber(p.min);
+    const hi = p.max === null ? null : shortNumber(p.max);
+    const low = lo === null ? "" : p.min_open ? `above ${lo}` : `from ${lo}`;
+    const high = hi === null ? "" : p.max_open ? `below ${hi}` : `${lo === null ? "up " : ""}to ${hi}`;
+    const span = [low, high].filter(Boolean).join(p.min_open && hi !== null ? " and up " : " ");
+    return withUnit(span ? `${what} ${span}` : what, p);
+  }
+  function span(p) {
+    const lo = p.min === null ? "−∞" : shortNumber(p.min);
+    const hi = p.max === null ? "∞" : shortNumber(p.max);
+    const excluded = [p.min_open && p.min !== null ? lo : null,
+                      p.max_open && p.max !== null ? hi : null].filter(Boolean);
+    const note = excluded.length ? ` (${excluded.join(" and ")} excluded)` : "";
+    return withUnit(`${lo}–${hi}`, p) + note;
+  }
+  function rejection(system, p, typed, kept) {
+    const head = `${DECL[system].title}, ${p.name}: `;
+    const tail = `; kept ${withUnit(String(kept), p)}.`;
+    const text = typed === null || typed === undefined ? "" : String(typed).trim();
+    if (!text) return `${head}empty; expected ${expected(p)}${tail}`;
+    const x = parseNumber(text);
+    if (!Number.isFinite(x)) return `${head}${quote(text)} is not a number; expected ${expected(p)}${tail}`;
+    if (p.kind === "int" && !Number.isInteger(x)) {
+      return `${head}${text} is not a whole number; expected ${expected(p)}${tail}`;
+    }
+    return `${head}${text} is outside ${span(p)}${tail}`;
+  }
 
   // -- state and the URL query -------------------------------------------------------------
   function defaultState() {
@@ -707,6 +750,22 @@
     }
   }
 
+  // A number typed outside a spinner's bounds never reaches its model (BokehJS drops it and
+  // the field goes on showing it): check what is typed before BokehJS sees it.
+  function guardTyping(widgetName, check, reject) {
+    const view = Bokeh.index.query_one((v) => v.model && v.model.name === widgetName);
+    const root = view && (view.shadow_el || view.el);
+    if (!root) return;
+    root.addEventListener("change", (event) => {
+      const input = event.target;
+      if (!(input instanceof HTMLInputElement) || check(input.value) !== undefined) return;
+      event.stopPropagation(); // BokehJS never takes it
+      reject(input.value);
+      input.value = view.format_value ?? String(view.model.value);
+      if ("old_value" in view) view.old_value = input.value;
+    }, true);
+  }
+
   function wireWidgets() {
     onChange(model("controls:integrators"), "value", (value) => {
       const names = INTEGRATORS.filter((n) => value.includes(n));
@@ -758,11 +817,12 @@
           send(Object.assign({ type: "configure", system }, systemSettings(system)));
         }, PARAM_DEBOUNCE_MS);
       };
+      guardTyping(`${system}:dt`, (raw) => checkRange(raw, data.dtRange),
+        (raw) => message(rejection(system, DT_DECL, raw, state.dt[system])));
       onChange(model(`${system}:dt`), "value", (value) => {
         const x = checkRange(value, data.dtRange);
         if (x === undefined) {
-          message(`${DECL[system].title}: time step ${quote(value)} rejected; expected a ` +
-                  `number in [${data.dtRange.join(", ")}] s.`);
+          message(rejection(system, DT_DECL, value, state.dt[system]));
           quietly(() => { model(`${system}:dt`).value = state.dt[system]; });
           return;
         }
@@ -770,11 +830,14 @@
         restart();
       });
       for (const p of DECL[system].params) {
+        if (p.kind !== "choice") {
+          guardTyping(`${system}:param:${p.name}`, (raw) => checkParam(p, raw),
+            (raw) => message(rejection(system, p, raw, state.params[system][p.name])));
+        }
         onChange(model(`${system}:param:${p.name}`), "value", (value) => {
           const x = checkParam(p, value);
           if (x === undefined) {
-            message(`${DECL[system].title} parameter "${p.name}": got ${quote(value)}, ` +
-                    `expected ${p.accepted}; kept ${state.params[system][p.name]}.`);
+            message(rejection(system, p, value, state.params[system][p.name]));
             quietly(() => { model(`${system}:param:${p.name}`).value = state.params[system][p.name]; });
             return;
           }

@@ -555,3 +555,68 @@ def test_a_boot_that_hangs_says_it_is_still_trying_and_what_it_waits_for(open_pa
     assert "pyodide/pyodide.asm.wasm" in text and "reload the page" in text
     status = page.status()
     assert status["ready"] is False and status["error"] is None and status["notice"] == text
+
+
+# -- a rejected value says what was typed, the parameter's range and what is kept ------------
+def _range_text(p):
+    """A declared parameter's range as the page words it: its bounds from the core."""
+    return f"{p.min:g}–{p.max:g}"
+
+
+def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
+    from integrator_lab.core import SYSTEMS as DECLARED
+
+    balls = next(p for p in DECLARED["cradle"].PARAMS if p.name == "balls")
+    length = next(p for p in DECLARED["pendulum"].PARAMS if p.name == "length")
+    page = open_page()
+    page.wait_live()
+    page.wait("window.integratorLab.status().systems.cradle.simTime > 0.5")
+
+    def type_into(label, nth, text):
+        box = page.page.get_by_label(label, exact=True).nth(nth)
+        box.fill(text)
+        box.press("Enter")
+        return box
+
+    def last_message(starting):
+        page.wait(f"[...document.querySelectorAll('#il-messages li')].some((li) =>"
+                  f" li.textContent.startsWith({starting!r}))", timeout=5_000)
+        return [m for m in page.messages() if m.startswith(starting)][-1]
+
+    kept = balls.default
+    box = type_into("balls", 0, str(balls.max + 30))
+    assert last_message("Newton's cradle, balls: ") == (
+        f"Newton's cradle, balls: {balls.max + 30} is outside {_range_text(balls)}; "
+        f"kept {kept}.")
+    assert box.input_value() == str(kept)  # the field shows what runs
+
+    box = type_into("balls", 0, "")
+    assert last_message("Newton's cradle, balls: empty") == (
+        f"Newton's cradle, balls: empty; expected a whole number from {balls.min} to "
+        f"{balls.max}; kept {kept}.")
+    assert box.input_value() == str(kept)
+
+    # an open bound: the bound itself is refused, and the message says so
+    type_into("length (m)", 0, f"{length.min:g}")
+    text = last_message("Pendulum, length: ")
+    assert text == (f"Pendulum, length: {length.min:g} is outside {_range_text(length)} m "
+                    f"({length.min:g} excluded); kept {length.default:g} m.")
+
+    # the time step, whose range is the worker's
+    type_into("time step dt (s)", SYSTEMS.index("spring"), "0.9")
+    assert last_message("Damped spring, time step dt: ").startswith(
+        "Damped spring, time step dt: 0.9 is outside ")
+
+    # nothing was restarted: the run goes on with the previous values
+    state = page.js("window.integratorLab.state()")
+    assert state["params"]["cradle"]["balls"] == kept
+    assert state["params"]["pendulum"]["length"] == length.default
+    before = page.sim_time("cradle")
+    assert before > 0.5
+    page.wait(f"window.integratorLab.status().systems.cradle.simTime > {before + 0.3}")
+    assert not [m for m in page.messages() if "None" in m or "null" in m]
+    # a value in range is taken
+    type_into("balls", 0, "3")
+    page.wait("window.integratorLab.model('cradle:scene:bodies').data.x.length === "
+              f"3 * {len(DEFAULT_INTEGRATORS)}")
+    assert page.errors == []
