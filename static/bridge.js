@@ -116,7 +116,9 @@
     };
   }
   // 0/1 settings: query key -> state field ("embed" is the compact view for <iframe>s)
-  const FLAGS = { play: "playing", exact: "exact", log: "log", phase: "phase", embed: "embed" };
+  // (a Map: a query key such as "__proto__" or "toString" must not find anything inherited)
+  const FLAGS = new Map([["play", "playing"], ["exact", "exact"], ["log", "log"],
+                         ["phase", "phase"], ["embed", "embed"]]);
 
   function stateFromQuery(search) {
     const state = defaultState();
@@ -141,8 +143,8 @@
           fallback(key, raw, `a number in [${data.speedRange.join(", ")}]`,
                    `the default ${DEFAULTS.speed}`);
         } else state.speed = x;
-      } else if (key in FLAGS) {
-        if (raw === "1" || raw === "0") state[FLAGS[key]] = raw === "1";
+      } else if (FLAGS.has(key)) {
+        if (raw === "1" || raw === "0") state[FLAGS.get(key)] = raw === "1";
         else fallback(key, raw, "0 or 1", "the default");
       } else if (key === "energy") {
         if (data.energyModes.includes(raw)) state.energy = raw;
@@ -181,7 +183,7 @@
       query.set("integrators", state.integrators.join(","));
     }
     if (state.speed !== DEFAULTS.speed) query.set("speed", String(state.speed));
-    for (const [key, field] of Object.entries(FLAGS)) {
+    for (const [key, field] of FLAGS) {
       if (state[field] !== DEFAULTS[field]) query.set(key, state[field] ? "1" : "0");
     }
     if (state.energy !== DEFAULTS.energy) query.set("energy", state.energy);

@@ -620,3 +620,21 @@ def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
     page.wait("window.integratorLab.model('cradle:scene:bodies').data.x.length === "
               f"3 * {len(DEFAULT_INTEGRATORS)}")
     assert page.errors == []
+
+
+def test_prototype_names_in_the_link_are_unknown_settings(open_page):
+    keys = ("__proto__", "constructor", "toString", "hasOwnProperty", "pendulum.__proto__",
+            "pendulum.constructor")
+    page = open_page("?" + "&".join(f"{quote(k)}=1" for k in keys) + "&log=0")
+    page.wait("document.documentElement.dataset.drawn === '1'")
+    clean = open_page("?log=0")
+    clean.wait("document.documentElement.dataset.drawn === '1'")
+    state = page.js("window.integratorLab.state()")
+    assert state == clean.js("window.integratorLab.state()")  # no key more, no value other
+    assert state["log"] is False  # the page's own keys still count
+    messages = page.messages()
+    for key in keys:
+        assert any(f'"{key}"' in m and "ignored" in m for m in messages), key
+    assert page.js("({}).playing === undefined && Object.prototype.toString.length === 0")
+    assert "__proto__" not in page.js("location.search")
+    assert page.errors == []
