@@ -91,6 +91,19 @@
     const note = excluded.length ? ` (${excluded.join(" and ")} excluded)` : "";
     return withUnit(`${lo}–${hi}`, p) + note;
   }
+  // A refused value is said at the top (with the other messages) and under the panel's
+  // fields, where the eyes are (on a phone the top of the page is out of view).
+  const NOTE_MS = 10000;
+  const noteTimers = {};
+  function refuse(system, p, typed, kept) {
+    const text = rejection(system, p, typed, kept);
+    message(text);
+    const note = document.getElementById(`il-note-${system}`);
+    note.textContent = text;
+    note.hidden = false;
+    clearTimeout(noteTimers[system]);
+    noteTimers[system] = setTimeout(() => { note.hidden = true; }, NOTE_MS);
+  }
   function rejection(system, p, typed, kept) {
     const head = `${DECL[system].title}, ${p.name}: `;
     const tail = `; kept ${withUnit(String(kept), p)}.`;
@@ -596,11 +609,11 @@
   }
   function setStatusText(system, time, rtf) {
     const shown = rtf === null ? "–" : rtf.toFixed(2);
-    const paused = live.systems[system].stopped ? " · stopped"
-      : state.playing ? "" : " · paused";
+    const paused = state.playing ? "" : " · paused";
     // plain text outside Bokeh: a Bokeh Div would re-lay the panel out at every update
     document.getElementById(`il-status-${system}`).textContent =
-      `t = ${time.toFixed(2)} s · ${shown}× real time${paused}`;
+      live.systems[system].stopped ? `t = ${time.toFixed(2)} s · stopped`
+        : `t = ${time.toFixed(2)} s · ${shown}× real time${paused}`;
   }
 
   // -- view options (display only, no simulation change) ---------------------------------
@@ -820,11 +833,11 @@
         }, PARAM_DEBOUNCE_MS);
       };
       guardTyping(`${system}:dt`, (raw) => checkRange(raw, data.dtRange),
-        (raw) => message(rejection(system, DT_DECL, raw, state.dt[system])));
+        (raw) => refuse(system, DT_DECL, raw, state.dt[system]));
       onChange(model(`${system}:dt`), "value", (value) => {
         const x = checkRange(value, data.dtRange);
         if (x === undefined) {
-          message(rejection(system, DT_DECL, value, state.dt[system]));
+          refuse(system, DT_DECL, value, state.dt[system]);
           quietly(() => { model(`${system}:dt`).value = state.dt[system]; });
           return;
         }
@@ -834,12 +847,12 @@
       for (const p of DECL[system].params) {
         if (p.kind !== "choice") {
           guardTyping(`${system}:param:${p.name}`, (raw) => checkParam(p, raw),
-            (raw) => message(rejection(system, p, raw, state.params[system][p.name])));
+            (raw) => refuse(system, p, raw, state.params[system][p.name]));
         }
         onChange(model(`${system}:param:${p.name}`), "value", (value) => {
           const x = checkParam(p, value);
           if (x === undefined) {
-            message(rejection(system, p, value, state.params[system][p.name]));
+            refuse(system, p, value, state.params[system][p.name]);
             quietly(() => { model(`${system}:param:${p.name}`).value = state.params[system][p.name]; });
             return;
           }

@@ -169,7 +169,9 @@ def _panel_sections(systems) -> str:
             f'browser…</span></div><div class="il-panel-body">'
             + "".join(f'<div class="il-root il-part-{part}" id="il-panel-{name}-{part}"></div>'
                       for part in PANEL_PARTS)
-            + '</div></section>')
+            # a value typed into this panel's fields and refused says why here, by the field
+            + f'</div><p class="il-panel-note" id="il-note-{name}" role="status" hidden></p>'
+            '</section>')
     return "\n    ".join(sections)
 
 

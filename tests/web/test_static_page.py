@@ -460,6 +460,7 @@ def test_a_failing_system_says_so_on_its_panel_and_the_others_go_on(open_page, s
         assert later[name]["error"] is None
         assert not page.page.locator(f"#il-alert-{name}").is_visible()
     spring = later["spring"]
+    text = alert.inner_text()  # by now past the failure (before it: only the exact curve's)
     assert spring["error"] == text
     if fault == "exact":  # only the ghost is gone: the integrators go on
         assert "the exact solution failed" in text and "OverflowError: math range error" in text
@@ -589,6 +590,8 @@ def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
         f"Newton's cradle, balls: {balls.max + 30} is outside {_range_text(balls)}; "
         f"kept {kept}.")
     assert box.input_value() == str(kept)  # the field shows what runs
+    note = page.page.locator("#il-note-cradle")  # and under the fields, where the eyes are
+    assert note.is_visible() and note.inner_text() == page.messages()[-1]
 
     box = type_into("balls", 0, "")
     assert last_message("Newton's cradle, balls: empty") == (
