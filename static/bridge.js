@@ -79,7 +79,8 @@
     const lo = p.min === null ? null : shortNumber(p.min);
     const hi = p.max === null ? null : shortNumber(p.max);
     const low = lo === null ? "" : p.min_open ? `above ${lo}` : `from ${lo}`;
-    const high = hi === null ? "" : p.max_open ? `below ${hi}` : `${lo === null ? "up " : ""}to ${hi}`;
+    const upTo = lo === null ? "up to" : "to";
+    const high = hi === null ? "" : p.max_open ? `below ${hi}` : `${upTo} ${hi}`;
     const span = [low, high].filter(Boolean).join(p.min_open && hi !== null ? " and up " : " ");
     return withUnit(span ? `${what} ${span}` : what, p);
   }
@@ -110,7 +111,9 @@
     const text = typed === null || typed === undefined ? "" : String(typed).trim();
     if (!text) return `${head}empty; expected ${expected(p)}${tail}`;
     const x = parseNumber(text);
-    if (!Number.isFinite(x)) return `${head}${quote(text)} is not a number; expected ${expected(p)}${tail}`;
+    if (!Number.isFinite(x)) {
+      return `${head}${quote(text)} is not a number; expected ${expected(p)}${tail}`;
+    }
     if (p.kind === "int" && !Number.isInteger(x)) {
       return `${head}${text} is not a whole number; expected ${expected(p)}${tail}`;
     }
