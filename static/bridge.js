@@ -21,6 +21,7 @@
   const PARAM_DEBOUNCE_MS = 150; // spinner clicks in a row restart the system once
   const MAX_MESSAGES = 20; // older messages make room for new ones
   const STREAM_INTERVAL_MS = 150; // how often a system's energy and phase plots take samples
+  const BOOT_SLOW_MS = 30000; // a boot still running after this long is said to be slow
 
   // -- messages (always textContent) ------------------------------------------------------
   const messageList = document.getElementById("il-messages");
@@ -59,6 +60,65 @@
   function paramDecl(system, name) {
     return DECL[system].params.find((p) => p.name === name);
   }
+  // the time step as a declaration of its own (its range is the worker's, data.dtRange)
+  const DT_DECL = {
+    name: "time step dt", kind: "float", unit: "s", min: data.dtRange[0], max: data.dtRange[1],
+    min_open: false, max_open: false,
+  };
+
+  // -- what a rejected value says: the parameter, what was typed, the range, what is kept --
+  function shortNumber(x) {
+    return String(Number(x.toPrecision(6)));
+  }
+  function withUnit(text, p) {
+    return p.unit ? `${text} ${p.unit}` : text;
+  }
+  function expected(p) {
+    if (p.kind === "choice") return `one of ${p.choices.join(", ")}`;
+    const what = p.kind === "int" ? "a whole number" : "a number";
+    const lo = p.min === null ? null : shortNumber(p.min);
+    const hi = p.max === null ? null : shortNumber(p.max);
+    const low = lo === null ? "" : p.min_open ? `above ${lo}` : `from ${lo}`;
+    const upTo = lo === null ? "up to" : "to";
+    const high = hi === null ? "" : p.max_open ? `below ${hi}` : `${upTo} ${hi}`;
+    const span = [low, high].filter(Boolean).join(p.min_open && hi !== null ? " and up " : " ");
+    return withUnit(span ? `${what} ${span}` : what, p);
+  }
+  function span(p) {
+    const lo = p.min === null ? "−∞" : shortNumber(p.min);
+    const hi = p.max === null ? "∞" : shortNumber(p.max);
+    const excluded = [p.min_open && p.min !== null ? lo : null,
+                      p.max_open && p.max !== null ? hi : null].filter(Boolean);
+    const note = excluded.length ? ` (${excluded.join(" and ")} excluded)` : "";
+    return withUnit(`${lo}–${hi}`, p) + note;
+  }
+  // A refused value is said at the top (with the other messages) and under the panel's
+  // fields, where the eyes are (on a phone the top of the page is out of view).
+  const NOTE_MS = 10000;
+  const noteTimers = {};
+  function refuse(system, p, typed, kept) {
+    const text = rejection(system, p, typed, kept);
+    message(text);
+    const note = document.getElementById(`il-note-${system}`);
+    note.textContent = text;
+    note.hidden = false;
+    clearTimeout(noteTimers[system]);
+    noteTimers[system] = setTimeout(() => { note.hidden = true; }, NOTE_MS);
+  }
+  function rejection(system, p, typed, kept) {
+    const head = `${DECL[system].title}, ${p.name}: `;
+    const tail = `; kept ${withUnit(String(kept), p)}.`;
+    const text = typed === null || typed === undefined ? "" : String(typed).trim();
+    if (!text) return `${head}empty; expected ${expected(p)}${tail}`;
+    const x = parseNumber(text);
+    if (!Number.isFinite(x)) {
+      return `${head}${quote(text)} is not a number; expected ${expected(p)}${tail}`;
+    }
+    if (p.kind === "int" && !Number.isInteger(x)) {
+      return `${head}${text} is not a whole number; expected ${expected(p)}${tail}`;
+    }
+    return `${head}${text} is outside ${span(p)}${tail}`;
+  }
 
   // -- state and the URL query -------------------------------------------------------------
   function defaultState() {
@@ -72,7 +132,9 @@
     };
   }
   // 0/1 settings: query key -> state field ("embed" is the compact view for <iframe>s)
-  const FLAGS = { play: "playing", exact: "exact", log: "log", phase: "phase", embed: "embed" };
+  // (a Map: a query key such as "__proto__" or "toString" must not find anything inherited)
+  const FLAGS = new Map([["play", "playing"], ["exact", "exact"], ["log", "log"],
+                         ["phase", "phase"], ["embed", "embed"]]);
 
   function stateFromQuery(search) {
     const state = defaultState();
@@ -97,8 +159,8 @@
           fallback(key, raw, `a number in [${data.speedRange.join(", ")}]`,
                    `the default ${DEFAULTS.speed}`);
         } else state.speed = x;
-      } else if (key in FLAGS) {
-        if (raw === "1" || raw === "0") state[FLAGS[key]] = raw === "1";
+      } else if (FLAGS.has(key)) {
+        if (raw === "1" || raw === "0") state[FLAGS.get(key)] = raw === "1";
         else fallback(key, raw, "0 or 1", "the default");
       } else if (key === "energy") {
         if (data.energyModes.includes(raw)) state.energy = raw;
@@ -137,7 +199,7 @@
       query.set("integrators", state.integrators.join(","));
     }
     if (state.speed !== DEFAULTS.speed) query.set("speed", String(state.speed));
-    for (const [key, field] of Object.entries(FLAGS)) {
+    for (const [key, field] of FLAGS) {
       if (state[field] !== DEFAULTS[field]) query.set(key, state[field] ? "1" : "0");
     }
     if (state.energy !== DEFAULTS.energy) query.set("energy", state.energy);
@@ -166,10 +228,13 @@
   // -- live bookkeeping for status() -------------------------------------------------------
   const live = {
     ready: false,
+    error: null, // why the simulation could not start (text), shown at the top
+    notice: null, // the boot is slow (text)
+    step: null, // what the worker is loading (files of the site)
     framesDrawn: 0, // animation frames that showed new simulation data
     systems: Object.fromEntries(SYSTEMS.map((s) => [s, {
       simTime: 0, realTimeFactor: null, received: 0, layout: null, diverged: {},
-      lastStatus: 0, frames: 0, pending: {}, lastFlush: 0,
+      lastStatus: 0, frames: 0, pending: {}, lastFlush: 0, alerts: [], stopped: false,
     }])),
   };
 
@@ -205,12 +270,68 @@
     return { params: state.params[system], dt: state.dt[system] };
   }
 
-  function startWorker() {
-    const loading = document.querySelectorAll(".il-loading");
-    const setLoading = (text, failed) => loading.forEach((el) => {
+  function setLoading(text, failed) {
+    document.querySelectorAll(".il-loading").forEach((el) => {
       el.querySelector("span").textContent = text;
       el.classList.toggle("il-failed", Boolean(failed));
     });
+  }
+
+  // -- a boot that fails or takes long says what and what to do --------------------------
+  function bootAlert(text) {
+    const el = document.getElementById("il-boot");
+    el.textContent = text;
+    el.hidden = !text;
+  }
+  function bootAdvice(file, detail) {
+    const advice = ["Reload the page to try again."];
+    if (/^HTTP 404\b/.test(detail)) {
+      advice.push(`The host has no ${file}: publish the whole folder that ` +
+                  "`integrator-lab build` writes, not just index.html.");
+    } else if (/^HTTP /.test(detail)) {
+      advice.push(`The host refused ${file}; check its logs.`);
+    } else {
+      advice.push(`If it keeps failing, check the connection: a proxy, firewall or ` +
+                  `browser extension may block ${file}.`);
+    }
+    const missing = /^HTTP 404\b/.test(detail);
+    if (file.endsWith(".wasm") && !missing) {
+      advice.push("The host must serve .wasm files as application/wasm.");
+    }
+    if (/\.m?js$/.test(file) && /^served as /.test(detail)) {
+      advice.push(`The host must serve .${file.split(".").pop()} files as JavaScript ` +
+                  "(text/javascript).");
+    }
+    return advice.join(" ");
+  }
+  function bootFailed(file, detail) {
+    if (live.error || live.ready) return; // the first failure is the cause
+    live.error = `The simulation could not start: ${file} did not load (${detail}). ` +
+      bootAdvice(file, detail);
+    live.notice = null;
+    bootAlert(live.error);
+    setLoading(`Not running: ${file} did not load (see the message at the top)`, true);
+  }
+  function bootSlow() {
+    if (live.ready || live.error || !worker) return;
+    const what = live.step || "the simulation worker (static/worker.mjs)";
+    live.notice = `Still starting after ${BOOT_SLOW_MS / 1000} s, loading ${what}. A slow ` +
+      "connection may need longer; if nothing changes, reload the page.";
+    bootAlert(live.notice);
+    setLoading(`Still loading ${what}…`);
+  }
+  // The worker failed before it said anything: its own file did not load or run.
+  function workerFailed(event) {
+    const file = "static/worker.mjs";
+    fetch(file, { method: "HEAD", cache: "no-store" }).then((response) => {
+      const type = response.headers.get("content-type") || "no type";
+      if (!response.ok) bootFailed(file, `HTTP ${response.status} ${response.statusText}`.trim());
+      else if (!/javascript/.test(type)) bootFailed(file, `served as ${type}, not as JavaScript`);
+      else bootFailed(file, event.message || "the browser could not run it as a module worker");
+    }, (error) => bootFailed(file, `the download failed: ${error.message}`));
+  }
+
+  function startWorker() {
     if (location.protocol === "file:") {
       const note = document.getElementById("il-served");
       note.textContent = "This page must be served over HTTP to run (browsers block its " +
@@ -227,11 +348,20 @@
       setLoading(`The simulation could not start: ${error.message}`, true);
       return;
     }
+    let heard = false; // the worker posted a message: its own file loaded
     worker.onerror = (event) => {
-      setLoading("The simulation worker failed (see the browser console)", true);
+      if (!heard) {
+        workerFailed(event);
+        return;
+      }
+      setLoading("The simulation worker failed (see the message at the top)", true);
       message(`The simulation worker failed: ${event.message || "unknown error"}`);
     };
-    worker.onmessage = (event) => receive(event.data, setLoading);
+    worker.onmessage = (event) => {
+      heard = true;
+      receive(event.data);
+    };
+    setTimeout(bootSlow, BOOT_SLOW_MS);
   }
 
   function initWorker() {
@@ -245,14 +375,20 @@
   let liveMarked = false; // the "il:live" performance mark is set (first frame everywhere)
   let pendingFrame = null; // the latest frame not drawn yet
   let drawRequested = false;
-  function receive(msg, setLoading) {
+  function receive(msg) {
     switch (msg.type) {
       case "progress":
-        setLoading(msg.text);
+        live.step = msg.step || null;
+        if (!live.notice) setLoading(msg.text);
+        break;
+      case "boot-error":
+        bootFailed(msg.file, msg.detail);
         break;
       case "ready":
         performance.mark("il:worker-ready");
         live.ready = true;
+        live.notice = null;
+        bootAlert("");
         live.workerTimings = msg.timings || {};
         document.querySelectorAll(".il-loading").forEach((el) => { el.hidden = true; });
         break;
@@ -268,7 +404,6 @@
         break;
       case "error":
         message(`Simulation: ${msg.text}`);
-        if (!live.ready) setLoading("The simulation could not start (see the message above)", true);
         break;
       default:
         break;
@@ -295,6 +430,8 @@
     entry.received = 0;
     entry.simTime = 0;
     entry.realTimeFactor = null;
+    entry.stopped = false;
+    showAlerts(system, []);
     if (pendingFrame) delete pendingFrame[system];
     // what the worker runs is the truth (it falls back to defaults on invalid input)
     state.params[system] = Object.assign({}, layout.params);
@@ -394,9 +531,30 @@
     if (worker) worker.postMessage({ type: "ack" });
   }
 
+  // What failed in one system (it stopped, or its exact solution did), on its own panel:
+  // the other systems go on.
+  function showAlerts(system, alerts) {
+    const entry = live.systems[system];
+    const text = alerts.join(" ");
+    if (text === entry.alerts.join(" ")) return;
+    entry.alerts = alerts.slice();
+    const el = document.getElementById(`il-alert-${system}`);
+    el.textContent = text;
+    el.hidden = !text;
+  }
+
   function applyFrame(system, f) {
     const entry = live.systems[system];
     if (!entry.counts) return;
+    showAlerts(system, f.alerts || []);
+    if (f.failed) { // the system stopped: its picture and plots stay as they were
+      entry.stopped = true;
+      entry.frames += 1;
+      entry.simTime = f.time;
+      entry.realTimeFactor = null;
+      setStatusText(system, f.time, null);
+      return;
+    }
     const d = f.data;
     let at = 0;
     const take = (n) => { const part = d.subarray(at, at + n); at += n; return part; };
@@ -457,7 +615,8 @@
     const paused = state.playing ? "" : " · paused";
     // plain text outside Bokeh: a Bokeh Div would re-lay the panel out at every update
     document.getElementById(`il-status-${system}`).textContent =
-      `t = ${time.toFixed(2)} s · ${shown}× real time${paused}`;
+      live.systems[system].stopped ? `t = ${time.toFixed(2)} s · stopped`
+        : `t = ${time.toFixed(2)} s · ${shown}× real time${paused}`;
   }
 
   // -- view options (display only, no simulation change) ---------------------------------
@@ -609,6 +768,22 @@
     }
   }
 
+  // A number typed outside a spinner's bounds never reaches its model (BokehJS drops it and
+  // the field goes on showing it): check what is typed before BokehJS sees it.
+  function guardTyping(widgetName, check, reject) {
+    const view = Bokeh.index.query_one((v) => v.model && v.model.name === widgetName);
+    const root = view && (view.shadow_el || view.el);
+    if (!root) return;
+    root.addEventListener("change", (event) => {
+      const input = event.target;
+      if (!(input instanceof HTMLInputElement) || check(input.value) !== undefined) return;
+      event.stopPropagation(); // BokehJS never takes it
+      reject(input.value);
+      input.value = view.format_value ?? String(view.model.value);
+      if ("old_value" in view) view.old_value = input.value;
+    }, true);
+  }
+
   function wireWidgets() {
     onChange(model("controls:integrators"), "value", (value) => {
       const names = INTEGRATORS.filter((n) => value.includes(n));
@@ -660,11 +835,12 @@
           send(Object.assign({ type: "configure", system }, systemSettings(system)));
         }, PARAM_DEBOUNCE_MS);
       };
+      guardTyping(`${system}:dt`, (raw) => checkRange(raw, data.dtRange),
+        (raw) => refuse(system, DT_DECL, raw, state.dt[system]));
       onChange(model(`${system}:dt`), "value", (value) => {
         const x = checkRange(value, data.dtRange);
         if (x === undefined) {
-          message(`${DECL[system].title}: time step ${quote(value)} rejected; expected a ` +
-                  `number in [${data.dtRange.join(", ")}] s.`);
+          refuse(system, DT_DECL, value, state.dt[system]);
           quietly(() => { model(`${system}:dt`).value = state.dt[system]; });
           return;
         }
@@ -672,11 +848,14 @@
         restart();
       });
       for (const p of DECL[system].params) {
+        if (p.kind !== "choice") {
+          guardTyping(`${system}:param:${p.name}`, (raw) => checkParam(p, raw),
+            (raw) => refuse(system, p, raw, state.params[system][p.name]));
+        }
         onChange(model(`${system}:param:${p.name}`), "value", (value) => {
           const x = checkParam(p, value);
           if (x === undefined) {
-            message(`${DECL[system].title} parameter "${p.name}": got ${quote(value)}, ` +
-                    `expected ${p.accepted}; kept ${state.params[system][p.name]}.`);
+            refuse(system, p, value, state.params[system][p.name]);
             quietly(() => { model(`${system}:param:${p.name}`).value = state.params[system][p.name]; });
             return;
           }
@@ -712,12 +891,13 @@
       }
       systems[system] = {
         simTime: entry.simTime, realTimeFactor: entry.realTimeFactor, received: entry.received,
-        integrators,
+        integrators, stopped: entry.stopped,
+        error: entry.alerts.length ? entry.alerts.join(" ") : null,
       };
     }
     const ready = live.ready && state.systems.every((s) => live.systems[s].frames > 0);
-    return { ready, running: state.playing, framesDrawn: live.framesDrawn,
-             workerTimings: live.workerTimings, systems };
+    return { ready, error: live.error, notice: live.notice, running: state.playing,
+             framesDrawn: live.framesDrawn, workerTimings: live.workerTimings, systems };
   }
 
   window.integratorLab = {

@@ -10,20 +10,28 @@
 //                   {type: "speed", value} | {type: "play", value} | {type: "step"}
 //                   {type: "reset"}                           every system back to t = 0
 //                   {type: "ack"}                             the page drew the last frame
-//   worker -> page  {type: "progress", text} while booting, {type: "ready"}
+//   worker -> page  {type: "progress", text, step} while booting, {type: "ready"}
+//                   {type: "boot-error", file, detail, step}  Python could not start
 //                   {type: "layout", layout, errors}          a system was (re)built or reset
 //                   {type: "frame", systems: {name: {time, rtf, lanes, diverged, data}}}
 //                   {type: "error", text}
 //
 // At most one frame is in flight: until the page acknowledges it, ticks go on and their
 // samples wait in the runners' bounded buffers, so a slow page never queues work.
-
-import { loadPyodide } from "../pyodide/pyodide.mjs";
+//
+// Booting fails loudly: every file the boot fetches is watched, and the first one that does
+// not arrive is reported by name at once (Pyodide itself may wait forever for a .wasm whose
+// download failed). Pyodide is imported dynamically, so that even its failure is reported.
 
 const TICK_MS = 1000 / 60; // the worker's own clock
 const STALL_MS = 1000; // a frame unacknowledged this long: the page is hidden, stop
-const archiveURL = new URL("../py/integrator_lab.zip", import.meta.url);
-const pyodideURL = new URL("../pyodide/", import.meta.url);
+const siteURL = new URL("../", import.meta.url);
+const archiveURL = new URL("py/integrator_lab.zip", siteURL);
+const pyodideURL = new URL("pyodide/", siteURL);
+const PYODIDE_MODULE = "pyodide/pyodide.mjs";
+const PYODIDE_STEP = "Python (pyodide/pyodide.asm.mjs, pyodide/pyodide.asm.wasm, " +
+  "pyodide/python_stdlib.zip)";
+const CORE_STEP = "the physics core (py/integrator_lab.zip)";
 
 let live = null; // the Python Live object
 let inFlight = false; // a frame was posted and not yet acknowledged
@@ -55,13 +63,80 @@ function call(method, ...args) {
 
 const timings = {}; // ms since the worker started, for benchmarks
 
+// -- booting, and saying what failed ------------------------------------------------------
+let step = PYODIDE_MODULE; // what the boot is loading now (files of the site)
+let bootFailed = false;
+
+/** A URL as the site's own path ("pyodide/pyodide.asm.wasm"), or as it is. */
+function siteFile(url) {
+  const href = new URL(url, self.location.href).href.split(/[?#]/)[0];
+  return href.startsWith(siteURL.href) ? href.slice(siteURL.href.length) : href;
+}
+
+function bootFailure(file, detail) {
+  if (bootFailed || live) return; // the first failure is the cause; the rest follow from it
+  bootFailed = true;
+  post({ type: "boot-error", file, detail, step });
+}
+
+const realFetch = self.fetch;
+async function watchedFetch(resource, options) {
+  const url = resource instanceof Request ? resource.url : String(resource);
+  let response;
+  try {
+    response = await realFetch.call(self, resource, options);
+  } catch (error) {
+    bootFailure(siteFile(url), `the download failed: ${error?.message ?? error}`);
+    throw error;
+  }
+  if (!response.ok) {
+    bootFailure(siteFile(url), `HTTP ${response.status} ${response.statusText}`.trim());
+  }
+  return response;
+}
+
+// A module that did not import: ask the server what it answers for that file.
+async function importFailure(file, error) {
+  let detail = error?.message ?? String(error);
+  try {
+    const response = await realFetch.call(self, new URL(file, siteURL),
+      { method: "HEAD", cache: "no-store" });
+    const type = response.headers.get("content-type") || "no type";
+    if (!response.ok) detail = `HTTP ${response.status} ${response.statusText}`.trim();
+    else if (!/javascript/.test(type)) detail = `served as ${type}, not as JavaScript`;
+  } catch (fetchError) {
+    detail = `the download failed: ${fetchError?.message ?? fetchError}`;
+  }
+  bootFailure(file, detail);
+}
+
 async function boot() {
-  post({ type: "progress", text: "Loading Python (Pyodide)…" });
+  self.fetch = watchedFetch; // Pyodide fetches its files with the global fetch
+  try {
+    await bootPython();
+  } finally {
+    self.fetch = realFetch;
+  }
+}
+
+async function bootPython() {
+  post({ type: "progress", text: "Loading Python (Pyodide)…", step });
+  let loadPyodide;
+  try {
+    ({ loadPyodide } = await import(new URL(PYODIDE_MODULE, siteURL).href));
+  } catch (error) {
+    await importFailure(PYODIDE_MODULE, error);
+    throw error;
+  }
+  step = PYODIDE_STEP;
+  post({ type: "progress", text: "Loading Python (Pyodide)…", step });
   const pyodide = await loadPyodide({ indexURL: pyodideURL.href, packages: [] });
+  if (bootFailed) return; // a file failed, yet Pyodide went on: do not pretend to run
   timings.pyodide = performance.now();
-  post({ type: "progress", text: "Loading the physics core…" });
+  step = CORE_STEP;
+  post({ type: "progress", text: "Loading the physics core…", step });
   const response = await fetch(archiveURL);
-  if (!response.ok) throw new Error(`cannot load ${archiveURL.pathname}: HTTP ${response.status}`);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.unpackArchive(bytes, "zip", { extractDir: sitePackages });
@@ -190,9 +265,20 @@ self.onmessage = (event) => {
 
 boot().then(
   () => {
+    if (bootFailed) return;
     for (const message of pending.splice(0)) handle(message);
     last = performance.now();
     tick();
   },
-  (error) => post({ type: "error", text: `Python failed to start: ${error?.message ?? error}` }),
+  (error) => {
+    live = null;
+    // fetches are reported as they fail; a module Pyodide imports is named in the error
+    const text = String(error?.message ?? error);
+    const url = /\bhttps?:\/\/[^\s'"]+/.exec(text)?.[0];
+    if (url && url.startsWith(siteURL.href) && url.endsWith(".mjs")) {
+      importFailure(siteFile(url), error);
+    } else {
+      bootFailure(step, pythonMessage(error)); // else: the step it happened in
+    }
+  },
 );

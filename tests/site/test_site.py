@@ -186,3 +186,95 @@ def test_legend_and_tooltip_show_the_order_with_damping():
     assert "order 4 (2 with velocity-dependent forces such as damping)" in (
         scene.integrator_about("yoshida4"))
     assert "order 4, not symplectic" in scene.integrator_about("rk4")
+
+
+# -- one system's failure stops neither the page nor the other systems ----------------------
+def _three_systems():
+    lab = live.Live()
+    for name in ("pendulum", "cradle", "spring"):
+        assert lab.configure(name, {}, None, ["euler", "rk4"])["errors"] == []
+    lab.tick(0.0, force=True)
+    return lab
+
+
+def _raise_after(method, t_fail, exc):
+    """``method`` of one system instance, raising ``exc`` once time passes ``t_fail``."""
+    def failing(*args):
+        t = args[-1]
+        if t > t_fail:
+            raise exc
+        return method(*args)
+    return failing
+
+
+def _sample_count(frame):
+    return sum(n for _, n in frame["lanes"])
+
+
+def test_an_exact_solution_that_raises_hides_only_that_ghost():
+    lab = _three_systems()
+    spring = lab.runs["spring"]
+    # the faulty dependency: this one instance's exact solution overflows after 0.1 s
+    spring.system.exact = _raise_after(spring.system.exact, 0.1,
+                                       OverflowError("math range error"))
+    frames = [lab.tick(0.05) for _ in range(10)]
+    for name, run in lab.runs.items():
+        assert run.runner.time >= 0.4, name  # every system goes on
+        assert run.failure is None
+    last = frames[-1]["spring"]
+    [alert] = last["alerts"]
+    assert alert.startswith("Damped spring: the exact solution failed at t = ")
+    assert "OverflowError: math range error" in alert
+    assert frames[-1]["pendulum"]["alerts"] == [] and frames[-1]["cradle"]["alerts"] == []
+    # the ghost's coordinates are NaN (Bokeh skips them), every sample is finite
+    frame = spring.scene.frame([spring.system.initial_state()[0]] * 2, spring.runner.time)
+    assert all(math.isnan(x) for x in frame["ghost_bodies"]["x"])
+    assert len(frame["ghost_bodies"]["x"]) == len(spring.scene.ghost_bodies["w"]) == 2
+    assert all(math.isfinite(x) for f in frames for x in f["spring"]["data"][
+        -len(scene.SAMPLE_COLUMNS) * _sample_count(f["spring"]):])
+    # Reset tries the exact solution again
+    del spring.system.exact
+    lab.reset()
+    assert lab.tick(0.01, force=True)["spring"]["alerts"] == []
+
+
+def test_a_system_whose_forces_raise_stops_alone_and_says_why():
+    lab = _three_systems()
+    spring = lab.runs["spring"]
+    # an error the runner does not treat as a divergence (it is not arithmetic)
+    error = RuntimeError("the forces went wrong")
+    spring.system.forces = _raise_after(spring.system.forces, 0.2, error)
+    if spring.system.scalar_forces is not None:  # the one-coordinate fast path
+        spring.system.scalar_forces = _raise_after(spring.system.scalar_forces, 0.2, error)
+    frames = [lab.tick(0.05) for _ in range(12)]
+    stopped = spring.runner.time
+    assert 0.2 <= stopped < 0.3
+    for name in ("pendulum", "cradle"):
+        assert lab.runs[name].runner.time >= 0.55, name
+    failed = [f["spring"] for f in frames if "spring" in f and f["spring"]["failed"]]
+    assert len(failed) == 1  # said once, then the stopped system sends nothing
+    [alert] = failed[0]["alerts"]
+    assert alert.startswith(f"Damped spring stopped at t = {stopped:.4g} s: ")
+    assert "RuntimeError: the forces went wrong" in alert
+    assert failed[0]["lanes"] == [] and len(failed[0]["data"]) == 0
+    # a forced frame (after a change) repeats the reason; Step leaves the stopped one alone
+    lab.step()
+    assert lab.runs["spring"].runner.time == stopped
+    assert lab.tick(0.0, force=True)["spring"]["alerts"] == [alert]
+    assert lab.status()["spring"]["alerts"] == [alert]
+    # a new configuration runs again
+    assert lab.configure("spring", {}, None)["errors"] == []
+    lab.tick(0.05)
+    assert lab.runs["spring"].runner.time > 0.0 and lab.runs["spring"].failure is None
+
+
+def test_a_system_whose_drawing_raises_stops_alone():
+    lab = _three_systems()
+    pendulum = lab.runs["pendulum"]
+    pendulum.system.drawing = lambda q: {}["x"]  # a KeyError while drawing
+    frames = lab.tick(0.05)
+    assert frames["pendulum"]["failed"]
+    assert "drawing its frame failed (KeyError: 'x')" in frames["pendulum"]["alerts"][0]
+    for _ in range(4):
+        frames = lab.tick(0.05)
+    assert "pendulum" not in frames and lab.runs["spring"].runner.time >= 0.25

@@ -54,7 +54,8 @@ def site(tmp_path_factory):
 class Page:
     """One tab on the site, recording console errors, page errors and every request."""
 
-    def __init__(self, browser, site, query="", viewport=(1600, 1000), **context_options):
+    def __init__(self, browser, site, query="", viewport=(1600, 1000), defer=False,
+                 **context_options):
         self.context = browser.new_context(
             viewport={"width": viewport[0], "height": viewport[1]}, **context_options)
         self.page = self.context.new_page()
@@ -63,7 +64,12 @@ class Page:
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
         self.page.on("request", lambda r: self.requests.append(r.url))
         self.site = site
-        self.page.goto(site["url"] + query)
+        self.query = query
+        if not defer:  # deferred: the test routes requests first, then calls go()
+            self.go()
+
+    def go(self):
+        self.page.goto(self.site["url"] + self.query)
 
     def js(self, expression, *args):
         return self.page.evaluate(expression, *args)
@@ -386,4 +392,252 @@ def test_an_embedded_demo_shows_its_animation_and_energy_plot_without_scrolling(
         box = page.page.locator(f"#il-control-{role}").bounding_box()
         assert box["x"] + box["width"] <= width, role
     assert not page.page.locator("#il-control-integrators").is_visible()
+    assert page.errors == []
+
+
+# -- one system's failure stops neither the page nor the other systems ----------------------
+def _core_archive_with(site, path, extra):
+    """The worker's archive with ``extra`` appended to its module ``path``: a fault injected
+    into the physics the page runs, not into the page."""
+    import io
+    import zipfile
+
+    source = zipfile.ZipFile(Path(site["dir"], "py/integrator_lab.zip"))
+    out = io.BytesIO()
+    with source, zipfile.ZipFile(out, "w") as archive:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == path:
+                data += b"\n" + extra.encode()
+            archive.writestr(info, data)
+    return out.getvalue()
+
+
+FAULTS = {
+    # the exact solution overflows after 0.5 s (as the overdamped formula once did)
+    "exact": ("_exact = Spring.exact\n"
+              "def _failing_exact(self, t):\n"
+              "    if t > 0.5:\n"
+              "        raise OverflowError('math range error')\n"
+              "    return _exact(self, t)\n"
+              "Spring.exact = _failing_exact\n"),
+    # the forces raise an error that is no divergence
+    "forces": ("_forces, _scalar = Spring.forces, Spring.scalar_forces\n"
+               "def _fail(t):\n"
+               "    if t > 0.5:\n"
+               "        raise RuntimeError('injected failure')\n"
+               "def _failing_forces(self, q, v, t):\n"
+               "    _fail(t)\n"
+               "    return _forces(self, q, v, t)\n"
+               "Spring.forces = _failing_forces\n"
+               "if _scalar is not None:\n"
+               "    def _failing_scalar(self, x, u, t):\n"
+               "        _fail(t)\n"
+               "        return _scalar(self, x, u, t)\n"
+               "    Spring.scalar_forces = _failing_scalar\n"),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_a_failing_system_says_so_on_its_panel_and_the_others_go_on(open_page, site, fault):
+    archive = _core_archive_with(site, "integrator_lab/core/systems/spring.py", FAULTS[fault])
+    page = open_page(defer=True)
+    page.page.route("**/py/integrator_lab.zip", lambda route: route.fulfill(
+        status=200, body=archive, content_type="application/zip"))
+    page.go()
+    page.wait_live()
+    alert = page.page.locator("#il-alert-spring")
+    alert.wait_for(state="visible", timeout=30_000)
+    text = alert.inner_text()
+    assert text.startswith("Damped spring")
+    page.wait("(() => { const s = window.integratorLab.status().systems;"
+              " return s.pendulum.simTime > 1.5 && s.cradle.simTime > 1.5; })()")
+    first = page.status()["systems"]
+    time.sleep(1.0)
+    later = page.status()["systems"]
+    for name in ("pendulum", "cradle"):  # the others go on, with nothing to report
+        assert later[name]["simTime"] > first[name]["simTime"] + 0.3, name
+        assert later[name]["error"] is None
+        assert not page.page.locator(f"#il-alert-{name}").is_visible()
+    spring = later["spring"]
+    text = alert.inner_text()  # by now past the failure (before it: only the exact curve's)
+    assert spring["error"] == text
+    if fault == "exact":  # only the ghost is gone: the integrators go on
+        assert "the exact solution failed" in text and "OverflowError: math range error" in text
+        assert spring["simTime"] > first["spring"]["simTime"] + 0.3 and not spring["stopped"]
+        ghost = page.js("window.integratorLab.model('spring:scene:ghost_bodies').data.x")
+        assert all(x is None or math.isnan(x) for x in ghost)  # NaN: not drawn
+    else:  # the spring stopped where its forces failed
+        assert spring["stopped"] and 0.45 < spring["simTime"] < 0.6
+        assert spring["simTime"] == first["spring"]["simTime"]
+        assert f"stopped at t = {spring['simTime']:.4g} s" in text
+        assert "RuntimeError: injected failure" in text
+        assert page.page.locator("#il-status-spring").inner_text().endswith("· stopped")
+    for name in ("euler", "rk4"):  # no NaN reaches a plot
+        samples = page.samples("spring", name)
+        assert samples["t"] and all(math.isfinite(x) for c in ("t", "error")
+                                    for x in samples[c]), name
+    assert page.errors == []
+
+
+def test_an_overdamped_spring_never_stops_the_other_systems(open_page):
+    page = open_page("?spring.damping=1000000")
+    page.wait_live()
+    page.wait("Object.values(window.integratorLab.status().systems)"
+              ".every((s) => s.simTime > 1.0)")
+    first = page.status()["systems"]
+    time.sleep(1.0)
+    later = page.status()["systems"]
+    for name in SYSTEMS:
+        assert later[name]["simTime"] > first[name]["simTime"] + 0.3, name
+    # the page says that the exact solution failed exactly when it does in Python
+    system = get_system("spring", damping=1e6)
+    try:
+        for k in range(1, 101):
+            system.exact(k * 0.01)
+        fails = False
+    except ArithmeticError:
+        fails = True
+    error = later["spring"]["error"]
+    if fails:
+        assert error.startswith("Damped spring: the exact solution failed")
+        assert page.page.locator("#il-alert-spring").is_visible()
+    else:
+        assert error is None
+    assert later["pendulum"]["error"] is None and later["cradle"]["error"] is None
+    assert [e for e in page.errors if "OverflowError" in e] == []
+
+
+# -- a boot that fails says which file, and what to try ------------------------------------
+BOOT_FILES = ("static/worker.mjs", "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs",
+              "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "py/integrator_lab.zip")
+
+
+@pytest.mark.parametrize("how", ["404", "reset"])
+@pytest.mark.parametrize("file", BOOT_FILES)
+def test_a_boot_file_that_does_not_load_is_named_within_seconds(open_page, file, how):
+    page = open_page(defer=True)
+    if how == "404":
+        page.page.route(f"**/{file}", lambda route: route.fulfill(status=404, body="missing"))
+    else:
+        page.page.route(f"**/{file}", lambda route: route.abort("connectionreset"))
+    page.go()
+    alert = page.page.locator("#il-boot")
+    alert.wait_for(state="visible", timeout=15_000)  # seconds, not the 30 s of a slow boot
+    text = alert.inner_text()
+    assert text.startswith(f"The simulation could not start: {file} did not load (")
+    assert "Reload the page" in text
+    if how == "404":
+        assert "HTTP 404" in text and "publish the whole folder" in text
+    else:
+        assert "the download failed" in text and "check the connection" in text
+    status = page.status()
+    assert status["ready"] is False and status["error"] == text
+    veils = page.page.locator(".il-loading span").all_inner_texts()
+    assert veils and all(v.startswith(f"Not running: {file} did not load") for v in veils)
+    assert page.page.locator(".il-loading").first.is_visible()
+
+
+def test_a_boot_that_hangs_says_it_is_still_trying_and_what_it_waits_for(open_page):
+    page = open_page(defer=True)
+    # the server never answers for Python's WebAssembly
+    page.page.route("**/pyodide/pyodide.asm.wasm", lambda route: None)
+    page.page.clock.install()  # the page's timers only: the worker keeps its own clock
+    page.go()
+    page.wait("document.documentElement.dataset.drawn === '1'")
+    page.wait("window.integratorLab.status().error === null")
+    time.sleep(2.0)  # Pyodide is waiting for its .wasm by now
+    assert page.page.locator("#il-boot").is_hidden()
+    page.page.clock.fast_forward("00:31")
+    alert = page.page.locator("#il-boot")
+    alert.wait_for(state="visible", timeout=5_000)
+    text = alert.inner_text()
+    assert text.startswith("Still starting after 30 s, loading Python (")
+    assert "pyodide/pyodide.asm.wasm" in text and "reload the page" in text
+    status = page.status()
+    assert status["ready"] is False and status["error"] is None and status["notice"] == text
+
+
+# -- a rejected value says what was typed, the parameter's range and what is kept ------------
+def _range_text(p):
+    """A declared parameter's range as the page words it: its bounds from the core."""
+    return f"{p.min:g}–{p.max:g}"
+
+
+def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
+    from integrator_lab.core import SYSTEMS as DECLARED
+
+    balls = next(p for p in DECLARED["cradle"].PARAMS if p.name == "balls")
+    length = next(p for p in DECLARED["pendulum"].PARAMS if p.name == "length")
+    page = open_page()
+    page.wait_live()
+    page.wait("window.integratorLab.status().systems.cradle.simTime > 0.5")
+
+    def type_into(label, nth, text):
+        box = page.page.get_by_label(label, exact=True).nth(nth)
+        box.fill(text)
+        box.press("Enter")
+        return box
+
+    def last_message(starting):
+        page.wait(f"[...document.querySelectorAll('#il-messages li')].some((li) =>"
+                  f" li.textContent.startsWith({starting!r}))", timeout=5_000)
+        return [m for m in page.messages() if m.startswith(starting)][-1]
+
+    kept = balls.default
+    box = type_into("balls", 0, str(balls.max + 30))
+    assert last_message("Newton's cradle, balls: ") == (
+        f"Newton's cradle, balls: {balls.max + 30} is outside {_range_text(balls)}; "
+        f"kept {kept}.")
+    assert box.input_value() == str(kept)  # the field shows what runs
+    note = page.page.locator("#il-note-cradle")  # and under the fields, where the eyes are
+    assert note.is_visible() and note.inner_text() == page.messages()[-1]
+
+    box = type_into("balls", 0, "")
+    assert last_message("Newton's cradle, balls: empty") == (
+        f"Newton's cradle, balls: empty; expected a whole number from {balls.min} to "
+        f"{balls.max}; kept {kept}.")
+    assert box.input_value() == str(kept)
+
+    # an open bound: the bound itself is refused, and the message says so
+    type_into("length (m)", 0, f"{length.min:g}")
+    text = last_message("Pendulum, length: ")
+    assert text == (f"Pendulum, length: {length.min:g} is outside {_range_text(length)} m "
+                    f"({length.min:g} excluded); kept {length.default:g} m.")
+
+    # the time step, whose range is the worker's
+    type_into("time step dt (s)", SYSTEMS.index("spring"), "0.9")
+    assert last_message("Damped spring, time step dt: ").startswith(
+        "Damped spring, time step dt: 0.9 is outside ")
+
+    # nothing was restarted: the run goes on with the previous values
+    state = page.js("window.integratorLab.state()")
+    assert state["params"]["cradle"]["balls"] == kept
+    assert state["params"]["pendulum"]["length"] == length.default
+    before = page.sim_time("cradle")
+    assert before > 0.5
+    page.wait(f"window.integratorLab.status().systems.cradle.simTime > {before + 0.3}")
+    assert not [m for m in page.messages() if "None" in m or "null" in m]
+    # a value in range is taken
+    type_into("balls", 0, "3")
+    page.wait("window.integratorLab.model('cradle:scene:bodies').data.x.length === "
+              f"3 * {len(DEFAULT_INTEGRATORS)}")
+    assert page.errors == []
+
+
+def test_prototype_names_in_the_link_are_unknown_settings(open_page):
+    keys = ("__proto__", "constructor", "toString", "hasOwnProperty", "pendulum.__proto__",
+            "pendulum.constructor")
+    page = open_page("?" + "&".join(f"{quote(k)}=1" for k in keys) + "&log=0")
+    page.wait("document.documentElement.dataset.drawn === '1'")
+    clean = open_page("?log=0")
+    clean.wait("document.documentElement.dataset.drawn === '1'")
+    state = page.js("window.integratorLab.state()")
+    assert state == clean.js("window.integratorLab.state()")  # no key more, no value other
+    assert state["log"] is False  # the page's own keys still count
+    messages = page.messages()
+    for key in keys:
+        assert any(f'"{key}"' in m and "ignored" in m for m in messages), key
+    assert page.js("({}).playing === undefined && Object.prototype.toString.length === 0")
+    assert "__proto__" not in page.js("location.search")
     assert page.errors == []

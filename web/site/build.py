@@ -164,11 +164,14 @@ def _panel_sections(systems) -> str:
             f'<section class="il-panel" data-system="{name}" aria-label="{title}">'
             f'<h2 class="il-panel-title">{title}</h2>'
             f'<p class="il-panel-status" id="il-status-{name}">t = 0.00 s</p>'
+            f'<p class="il-panel-alert" id="il-alert-{name}" role="alert" hidden></p>'
             f'<div class="il-loading" data-system="{name}"><span>Starting Python in your '
             f'browser…</span></div><div class="il-panel-body">'
             + "".join(f'<div class="il-root il-part-{part}" id="il-panel-{name}-{part}"></div>'
                       for part in PANEL_PARTS)
-            + '</div></section>')
+            # a value typed into this panel's fields and refused says why here, by the field
+            + f'</div><p class="il-panel-note" id="il-note-{name}" role="status" hidden></p>'
+            '</section>')
     return "\n    ".join(sections)
 
 

@@ -11,6 +11,10 @@ speed, for every system. When the steps that would take cost more than the tick'
 budget, every system gets the same fraction of its steps and drops the rest of the time
 (:meth:`Runner.tick` with ``max_steps``), so the simulation clocks slow down together and
 smoothly instead of queueing work.
+
+Isolation: one system's failure never stops the others. An exception while a system steps or
+is drawn stops that system alone (its frame says so, with the error, in ``alerts``); an
+exact solution that raises only hides that system's exact ghost and curve.
 """
 
 from __future__ import annotations
@@ -45,6 +49,12 @@ DT_RANGE = (1e-5, 0.5)  # s, the same bounds the page's widgets use
 UNLIMITED = 10**9  # max_steps when the budget covers every step wanted
 
 
+def describe_error(exc: BaseException) -> str:
+    """``"OverflowError: math range error"``: the exception's type and message, one line."""
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[-1]}" if text else type(exc).__name__
+
+
 def check_dt(dt):
     """Validate a time step from the page: a number in :data:`DT_RANGE` (s)."""
     if isinstance(dt, bool) or not isinstance(dt, (int, float)) or not math.isfinite(dt) \
@@ -60,6 +70,8 @@ class SystemRun:
     def __init__(self, name, params, dt, integrators):
         self.name = name
         self.system = get_system(name, **params)
+        self.title = getattr(self.system, "title", name)
+        self.curve_failure = None  # why the exact phase-space curve is missing, if it failed
         self.dt = self.system.recommended_dt if dt is None else check_dt(dt)
         self.integrators = list(integrators)
         self.scene = Scene(self.system, self.integrators)
@@ -76,12 +88,19 @@ class SystemRun:
         self.rtf_sim = 0.0
         self.rtf_start = 0.0
         self.rtf = None
+        self.failure = None  # what stopped this system (text), None while it runs
+        self.scene.clear_exact_failure()
         self.changed = True
 
     def layout(self) -> dict:
         """What the page needs when this run is (re)built: static scene, ranges, counts."""
         scene = self.scene
-        curve = exact_curve(self.system)
+        self.curve_failure = None
+        try:
+            curve = exact_curve(self.system)
+        except Exception as exc:  # noqa: BLE001 - the curve is an extra: leave it out
+            curve = None
+            self.curve_failure = describe_error(exc)
         return {
             "system": self.name,
             "params": dict(self.system.params),
@@ -114,6 +133,34 @@ class SystemRun:
             self.changed = True
         self._measure(wall, self.runner.time - before)
         return steps
+
+    def fail(self, what: str, exc: BaseException) -> None:
+        """Stop this system after ``what`` raised ``exc``; the page is told once."""
+        self.failure = (f"{self.title} stopped at t = {self.runner.time:.4g} s: {what} failed "
+                        f"({describe_error(exc)}). The other systems go on; change a "
+                        f"parameter or press Reset to try again.")
+        self.rtf = None
+        self.changed = True
+
+    def alerts(self) -> list[str]:
+        """What the page shows on this system's panel: why it stopped, or what of its view
+        failed."""
+        out = []
+        if self.failure:
+            out.append(self.failure)
+        failed = self.scene.exact_failure
+        if failed is not None or self.curve_failure:
+            why = describe_error(failed[1]) if failed is not None else self.curve_failure
+            when = f" at t = {failed[0]:.4g} s" if failed is not None else ""
+            out.append(f"{self.title}: the exact solution failed{when} ({why}); its ghost "
+                       f"is hidden, the integrators go on.")
+        return out
+
+    def failed_frame(self) -> dict:
+        """The frame of a stopped system: no new positions or samples, only why."""
+        self.changed = False
+        return {"time": self.runner.time, "rtf": None, "lanes": [], "diverged": {},
+                "reasons": {}, "data": array("d"), "alerts": self.alerts(), "failed": True}
 
     def _measure(self, wall, sim):
         self.rtf_wall += wall
@@ -152,6 +199,8 @@ class SystemRun:
             "diverged": {name: d["at"] for name, d in batch["diverged"].items()},
             "reasons": {name: d["reason"] for name, d in batch["diverged"].items()},
             "data": data,
+            "alerts": self.alerts(),
+            "failed": False,
         }
 
 
@@ -176,11 +225,11 @@ class Live:
         integrators = [i for i in integrators if i in INTEGRATORS]
         try:
             run = SystemRun(name, params, dt, integrators)
-        except ValueError as exc:
-            errors.append(str(exc))
+        except Exception as exc:  # noqa: BLE001 - whatever fails, the page gets a system
+            errors.append(str(exc) if isinstance(exc, ValueError) else describe_error(exc))
             try:
                 run = SystemRun(name, params, None, integrators)
-            except ValueError:
+            except Exception:  # noqa: BLE001
                 run = SystemRun(name, {}, None, integrators)
         self.runs[name] = run
         return {"layout": run.layout(), "errors": errors}
@@ -204,14 +253,24 @@ class Live:
     def reset(self) -> list[dict]:
         """Every system back to t = 0; returns their layouts (as :meth:`configure`)."""
         for run in self.runs.values():
-            run.reset()
+            try:
+                run.reset()
+            except Exception as exc:  # noqa: BLE001 - that system stops, the others reset
+                run.fail("restarting", exc)
         return [{"layout": run.layout(), "errors": []} for run in self.runs.values()]
 
     def step(self):
         """One time step of every system (the page pauses first)."""
-        for run in self.runs.values():
-            run.runner.advance(1)
+        for run in self.live_runs():
+            try:
+                run.runner.advance(1)
+            except Exception as exc:  # noqa: BLE001 - that system stops, the others go on
+                run.fail("computing its next step", exc)
             run.changed = True
+
+    def live_runs(self) -> list[SystemRun]:
+        """The systems that have not stopped on an error."""
+        return [run for run in self.runs.values() if run.failure is None]
 
     def advance(self, wall: float) -> None:
         """Advance every system by ``wall`` seconds of wall time (at the current speed)
@@ -221,25 +280,41 @@ class Live:
             for run in self.runs.values():
                 run._measure(wall, 0.0)
             return
-        wanted = {name: run.wanted_steps(wall, self.speed) for name, run in self.runs.items()}
+        runs = self.live_runs()
+        wanted = [run.wanted_steps(wall, self.speed) for run in runs]
         # before the first measurement the cost per step is unknown: assume a slow one
-        cost = sum(wanted[n] * (run.cost if run.cost is not None else 1e-4)
-                   for n, run in self.runs.items())
+        cost = sum(w * (run.cost if run.cost is not None else 1e-4)
+                   for w, run in zip(wanted, runs))
         budget = BUDGET_FRACTION * wall
         share = 1.0 if cost <= budget else budget / cost
-        for name, run in self.runs.items():
-            limit = UNLIMITED if share >= 1.0 else max(1, math.floor(wanted[name] * share))
-            run.advance(wall, self.speed, limit)
+        for w, run in zip(wanted, runs):
+            limit = UNLIMITED if share >= 1.0 else max(1, math.floor(w * share))
+            try:
+                run.advance(wall, self.speed, limit)
+            except Exception as exc:  # noqa: BLE001 - that system stops, the others go on
+                run.fail("computing its next steps", exc)
 
     def frames(self, force: bool = False) -> dict:
         """Frames (:meth:`SystemRun.frame`) of the systems that changed since the last
-        call, or of all of them with ``force``."""
-        return {name: run.frame() for name, run in self.runs.items() if run.changed or force}
+        call, or of all of them with ``force``; a system that fails to draw stops and sends
+        :meth:`SystemRun.failed_frame` instead."""
+        out = {}
+        for name, run in self.runs.items():
+            if not (run.changed or force):
+                continue
+            if run.failure is None:
+                try:
+                    out[name] = run.frame()
+                    continue
+                except Exception as exc:  # noqa: BLE001 - that system stops, not the page
+                    run.fail("drawing its frame", exc)
+            out[name] = run.failed_frame()
+        return out
 
     def tick(self, wall: float, force: bool = False) -> dict:
         self.advance(wall)
         return self.frames(force)
 
     def status(self) -> dict:
-        return {name: {"time": run.runner.time, "rtf": run.rtf} for name, run in
-                self.runs.items()}
+        return {name: {"time": run.runner.time, "rtf": run.rtf, "alerts": run.alerts()}
+                for name, run in self.runs.items()}

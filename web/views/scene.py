@@ -122,7 +122,14 @@ class Scene:
         self.system = system
         self.names = list(names)
         self.kind = system.name
-        self.has_exact = system.exact(0.0) is not None
+        #: ``(t, exception)`` once the exact solution failed: the ghost stays hidden from then
+        #: on (until :meth:`clear_exact_failure`), the integrators are drawn as before
+        self.exact_failure = None
+        try:
+            self.has_exact = system.exact(0.0) is not None
+        except Exception as exc:  # noqa: BLE001 - any failure of the view's extra
+            self.has_exact = False
+            self.exact_failure = (0.0, exc)
         build = {"pendulum": self._layout_pendulum, "cradle": self._layout_cradle,
                  "spring": self._layout_spring}.get(self.kind)
         if build is None:
@@ -221,7 +228,8 @@ class Scene:
 
         Returns ``{"bodies": {x, y}, "links": {x0, y0, x1, y1}, "ghost_bodies": {x, y},
         "ghost_links": {x0, y0, x1, y1}}``, each column an ``array('d')`` whose rows match
-        the static columns; undrawn rows are NaN (Bokeh skips them).
+        the static columns; undrawn rows are NaN (Bokeh skips them). When the exact solution
+        raises, the ghost's rows are NaN from then on and :attr:`exact_failure` says why.
         """
         bodies = {c: array("d") for c in BODY_COLUMNS}
         links = {c: array("d") for c in LINK_COLUMNS}
@@ -236,7 +244,12 @@ class Scene:
         ghost_bodies = {c: array("d") for c in BODY_COLUMNS}
         ghost_links = {c: array("d") for c in LINK_COLUMNS}
         if self.has_exact:
-            exact = self.system.exact(t) if t is not None else None
+            exact = None
+            if t is not None and self.exact_failure is None:
+                try:
+                    exact = self.system.exact(t)
+                except Exception as exc:  # noqa: BLE001 - the ghost is an extra: hide it
+                    self.exact_failure = (t, exc)
             if exact is None or not _finite(exact[0]):
                 for c in BODY_COLUMNS:
                     ghost_bodies[c].extend([_NAN] * len(self.ghost_bodies["w"]))
@@ -249,6 +262,11 @@ class Scene:
                 self._draw(0, exact[0], ghost_bodies, ghost_links)
         return {"bodies": bodies, "links": links, "ghost_bodies": ghost_bodies,
                 "ghost_links": ghost_links}
+
+    def clear_exact_failure(self) -> None:
+        """Try the exact solution again (the run restarted from t = 0)."""
+        if self.exact_failure is not None and self.exact_failure[0] > 0.0:
+            self.exact_failure = None
 
     def _draw(self, lane, q, bodies, links):
         s = self.system
