@@ -14,7 +14,8 @@ import math
 from array import array
 from collections import deque
 
-from .integrators import ConvergenceError, get_integrator
+from .custom import is_method_entry, make_integrator, method_name, resolve_method
+from .integrators import ConvergenceError
 from .params import positive_time
 
 #: an integrator is diverged when |total - total(0)| exceeds this many times the system's
@@ -28,8 +29,9 @@ class Lane:
     """One integrator's run: its state, counters, divergence record and sample buffers."""
 
     def __init__(self, name, system, capacity):
-        self.name = name
-        self.integrator = get_integrator(name)
+        # ``name``: an integrator's name or a user's definition (see ``core.custom``)
+        self.integrator = make_integrator(name)
+        self.name = self.integrator.name
         q, v = system.initial_state()
         self.q, self.v, self.w = q, v, 0.0
         self.diverged_at = None
@@ -43,12 +45,17 @@ class Lane:
 
 
 class Runner:
-    """Advance the integrators ``names`` in lockstep on ``system`` with time step ``dt``."""
+    """Advance the integrators ``names`` in lockstep on ``system`` with time step ``dt``.
+
+    Each entry of ``names`` is an integrator's name or a user's method (a definition or its
+    dict, see :mod:`integrator_lab.core.custom`), known by its own name.
+    """
 
     def __init__(self, system, names, dt=None, *, every=1, capacity=DEFAULT_CAPACITY):
-        if isinstance(names, str):
+        if is_method_entry(names):
             names = [names]
-        names = list(names)
+        entries = [resolve_method(entry) for entry in names]
+        names = [method_name(entry) for entry in entries]
         if not names:
             raise ValueError("integrators: got none, expected at least one integrator name")
         if len(set(names)) != len(names):
@@ -59,7 +66,7 @@ class Runner:
             raise ValueError(f"'every': got {every!r}, expected an integer >= 1")
         self.every = every
         self.capacity = capacity
-        self.lanes = [Lane(name, system, capacity) for name in names]
+        self.lanes = [Lane(entry, system, capacity) for entry in entries]
         self.step_count = 0
         self.accumulator = 0.0
         self.stride = 1 + 2 * system.ndof + 4  # t, q, v, kinetic, potential, dissipated, total

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from .custom import is_method_entry
 from .params import positive_time
 from .runner import Runner
 from .systems import get_system
@@ -61,12 +62,14 @@ def simulate_many(system, integrators, *, dt=None, duration, every=1, **params):
 
 
 def simulate(system, integrator, *, dt=None, duration, every=1, **params) -> SimulationResult:
-    """Simulate ``system`` (a name, with ``params``, or an instance) under ``integrator``.
+    """Simulate ``system`` (a name, with ``params``, or an instance) under ``integrator`` (a
+    name, or a user's method: see :mod:`integrator_lab.core.custom`).
 
     ``dt`` defaults to the system's recommended step. The first sample is the initial state at
     t = 0, then every ``every``-th step. Bad input raises ``ValueError`` naming the culprit.
     """
-    if not isinstance(integrator, str):
-        raise ValueError(f"integrator: got {integrator!r}, expected an integrator name")
+    if not is_method_entry(integrator):
+        raise ValueError(f"integrator: got {integrator!r}, expected an integrator name or a "
+                         "definition")
     return simulate_many(system, [integrator], dt=dt, duration=duration, every=every,
                          **params)[1][0]
