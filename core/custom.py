@@ -38,7 +38,6 @@ killed (the page's worker is replaced; on the command line, Ctrl-C).
 
 from __future__ import annotations
 
-import builtins
 import inspect
 import math
 import numbers
@@ -51,6 +50,7 @@ from .integrators.conditions import (TOLERANCE, is_palindromic, kick_evaluations
                                      splitting_order, tableau_order)
 from .integrators.runge_kutta import ButcherTableau, RungeKutta, format_number, tableau_problems
 from .integrators.splitting import Splitting
+from .usercode import CODE_FILENAME, compile_module, run_module
 
 KINDS = ("tableau", "splitting", "python")
 #: limits that keep a definition (from a link, a form) reasonable
@@ -59,9 +59,7 @@ MAX_SEQUENCE = 64
 MAX_CODE_CHARS = 100_000
 MAX_NAME_CHARS = 40
 MAX_DECLARED_ORDER = 20
-#: the file name user code is compiled under: tracebacks point into it by line
-CODE_FILENAME = "<your method>"
-_NAME = re.compile(r"[^\W_][\w .+\-\u2013()']*")
+_NAME_PATTERN = r"[^\W_][\w .+\-\u2013()']*"
 _KEYS = {"tableau": ("kind", "name", "a", "b", "c"), "splitting": ("kind", "name", "sequence"),
          "python": ("kind", "name", "code")}
 
@@ -120,7 +118,7 @@ def name_problem(name) -> str | None:
     if not isinstance(name, str) or not name.strip():
         return (f"name: got {name!r}, expected a non-empty name of at most {MAX_NAME_CHARS} "
                 "characters")
-    if len(name) > MAX_NAME_CHARS or not _NAME.fullmatch(name):
+    if len(name) > MAX_NAME_CHARS or not re.fullmatch(_NAME_PATTERN, name):
         return (f"name: got {name!r}, expected at most {MAX_NAME_CHARS} letters, digits, "
                 "spaces or _ . + - ( ) ', starting with a letter or a digit")
     builtin = {n.lower(): n for n in INTEGRATORS}.get(name.lower())
@@ -238,9 +236,7 @@ class PythonMethod(MethodDefinition):
     def namespace(self) -> dict:
         """The module's globals after running its code once more (a fresh copy per run, so
         that state a method keeps in globals is its own)."""
-        namespace = {"__name__": "your_method", "__builtins__": builtins}
-        exec(self._code_object, namespace)  # noqa: S102 - the point: the user's own code
-        return namespace
+        return run_module(self._code_object)
 
     def integrator(self):
         return PythonIntegrator(self)
@@ -394,9 +390,8 @@ def _parse_python(data, problems):
         problems.append(f"code: {len(code)} characters, expected at most {MAX_CODE_CHARS}")
         return None
     try:
-        code_object = compile(code, CODE_FILENAME, "exec")
-        namespace = {"__name__": "your_method", "__builtins__": builtins}
-        exec(code_object, namespace)  # noqa: S102 - the point: the user's own code
+        code_object = compile_module(code)
+        namespace = run_module(code_object)
     except Exception as exc:  # noqa: BLE001 - any failure of the user's module is reported
         problems.append(error_message(exc))
         return None
