@@ -115,6 +115,8 @@ def _json_number(x):
 
 def name_problem(name) -> str | None:
     """Why ``name`` cannot name a method, or None."""
+    if name is None:
+        return f"name: missing; give the method a name of at most {MAX_NAME_CHARS} characters"
     if not isinstance(name, str) or not name.strip():
         return (f"name: got {name!r}, expected a non-empty name of at most {MAX_NAME_CHARS} "
                 "characters")
@@ -332,7 +334,7 @@ def _parse_tableau(data, problems):
     if found:
         problems.extend(found)
         return None
-    return TableauMethod(data["name"], rows, b, c)
+    return None if problems else TableauMethod(data["name"], rows, b, c)
 
 
 def _parse_splitting(data, problems):
@@ -377,7 +379,7 @@ def _parse_splitting(data, problems):
                             f"expected 1 (the {kind}s together cover one step)")
     if len(problems) > before:
         return None
-    return SplittingMethod(data["name"], parsed)
+    return None if problems else SplittingMethod(data["name"], parsed)
 
 
 def _parse_python(data, problems):

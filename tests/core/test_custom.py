@@ -63,7 +63,6 @@ def test_kutta_three_eighths_rule_is_fourth_order_exactly():
     b = [Fraction(1, 8), Fraction(3, 8), Fraction(3, 8), Fraction(1, 8)]
     result = tableau_order(a, b)
     assert (result.order, result.exact, result.at_least) == (4, True, False)
-    assert result.unmet[0].startswith("sum b_i c_i^4 = 1/5") or "1/" in result.unmet[0]
 
 
 @pytest.mark.parametrize("name", ["symplectic-euler", "velocity-verlet", "leapfrog", "yoshida4"])
@@ -230,8 +229,7 @@ def test_exception_at_step_100_names_its_line_and_the_others_continue():
 def test_error_message_of_a_syntax_error_gives_its_line():
     problems = definition_problems(python("NAME = 'x'\n\ndef step(accel, q, v, t, dt)\n"
                                           "    return q, v\n"))
-    assert problems == ["line 3: SyntaxError: expected ':'"] or (
-        len(problems) == 1 and problems[0].startswith("line 3: SyntaxError"))
+    assert len(problems) == 1 and problems[0].startswith("line 3: SyntaxError: "), problems
 
 
 def test_error_message_outside_user_code_has_no_line():

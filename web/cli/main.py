@@ -20,6 +20,7 @@ from integrator_lab.core import get_system
 from integrator_lab.core.params import positive_time
 from integrator_lab.core.simulate import SimulationResult, step_count
 from integrator_lab.cli.argtypes import integer_in
+from integrator_lab.cli.methods import add_method_options
 
 PROG = "integrator-lab"
 #: subcommand modules that may add themselves (absent ones are skipped)
@@ -67,6 +68,7 @@ def build_parser() -> Parser:
     run.add_argument("--integrator", "-i", action="append", metavar="NAME",
                      help="integrator (repeatable; default: " + ", ".join(DEFAULT_INTEGRATORS)
                      + "); one of: " + ", ".join(INTEGRATORS))
+    add_method_options(run)
     run.add_argument("--dt", type=_time_span("dt"), help="time step in s (default: the "
                      "system's recommended step)")
     run.add_argument("--duration", type=_time_span("duration"), required=True,
@@ -105,7 +107,8 @@ def build_parser() -> Parser:
 
 # -- run ------------------------------------------------------------------------------------
 def cmd_run(args) -> int:
-    names = args.integrator or list(DEFAULT_INTEGRATORS)
+    # the defaults run when no method at all was chosen
+    names = args.integrator or ([] if args.methods else list(DEFAULT_INTEGRATORS))
     for name in names:
         if name not in INTEGRATORS:
             raise UsageError(f"argument --integrator: unknown integrator {name!r}; valid "
@@ -117,7 +120,8 @@ def cmd_run(args) -> int:
         params[name] = value
     try:
         system = get_system(args.system, **params)
-        runner = Runner(system, names, args.dt, every=args.every, capacity=None)
+        runner = Runner(system, names + args.methods, args.dt, every=args.every,
+                        capacity=None)
         steps = step_count(args.duration, runner.dt)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
