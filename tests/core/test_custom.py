@@ -222,7 +222,9 @@ def test_exception_at_step_100_names_its_line_and_the_others_continue():
     euler, fragile = runner.lanes
     assert euler.diverged_at is None and euler.history[-1][0] == pytest.approx(3.0)
     assert fragile.diverged_at is not None
-    assert fragile.reason.startswith("line 10: ZeroDivisionError: float division by zero")
+    # (Python 3.14, in Pyodide, words it "division by zero", 3.11 "float division by zero")
+    assert fragile.reason.startswith("line 10: ZeroDivisionError: ")
+    assert "division by zero" in fragile.reason
     assert "step 100" in fragile.reason
 
 
