@@ -406,7 +406,7 @@ def _parse_python(data, problems):
         inspect.signature(step).bind(None, None, None, None, None)
     except TypeError:
         line = getattr(getattr(step, "__code__", None), "co_firstlineno", None)
-        problems.append(f"{'line %d: ' % line if line else ''}step must take five arguments "
+        problems.append(f"{f'line {line}: ' if line else ''}step must take five arguments "
                         "(accel, q, v, t, dt)")
         return None
     except ValueError:
@@ -459,7 +459,7 @@ class CustomRungeKutta(RungeKutta):
         self.description = definition.describe()["summary"]
         super().__init__()
 
-    def describe(self):  # noqa: D102 - an instance's description (the class has none)
+    def describe(self):  # an instance's description (the class has none)
         return self.definition.describe()
 
 
@@ -478,7 +478,7 @@ class CustomSplitting(Splitting):
         self.description = definition.describe()["summary"]
         super().__init__()
 
-    def describe(self):  # noqa: D102
+    def describe(self):
         return self.definition.describe()
 
 
@@ -548,7 +548,7 @@ class PythonIntegrator(Integrator):
         except Exception as exc:  # noqa: BLE001 - the module ran before; it may not again
             raise UserCodeError(f"{error_message(exc)} (loading the code)") from None
 
-    def describe(self):  # noqa: D102
+    def describe(self):
         return self.definition.describe()
 
     def step(self, system, q, v, w, t, dt):

@@ -436,11 +436,12 @@ class Study:
     """A convergence study of ``integrators`` on ``system``, run in slices.
 
     ``system`` is a name (with ``params``) or an instance; ``integrators`` (names, or users'
-    methods: see :mod:`integrator_lab.core.custom`) default to every fixed-step one. Time steps are ``dt = duration / n`` for ``points`` integers ``n`` in a
-    geometric sequence, from ``dt_max`` (default ``DT_MAX_FACTOR`` times the system's
-    recommended step, at most the duration) down to ``dt_min`` (default the recommended step
-    over ``DT_MIN_DIVISOR``); or, given ``steps``, exactly those step counts ``n`` (then
-    ``dt_max``, ``dt_min`` and ``points`` are not used). Bad input raises ``ValueError`` naming
+    methods: see :mod:`integrator_lab.core.custom`) default to every fixed-step one. Time
+    steps are ``dt = duration / n`` for ``points`` integers ``n`` in a geometric sequence,
+    from ``dt_max`` (default ``DT_MAX_FACTOR`` times the system's recommended step, at most
+    the duration) down to ``dt_min`` (default the recommended step over ``DT_MIN_DIVISOR``);
+    or, given ``steps``, exactly those step counts ``n`` (then ``dt_max``, ``dt_min`` and
+    ``points`` are not used). Bad input raises ``ValueError`` naming
     the parameter.
 
     Points run coarse to fine, every integrator at one step before the next finer one, so a

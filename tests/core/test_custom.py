@@ -181,8 +181,10 @@ def step(accel, q, v, t, dt):
     a3 = accel(q3, v3, t + dt / 2)
     q4, v4 = shift(q, v3, dt), shift(v, a3, dt)
     a4 = accel(q4, v4, t + dt)
-    q_new = [x + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4) for x, k1, k2, k3, k4 in zip(q, v, v2, v3, v4)]
-    v_new = [u + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4) for u, k1, k2, k3, k4 in zip(v, a1, a2, a3, a4)]
+    q_new = [x + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+             for x, k1, k2, k3, k4 in zip(q, v, v2, v3, v4)]
+    v_new = [u + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+             for u, k1, k2, k3, k4 in zip(v, a1, a2, a3, a4)]
     return q_new, v_new
 '''
 
