@@ -27,7 +27,8 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any, TypeAlias
 
-from .integrators import ConvergenceError, Integrator, get_integrator
+from .custom import is_method_entry, make_integrator, method_name, resolve_method
+from .integrators import ConvergenceError, Integrator
 from .params import positive_time
 from .systems import System
 from .systems.base import Vector
@@ -45,9 +46,10 @@ Sample: TypeAlias = tuple[float, ...]
 class Lane:
     """One integrator's run: its state, counters, divergence record and sample buffers."""
 
-    def __init__(self, name: str, system: System, capacity: int | None) -> None:
-        self.name = name
-        self.integrator: Integrator = get_integrator(name)
+    def __init__(self, name: object, system: System, capacity: int | None) -> None:
+        # ``name``: an integrator's name or a user's definition (see ``core.custom``)
+        self.integrator: Integrator = make_integrator(name)
+        self.name: str = self.integrator.name
         q, v = system.initial_state()
         self.q, self.v, self.w = q, v, 0.0
         self.kinetic, self.potential = system.energy(q, v)
@@ -62,13 +64,18 @@ class Lane:
 
 
 class Runner:
-    """Advance the integrators ``names`` in lockstep on ``system`` with time step ``dt``."""
+    """Advance the integrators ``names`` in lockstep on ``system`` with time step ``dt``.
 
-    def __init__(self, system: System, names: str | Iterable[str], dt: float | None = None, *,
+    Each entry of ``names`` is an integrator's name or a user's method (a definition or its
+    dict, see :mod:`integrator_lab.core.custom`), known by its own name.
+    """
+
+    def __init__(self, system: System, names: object, dt: float | None = None, *,
                  every: int = 1, capacity: int | None = DEFAULT_CAPACITY) -> None:
-        if isinstance(names, str):
+        if is_method_entry(names):
             names = [names]
-        names = list(names)
+        entries = [resolve_method(entry) for entry in names]
+        names = [method_name(entry) for entry in entries]
         if not names:
             raise ValueError("integrators: got none, expected at least one integrator name")
         if len(set(names)) != len(names):
@@ -79,7 +86,7 @@ class Runner:
             raise ValueError(f"'every': got {every!r}, expected an integer >= 1")
         self.every = every
         self.capacity = capacity
-        self.lanes = [Lane(name, system, capacity) for name in names]
+        self.lanes = [Lane(entry, system, capacity) for entry in entries]
         self.step_count = 0
         self.accumulator = 0.0
         self.stride = 1 + 2 * system.ndof + 4  # t, q, v, kinetic, potential, dissipated, total

@@ -6,6 +6,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from .custom import is_method_entry
 from .params import positive_time
 from .runner import Lane, Runner
 from .systems import System, get_system
@@ -65,14 +66,16 @@ def simulate_many(system: str | System, integrators: str | Iterable[str], *,
     return system, [SimulationResult(runner, lane) for lane in runner.lanes]
 
 
-def simulate(system: str | System, integrator: str, *, dt: float | None = None,
+def simulate(system: str | System, integrator: object, *, dt: float | None = None,
              duration: float, every: int = 1, **params: object) -> SimulationResult:
-    """Simulate ``system`` (a name, with ``params``, or an instance) under ``integrator``.
+    """Simulate ``system`` (a name, with ``params``, or an instance) under ``integrator`` (a
+    name, or a user's method: see :mod:`integrator_lab.core.custom`).
 
     ``dt`` defaults to the system's recommended step. The first sample is the initial state at
     t = 0, then every ``every``-th step. Bad input raises ``ValueError`` naming the culprit.
     """
-    if not isinstance(integrator, str):
-        raise ValueError(f"integrator: got {integrator!r}, expected an integrator name")
+    if not is_method_entry(integrator):
+        raise ValueError(f"integrator: got {integrator!r}, expected an integrator name or a "
+                         "definition")
     return simulate_many(system, [integrator], dt=dt, duration=duration, every=every,
                          **params)[1][0]

@@ -57,6 +57,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .custom import is_method_entry, make_integrator, method_info, method_name, resolve_method
 from .integrators import INTEGRATORS, ConvergenceError, Integrator, get_integrator
 from .integrators.adaptive import RK45
 from .params import positive_time
@@ -292,8 +293,9 @@ class Reference:
 class StudyPoint:
     """One integrator at one step count: state while it runs, measurements once done."""
 
-    def __init__(self, integrator: str, steps: int, dt: float) -> None:
+    def __init__(self, integrator: str, steps: int, dt: float, method: object = None) -> None:
         self.integrator, self.steps, self.dt = integrator, steps, dt
+        self.method = integrator if method is None else method  # a name or a definition
         self.steps_done = 0
         self.seconds = 0.0
         self.evaluations = 0
@@ -306,7 +308,7 @@ class StudyPoint:
         self._state: tuple[Vector, Vector, float] | None = None
 
     def start(self, system: System) -> None:
-        self._method = get_integrator(self.integrator)
+        self._method = make_integrator(self.method)
         self._proxy = CountingSystem(system)
         q, v = system.initial_state()
         self._state = (q, v, 0.0)
@@ -462,12 +464,13 @@ def _least_squares_slope(xs: Sequence[float], ys: Sequence[float]) -> float:
 class Study:
     """A convergence study of ``integrators`` on ``system``, run in slices.
 
-    ``system`` is a name (with ``params``) or an instance; ``integrators`` default to every
-    fixed-step one. Time steps are ``dt = duration / n`` for ``points`` integers ``n`` in a
-    geometric sequence, from ``dt_max`` (default ``DT_MAX_FACTOR`` times the system's
-    recommended step, at most the duration) down to ``dt_min`` (default the recommended step
-    over ``DT_MIN_DIVISOR``); or, given ``steps``, exactly those step counts ``n`` (then
-    ``dt_max``, ``dt_min`` and ``points`` are not used). Bad input raises ``ValueError`` naming
+    ``system`` is a name (with ``params``) or an instance; ``integrators`` (names, or users'
+    methods: see :mod:`integrator_lab.core.custom`) default to every fixed-step one. Time
+    steps are ``dt = duration / n`` for ``points`` integers ``n`` in a geometric sequence,
+    from ``dt_max`` (default ``DT_MAX_FACTOR`` times the system's recommended step, at most
+    the duration) down to ``dt_min`` (default the recommended step over ``DT_MIN_DIVISOR``);
+    or, given ``steps``, exactly those step counts ``n`` (then ``dt_max``, ``dt_min`` and
+    ``points`` are not used). Bad input raises ``ValueError`` naming
     the parameter.
 
     Points run coarse to fine, every integrator at one step before the next finer one, so a
@@ -485,18 +488,19 @@ class Study:
             raise ValueError("parameters go with a system name, not a system instance")
         if integrators is None:
             integrators = FIXED_STEP_INTEGRATORS
-        elif isinstance(integrators, str):
+        elif is_method_entry(integrators):
             integrators = [integrators]
-        integrators = list(integrators)
+        # unknown names list the valid ones; bad definitions name their fault
+        methods = [resolve_method(entry) for entry in integrators]
+        integrators = [method_name(entry) for entry in methods]
         if not integrators:
             raise ValueError("integrators: got none, expected at least one integrator name")
-        for name in integrators:
-            get_integrator(name)  # unknown names list the valid ones
         if len(set(integrators)) != len(integrators):
             raise ValueError(f"integrators: got duplicates in {integrators}, expected distinct "
                              "names")
         self.system = system
         self.integrators = integrators
+        self.methods = dict(zip(integrators, methods))
         self.duration = duration = positive_time("duration", duration)
         given: object  # the value named in the message when the study is too long
         if steps is None:
@@ -520,12 +524,13 @@ class Study:
         self.energy0 = system.energies(q, v, 0.0)[3]
         self.energy_scale = system.energy_scale()
         self.runaway = RUNAWAY_FACTOR * self.energy_scale
-        self._points = [StudyPoint(name, n, duration / n)
+        self._points = [StudyPoint(name, n, duration / n, self.methods[name])
                         for n in self.steps for name in integrators]
         self._next = 0  # index of the first unfinished point
         # work units for progress: steps weighted by declared evaluations, plus the reference
-        self._weights = [p.steps * max(1, INTEGRATORS[p.integrator].evaluations)
-                         for p in self._points]
+        evaluations = {name: method_info(m)["evaluations"] or 1
+                       for name, m in self.methods.items()}
+        self._weights = [p.steps * max(1, evaluations[p.integrator]) for p in self._points]
         self._work_total = sum(self._weights)
         self._work_done = 0
 
@@ -623,11 +628,13 @@ class Study:
 class StudyRun:
     """One integrator's points, coarse to fine, and the fitted slope over its asymptotic range."""
 
-    def __init__(self, integrator: str, points: list[StudyPoint], floors: list[float]) -> None:
-        cls = INTEGRATORS[integrator]
+    def __init__(self, integrator: str, points: list[StudyPoint], floors: list[float],
+                 info: dict[str, Any] | None = None) -> None:
+        info = info or method_info(integrator)
         self.integrator = integrator
-        self.order = cls.order
-        self.declared_evaluations = cls.evaluations
+        #: declared or computed order; None for code that declares none
+        self.order = info["order"]
+        self.declared_evaluations = info["evaluations"]
         self.dt = [p.dt for p in points]
         self.steps = [p.steps for p in points]
         self.error = [p.error for p in points]
@@ -649,6 +656,8 @@ class StudyRun:
             else:
                 self.note = (f"no power-law range: fewer than {MIN_FIT_POINTS} consecutive "
                              "points follow one; the slope is not fitted")
+        elif self.order is None:
+            self.note = f"fitted slope {self.slope:.2f}; the method declares no order"
         else:
             self.order_matches = abs(self.slope - self.order) <= ORDER_MISMATCH
             if not self.order_matches:
@@ -680,7 +689,7 @@ class StudyResult:
             own = [p for p in points if p.integrator == name]
             floors = [max(ROUNDOFF_FACTOR * EPS * math.sqrt(p.steps),
                           REFERENCE_MARGIN * study.reference.error) for p in own]
-            self.runs.append(StudyRun(name, own, floors))
+            self.runs.append(StudyRun(name, own, floors, method_info(study.methods[name])))
 
     def run(self, integrator: str) -> StudyRun:
         for run in self.runs:

@@ -2,19 +2,68 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .base import Integrator
 
 _TOLERANCE = 1e-14  # tableau consistency checks (exact rationals in floating point)
 
 
+def format_number(x) -> str:
+    """A tableau entry for a message: a small fraction as ``p/q``, anything else to 12 digits."""
+    denominator = getattr(x, "denominator", None)
+    if denominator == 1:
+        return str(x.numerator)
+    if denominator is not None and denominator < 10_000:
+        return f"{x.numerator}/{denominator}"
+    return f"{float(x):.12g}"
+
+
+def tableau_problems(c, a, b, tolerance=_TOLERANCE) -> list[str]:
+    """What makes ``c``, ``a``, ``b`` not an explicit Runge-Kutta method, one message per
+    problem, each starting with the entry it names (empty when the tableau is valid).
+
+    The rules: ``a`` is square with one row per entry of ``c`` and strictly lower triangular
+    (explicit), each row of ``a`` sums to its ``c`` (every stage is a consistent
+    approximation at its time), and ``b`` sums to one (consistency: first order at least).
+    Sums are compared within ``tolerance``: 0 for exact rationals (``fractions.Fraction``).
+    """
+    s = len(c)
+    problems = []
+    if s == 0:
+        return ["c: is empty, expected one entry per stage (at least one)"]
+    if len(a) != s:
+        problems.append(f"a: has {len(a)} rows, expected {s} (one per entry of c)")
+    if len(b) != s:
+        problems.append(f"b: has {len(b)} entries, expected {s} (one per entry of c)")
+    for i, row in enumerate(a[:s]):
+        if len(row) != s:
+            problems.append(f"a[{i}]: has {len(row)} entries, expected {s} (a is square)")
+            continue
+        upper = [j for j in range(i, s) if row[j] != 0]
+        if upper:
+            problems.append(f"a[{i}][{upper[0]}]: must be 0 (explicit methods: a strictly "
+                            "lower triangular)")
+            continue
+        total = sum(row)
+        if abs(total - c[i]) > tolerance:
+            entry = f"a[{i}][{i - 1}]" if i else "c[0]"
+            problems.append(f"{entry}: row {i} of a sums to {format_number(total)} but "
+                            f"c[{i}] = {format_number(c[i])}")
+    total = sum(b)
+    if len(b) == s and abs(total - 1) > tolerance:
+        problems.append(f"b: sums to {format_number(total)}, expected 1 (consistency: "
+                        "every method is at least first order)")
+    return problems
+
+
 @dataclass(frozen=True)
 class ButcherTableau:
     """An explicit Runge-Kutta method ``c``, ``a`` (strictly lower triangular), ``b``.
 
-    Validated when built: ``a`` is square and strictly lower triangular, each row of ``a``
-    sums to its ``c``, and ``b`` sums to one (consistency: first order at least).
+    Validated when built by :func:`tableau_problems`: ``a`` is square and strictly lower
+    triangular, each row of ``a`` sums to its ``c``, and ``b`` sums to one (consistency: first
+    order at least).
     """
 
     c: tuple[float, ...]
@@ -22,20 +71,17 @@ class ButcherTableau:
     b: tuple[float, ...]
     #: second weights of an embedded pair (error estimate), or None
     b_error: tuple[float, ...] | None = None
+    #: how far the sums may miss (a user's tableau, rounded to floats, is checked exactly
+    #: before it gets here, and allowed the rounding of its entries)
+    tolerance: float = field(default=_TOLERANCE, compare=False, repr=False)
 
     def __post_init__(self):
         s = len(self.c)
-        if len(self.b) != s or len(self.a) != s or any(len(row) != s for row in self.a):
-            raise ValueError("Butcher tableau: c, a and b must describe the same stage count")
-        for i, row in enumerate(self.a):
-            if any(row[j] != 0.0 for j in range(i, s)):
-                raise ValueError("Butcher tableau: a must be strictly lower triangular")
-            if abs(sum(row) - self.c[i]) > _TOLERANCE:
-                raise ValueError(f"Butcher tableau: row {i} of a does not sum to c[{i}]")
-        if abs(sum(self.b) - 1.0) > _TOLERANCE:
-            raise ValueError("Butcher tableau: b does not sum to 1")
+        problems = tableau_problems(self.c, self.a, self.b, self.tolerance)
+        if problems:
+            raise ValueError(f"Butcher tableau: {problems[0]}")
         if self.b_error is not None and (len(self.b_error) != s
-                                         or abs(sum(self.b_error) - 1.0) > _TOLERANCE):
+                                         or abs(sum(self.b_error) - 1.0) > self.tolerance):
             raise ValueError("Butcher tableau: embedded weights must have s entries summing to 1")
 
     @property

@@ -21,6 +21,8 @@ FORBIDDEN_STDLIB = {"os", "io", "pathlib", "shutil", "tempfile", "subprocess", "
 # calls that read, write, print, or import by name at run time
 FORBIDDEN_CALLS = {"open", "print", "input", "breakpoint", "exec", "eval", "compile",
                    "__import__"}
+# the one module that compiles and runs a user's integrator code: that is its whole job
+RUNS_USER_CODE = {"usercode.py": {"exec", "compile"}}
 
 
 def _ids(paths):
@@ -65,7 +67,9 @@ def test_core_does_no_io(path):
             func = node.func
             name = func.id if isinstance(func, ast.Name) else (
                 func.attr if isinstance(func, ast.Attribute) else None)
-            assert name not in FORBIDDEN_CALLS, f"{path.name}:{node.lineno} calls {name}()"
+            allowed = RUNS_USER_CODE.get(path.name, set())
+            assert name not in FORBIDDEN_CALLS - allowed, (
+                f"{path.name}:{node.lineno} calls {name}()")
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             assert (node.value.id, node.attr) not in {("sys", "stdout"), ("sys", "stderr"),
                                                       ("sys", "stdin")}, path.name

@@ -13,7 +13,7 @@ from docs_helpers import sphinx_build
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PAGES = ("index", "integrating", "integrators", "order-and-cost", "game-engines", "cradle",
-         "fixed-timestep", "usage", "embedding", "reference")
+         "fixed-timestep", "usage", "embedding", "reference", "own-method")
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ from integrator_lab.core import get_system
 from integrator_lab.core.params import positive_time
 from integrator_lab.core.simulate import SimulationResult, step_count
 from integrator_lab.cli.argtypes import integer_in
+from integrator_lab.cli.methods import add_method_options
 
 PROG = "integrator-lab"
 #: subcommand modules that may add themselves (absent ones are skipped)
@@ -67,6 +68,7 @@ def build_parser() -> Parser:
     run.add_argument("--integrator", "-i", action="append", metavar="NAME",
                      help="integrator (repeatable; default: " + ", ".join(DEFAULT_INTEGRATORS)
                      + "); one of: " + ", ".join(INTEGRATORS))
+    add_method_options(run)
     run.add_argument("--dt", type=_time_span("dt"), help="time step in s (default: the "
                      "system's recommended step)")
     run.add_argument("--duration", type=_time_span("duration"), required=True,
@@ -111,7 +113,8 @@ JSON_COLUMNS = ("t", "q", "v", "kinetic", "potential", "dissipated", "total")
 
 
 def cmd_run(args) -> int:
-    names = args.integrator or list(DEFAULT_INTEGRATORS)
+    # the defaults run when no method at all was chosen
+    names = args.integrator or ([] if args.methods else list(DEFAULT_INTEGRATORS))
     for name in names:
         if name not in INTEGRATORS:
             raise UsageError(f"argument --integrator: unknown integrator {name!r}; valid "
@@ -123,12 +126,15 @@ def cmd_run(args) -> int:
         params[name] = value
     try:
         system = get_system(args.system, **params)
-        # validates the names, dt and every once, before anything is written
-        dt = Runner(system, names, args.dt, every=args.every, capacity=1).dt
-        steps = step_count(args.duration, dt)
+        entries = names + args.methods
+        # validates the names, the user's methods, dt and every once, before anything is
+        # written
+        probe = Runner(system, entries, args.dt, every=args.every, capacity=1)
+        steps = step_count(args.duration, probe.dt)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    run = _Run(system, names, dt, args.every, steps)
+    run = _Run(system, {lane.name: entry for lane, entry in zip(probe.lanes, entries)},
+               probe.dt, args.every, steps)
     write = _write_json if args.format == "json" else _write_csv
     if args.output:
         try:
@@ -167,15 +173,18 @@ class _Run:
     in chunks of :data:`STREAM_SAMPLES` as they are made, so memory stays flat whatever the
     duration."""
 
-    def __init__(self, system, names, dt, every, steps):
-        self.system, self.names, self.dt, self.every, self.steps = system, names, dt, every, steps
+    def __init__(self, system, methods, dt, every, steps):
+        """``methods``: run name -> integrator name or user's method (``core.custom``)."""
+        self.system, self.dt, self.every, self.steps = system, dt, every, steps
+        self.methods = methods
+        self.names = list(methods)
         self.lanes = {}
-        self.show = steps * len(names) >= PROGRESS_MIN_STEPS and sys.stderr.isatty()
+        self.show = steps * len(self.names) >= PROGRESS_MIN_STEPS and sys.stderr.isatty()
         self.done = 0
 
     def chunks(self, name):
         """Lists of sample tuples ``(t, *q, *v, kinetic, potential, dissipated, total)``."""
-        runner = Runner(self.system, [name], self.dt, every=self.every,
+        runner = Runner(self.system, [self.methods[name]], self.dt, every=self.every,
                         capacity=STREAM_SAMPLES + 1)
         lane = self.lanes[name] = runner.lanes[0]
         # a multiple of every, so a chunk adds exactly STREAM_SAMPLES samples

@@ -17,6 +17,7 @@ from integrator_lab.core.study import (DEFAULT_POINTS, DT_MAX_FACTOR, DT_MIN_DIV
                                        FIXED_STEP_INTEGRATORS, POINTS_RANGE)
 from integrator_lab.cli.argtypes import integer_in
 from integrator_lab.cli.main import PROG, UsageError, _assignment, _time_span
+from integrator_lab.cli.methods import add_method_options
 
 #: the core's names of the study's arguments, as the command line spells them
 OPTIONS = {"duration": "--duration", "dt_max": "--dt-max", "dt_min": "--dt-min",
@@ -37,6 +38,7 @@ def add_subcommands(sub) -> None:
                        help="integrator (repeatable; default: every fixed-step one: "
                        + ", ".join(FIXED_STEP_INTEGRATORS) + "); one of: "
                        + ", ".join(INTEGRATORS))
+    add_method_options(study)
     study.add_argument("--duration", type=_time_span("duration"), required=True,
                        help="simulated time T in s; every dt divides it")
     study.add_argument("--dt-max", type=_time_span("dt-max"), metavar="DT",
@@ -65,7 +67,8 @@ def _usage_error(exc: ValueError) -> UsageError:
 
 
 def cmd_study(args) -> int:
-    names = args.integrator or list(FIXED_STEP_INTEGRATORS)
+    # every fixed-step built-in when no method at all was chosen
+    names = args.integrator or ([] if args.methods else list(FIXED_STEP_INTEGRATORS))
     for name in names:
         if name not in INTEGRATORS:
             raise UsageError(f"argument --integrator: unknown integrator {name!r}; valid "
@@ -79,7 +82,7 @@ def cmd_study(args) -> int:
             raise UsageError(f"argument --set: parameter '{name}' given twice")
         params[name] = value
     try:
-        study = Study(args.system, names, duration=args.duration, dt_max=args.dt_max,
+        study = Study(args.system, names + args.methods, duration=args.duration, dt_max=args.dt_max,
                       dt_min=args.dt_min, points=args.points, **params)
         _run_with_progress(study)
     except ValueError as exc:

@@ -1,0 +1,656 @@
+"""Your own integrator: a method defined as data or as Python code, validated, and raced
+against the built-ins by the same runner, simulation and study code.
+
+Three kinds of definition, each a JSON-ready dict with a ``kind`` and a ``name``:
+
+* ``{"kind": "tableau", "name": ..., "a": [[...], ...], "b": [...], "c": [...]}``: an explicit
+  Runge-Kutta method. It is validated by the rules the core's own tableaux obey
+  (:func:`~integrator_lab.core.integrators.runge_kutta.tableau_problems`) and runs through
+  the same stage loop (:class:`~integrator_lab.core.integrators.RungeKutta`); its order comes
+  from the order conditions (:func:`~integrator_lab.core.integrators.conditions.tableau_order`).
+  Entries are numbers or exact fractions and decimals written as strings (``"2/3"``,
+  ``"0.75"``); with exact entries the conditions are checked exactly.
+* ``{"kind": "splitting", "name": ..., "sequence": [["kick", w], ["drift", w], ...]}``: a
+  composition of drifts (``q += w dt v``) and kicks (``v += w dt a``), run by the built-ins'
+  kick/drift machinery (:class:`~integrator_lab.core.integrators.Splitting`, which also
+  evaluates kicks at a predicted velocity under damping); the drift weights and the kick
+  weights each sum to one. Its order, symmetry (palindromic sequence) and force evaluations
+  per step are computed from the sequence.
+* ``{"kind": "python", "name": ..., "code": "..."}``: a module that defines
+  ``step(accel, q, v, t, dt) -> (q, v)``, and optionally ``NAME = "..."`` (which wins over
+  ``name``) and ``ORDER = n`` (declared, not checked). ``accel(q, v, t)`` returns the
+  accelerations. See :class:`PythonIntegrator` for how the dissipated work stays right.
+
+:func:`parse_definition` turns a dict into a definition (or raises :class:`DefinitionError`
+naming the entry at fault); :func:`definition_problems` lists every problem instead, for an
+editor; ``definition.to_dict()`` gives the JSON back and ``definition.describe()`` what a view
+shows (order, symmetry, evaluations). :class:`~integrator_lab.core.Runner`,
+:func:`~integrator_lab.core.simulate` and :class:`~integrator_lab.core.Study` accept a
+definition (or its dict) wherever they accept an integrator name.
+
+**Running Python code is not sandboxed**: CPython (and Pyodide) cannot confine it, so the code
+can do anything the process can. The command line runs files the user chose on their own
+machine; a server must run visitors' code only when its operator explicitly allowed it
+(``parse_definition(..., allow_code=False)`` refuses the ``python`` kind). Code that never
+returns cannot be stopped from inside the process: the caller must run it where it can be
+killed (the page's worker is replaced; on the command line, Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import numbers
+import re
+import traceback
+from fractions import Fraction
+
+from .integrators import INTEGRATORS, ConvergenceError, Integrator, get_integrator
+from .integrators.conditions import (TOLERANCE, is_palindromic, kick_evaluations,
+                                     splitting_order, tableau_order)
+from .integrators.runge_kutta import ButcherTableau, RungeKutta, format_number, tableau_problems
+from .integrators.splitting import Splitting
+from .usercode import CODE_FILENAME, compile_module, run_module
+
+KINDS = ("tableau", "splitting", "python")
+#: limits that keep a definition (from a link, a form) reasonable
+MAX_STAGES = 16
+MAX_SEQUENCE = 64
+MAX_CODE_CHARS = 100_000
+MAX_NAME_CHARS = 40
+MAX_DECLARED_ORDER = 20
+_NAME_PATTERN = r"[^\W_][\w .+\-\u2013()']*"
+_KEYS = {"tableau": ("kind", "name", "a", "b", "c"), "splitting": ("kind", "name", "sequence"),
+         "python": ("kind", "name", "code")}
+
+
+class DefinitionError(ValueError):
+    """A definition that cannot be run: the message names the entry at fault."""
+
+
+class UserCodeError(ConvergenceError):
+    """User code failed during a step; the message gives its line and the exception.
+
+    A :class:`ConvergenceError`, so that every loop that stops one integrator whose step
+    failed (the runner, the study) stops this one the same way, with this message, while the
+    others go on.
+    """
+
+
+# -- validation helpers ---------------------------------------------------------------------
+def _number(value, where, problems):
+    """An exact ``Fraction`` (ints, fractions, strings like ``"2/3"`` or ``"0.75"``) or a
+    finite float; None (and a problem) otherwise."""
+    if isinstance(value, bool):
+        pass
+    elif isinstance(value, (int, Fraction)):
+        return Fraction(value)
+    elif isinstance(value, float):
+        if math.isfinite(value):
+            return value
+    elif isinstance(value, str):
+        try:
+            return Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            pass
+    problems.append(f"{where}: got {value!r}, expected a finite number or an exact fraction "
+                    "or decimal as a string, like '2/3' or '0.75'")
+    return None
+
+
+def _list(value, where, problems, length_hint="entries"):
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    problems.append(f"{where}: got {type(value).__name__} {value!r:.40}, expected a list of "
+                    f"{length_hint}")
+    return None
+
+
+def _json_number(x):
+    """An entry as JSON: exact fractions as strings (``"2/3"``; integers as numbers)."""
+    if isinstance(x, Fraction):
+        return x.numerator if x.denominator == 1 else str(x)
+    return x
+
+
+def name_problem(name) -> str | None:
+    """Why ``name`` cannot name a method, or None."""
+    if name is None:
+        return f"name: missing; give the method a name of at most {MAX_NAME_CHARS} characters"
+    if not isinstance(name, str) or not name.strip():
+        return (f"name: got {name!r}, expected a non-empty name of at most {MAX_NAME_CHARS} "
+                "characters")
+    if len(name) > MAX_NAME_CHARS or not re.fullmatch(_NAME_PATTERN, name):
+        return (f"name: got {name!r}, expected at most {MAX_NAME_CHARS} letters, digits, "
+                "spaces or _ . + - ( ) ', starting with a letter or a digit")
+    builtin = {n.lower(): n for n in INTEGRATORS}.get(name.lower())
+    if builtin is not None:
+        return f"name: {name!r} is the built-in integrator {builtin!r}; choose another name"
+    return None
+
+
+def _keys(data, kind, problems):
+    unknown = [key for key in data if key not in _KEYS[kind]]
+    if unknown:
+        problems.append(f"{unknown[0]}: unknown key for a {kind} definition; expected "
+                        f"{', '.join(_KEYS[kind])}")
+
+
+# -- the definitions --------------------------------------------------------------------------
+class MethodDefinition:
+    """A validated method of one of the :data:`KINDS`."""
+
+    kind = ""
+    name = ""
+    order: int | None = None
+
+    def integrator(self) -> Integrator:
+        """A new integrator instance running this method."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict:
+        raise NotImplementedError
+
+    def describe(self) -> dict:
+        """What a view shows: ``name``, ``kind``, ``order`` (None: not declared),
+        ``order_text``, ``symplectic``, ``symmetric``, ``evaluations`` (None: unknown) and a
+        one-line ``summary``."""
+        raise NotImplementedError
+
+    def __repr__(self):
+        return f"<{self.kind} method {self.name!r}>"
+
+
+class TableauMethod(MethodDefinition):
+    """An explicit Runge-Kutta method from its Butcher tableau."""
+
+    kind = "tableau"
+
+    def __init__(self, name, a, b, c):
+        self.name, self.a, self.b, self.c = name, a, b, c
+        self.result = tableau_order(a, b)
+        self.order = self.result.order
+        self.tableau = ButcherTableau(c=tuple(map(float, c)),
+                                      a=tuple(tuple(map(float, row)) for row in a),
+                                      b=tuple(map(float, b)), tolerance=2 * TOLERANCE)
+
+    def integrator(self):
+        return CustomRungeKutta(self)
+
+    def to_dict(self):
+        return {"kind": "tableau", "name": self.name,
+                "a": [[_json_number(x) for x in row] for row in self.a],
+                "b": [_json_number(x) for x in self.b], "c": [_json_number(x) for x in self.c]}
+
+    def describe(self):
+        result, stages = self.result, len(self.b)
+        summary = (f"explicit Runge-Kutta, {stages} stage{'s' * (stages > 1)}, "
+                   f"{result.text()}")
+        if result.unmet is not None:
+            text, value = result.unmet
+            summary += f" (the order-{result.order + 1} condition {text} gives " \
+                       f"{format_number(value)})"
+        return {"name": self.name, "kind": self.kind, "order": self.order,
+                "order_text": result.text(), "order_exact": result.exact,
+                "symplectic": False, "symmetric": False, "evaluations": stages,
+                "stages": stages, "summary": summary}
+
+
+class SplittingMethod(MethodDefinition):
+    """A composition of drifts and kicks."""
+
+    kind = "splitting"
+
+    def __init__(self, name, sequence):
+        self.name, self.sequence = name, sequence
+        self.result = splitting_order(sequence)
+        self.order = self.result.order
+        self.symmetric = is_palindromic(sequence)
+        self.evaluations = kick_evaluations(sequence)
+
+    def integrator(self):
+        return CustomSplitting(self)
+
+    def to_dict(self):
+        return {"kind": "splitting", "name": self.name,
+                "sequence": [[kind, _json_number(w)] for kind, w in self.sequence]}
+
+    def describe(self):
+        symmetric = "symmetric" if self.symmetric else "not symmetric"
+        return {"name": self.name, "kind": self.kind, "order": self.order,
+                "order_text": self.result.text(), "order_exact": self.result.exact,
+                "symplectic": True, "symmetric": self.symmetric,
+                "evaluations": self.evaluations, "stages": len(self.sequence),
+                "summary": f"splitting, {self.result.text()}, {symmetric}, "
+                           f"{self.evaluations} force evaluation"
+                           f"{'s' * (self.evaluations != 1)} per step"}
+
+
+class PythonMethod(MethodDefinition):
+    """A method written as Python code (see :class:`PythonIntegrator`)."""
+
+    kind = "python"
+
+    def __init__(self, name, code, order, code_object):
+        self.name, self.code, self.order = name, code, order
+        self._code_object = code_object
+
+    def namespace(self) -> dict:
+        """The module's globals after running its code once more (a fresh copy per run, so
+        that state a method keeps in globals is its own)."""
+        return run_module(self._code_object)
+
+    def integrator(self):
+        return PythonIntegrator(self)
+
+    def to_dict(self):
+        return {"kind": "python", "name": self.name, "code": self.code}
+
+    def describe(self):
+        order = "order not declared" if self.order is None else f"order {self.order} (declared)"
+        return {"name": self.name, "kind": self.kind, "order": self.order,
+                "order_text": order, "order_exact": False, "symplectic": False,
+                "symmetric": False, "evaluations": None, "stages": None,
+                "summary": f"Python code, {order}"}
+
+
+# -- parsing ----------------------------------------------------------------------------------
+def definition_problems(data, *, allow_code=True) -> list[str]:
+    """Every problem of the definition ``data`` (a dict), each a message starting with the
+    entry it names; empty when it is valid."""
+    problems = []
+    _parse(data, allow_code, problems)
+    return problems
+
+
+def parse_definition(data, *, allow_code=True) -> MethodDefinition:
+    """The definition ``data`` (a dict, or an already parsed definition), validated; a
+    :class:`DefinitionError` names the first problem. ``allow_code=False`` refuses Python
+    code (a server that did not opt in)."""
+    if isinstance(data, MethodDefinition):
+        if data.kind == "python" and not allow_code:
+            raise DefinitionError(_CODE_REFUSED)
+        return data
+    problems = []
+    definition = _parse(data, allow_code, problems)
+    if problems:
+        raise DefinitionError(problems[0])
+    return definition
+
+
+_CODE_REFUSED = "kind: 'python' (running Python code) is not allowed here"
+
+
+def _parse(data, allow_code, problems):
+    if not isinstance(data, dict):
+        problems.append(f"definition: got {type(data).__name__}, expected an object with "
+                        f"'kind' ({', '.join(KINDS)}) and 'name'")
+        return None
+    kind = data.get("kind")
+    if kind not in KINDS:
+        problems.append(f"kind: got {kind!r}, expected one of: {', '.join(KINDS)}")
+        return None
+    if kind == "python" and not allow_code:
+        problems.append(_CODE_REFUSED)
+        return None
+    _keys(data, kind, problems)
+    if kind == "python":
+        return _parse_python(data, problems)
+    name = data.get("name")
+    problem = name_problem(name)
+    if problem:
+        problems.append(problem)
+    before = len(problems)
+    definition = (_parse_tableau if kind == "tableau" else _parse_splitting)(data, problems)
+    return definition if len(problems) == before and not problem else None
+
+
+def _parse_tableau(data, problems):
+    for key in ("a", "b", "c"):
+        if key not in data:
+            problems.append(f"{key}: missing; a tableau needs a (a square list of rows), "
+                            "b and c")
+            return None
+    c = _list(data["c"], "c", problems)
+    b = _list(data["b"], "b", problems)
+    a = _list(data["a"], "a", problems, "rows")
+    if c is None or b is None or a is None:
+        return None
+    if not 1 <= len(c) <= MAX_STAGES:
+        problems.append(f"c: has {len(c)} entries, expected 1 to {MAX_STAGES} (one per stage)")
+        return None
+    before = len(problems)
+    c = [_number(x, f"c[{i}]", problems) for i, x in enumerate(c)]
+    b = [_number(x, f"b[{i}]", problems) for i, x in enumerate(b)]
+    rows = []
+    for i, row in enumerate(a):
+        row = _list(row, f"a[{i}]", problems)
+        rows.append(None if row is None else
+                    [_number(x, f"a[{i}][{j}]", problems) for j, x in enumerate(row)])
+    if len(problems) > before:
+        return None
+    exact = all(isinstance(x, Fraction) for x in [*c, *b, *(x for r in rows for x in r)])
+    found = tableau_problems(c, rows, b, 0 if exact else TOLERANCE)
+    if found:
+        problems.extend(found)
+        return None
+    return None if problems else TableauMethod(data["name"], rows, b, c)
+
+
+def _parse_splitting(data, problems):
+    if "sequence" not in data:
+        problems.append("sequence: missing; a splitting needs a list of [kind, weight] pairs, "
+                        "kinds 'kick' and 'drift'")
+        return None
+    sequence = _list(data["sequence"], "sequence", problems, "[kind, weight] pairs")
+    if sequence is None:
+        return None
+    if not 2 <= len(sequence) <= MAX_SEQUENCE:
+        problems.append(f"sequence: has {len(sequence)} entries, expected 2 to {MAX_SEQUENCE}")
+        return None
+    before = len(problems)
+    parsed = []
+    for i, entry in enumerate(sequence):
+        if not (isinstance(entry, (list, tuple)) and len(entry) == 2):
+            problems.append(f"sequence[{i}]: got {entry!r:.40}, expected a pair [kind, weight]"
+                            ", e.g. ['kick', 0.5]")
+            continue
+        kind, weight = entry
+        if kind not in ("kick", "drift"):
+            problems.append(f"sequence[{i}]: kind {kind!r}, expected 'kick' or 'drift'")
+            continue
+        weight = _number(weight, f"sequence[{i}]", problems)
+        if weight is not None and weight == 0:
+            problems.append(f"sequence[{i}]: weight 0 (a {kind} that does nothing); remove it")
+            continue
+        parsed.append((kind, weight))
+    if len(problems) > before:
+        return None
+    for kind in ("drift", "kick"):
+        weights = [w for k, w in parsed if k == kind]
+        if not weights:
+            problems.append(f"sequence: has no {kind}, expected drifts and kicks")
+            continue
+        total = sum(Fraction(w) for w in weights)
+        exact = all(isinstance(w, Fraction) for w in weights)
+        size = sum(abs(float(w)) for w in weights)
+        if (total != 1) if exact else abs(total - 1) > TOLERANCE * max(1.0, size):
+            problems.append(f"sequence: the {kind} weights sum to {format_number(total)}, "
+                            f"expected 1 (the {kind}s together cover one step)")
+    if len(problems) > before:
+        return None
+    return None if problems else SplittingMethod(data["name"], parsed)
+
+
+def _parse_python(data, problems):
+    code = data.get("code")
+    if not isinstance(code, str) or not code.strip():
+        problems.append("code: missing or empty; expected Python code that defines "
+                        "step(accel, q, v, t, dt)")
+        return None
+    if len(code) > MAX_CODE_CHARS:
+        problems.append(f"code: {len(code)} characters, expected at most {MAX_CODE_CHARS}")
+        return None
+    try:
+        code_object = compile_module(code)
+        namespace = run_module(code_object)
+    except Exception as exc:  # noqa: BLE001 - any failure of the user's module is reported
+        problems.append(error_message(exc))
+        return None
+    step = namespace.get("step")
+    if not callable(step):
+        problems.append("step: not defined; the code must define "
+                        "def step(accel, q, v, t, dt): ... return q, v")
+        return None
+    try:
+        inspect.signature(step).bind(None, None, None, None, None)
+    except TypeError:
+        line = getattr(getattr(step, "__code__", None), "co_firstlineno", None)
+        problems.append(f"{f'line {line}: ' if line else ''}step must take five arguments "
+                        "(accel, q, v, t, dt)")
+        return None
+    except ValueError:
+        pass  # no signature to inspect (a builtin): calling it will tell
+    name = namespace.get("NAME", data.get("name"))
+    if name is None:
+        problems.append("name: missing; set NAME = \"...\" in the code")
+        return None
+    problem = name_problem(name)
+    if problem:
+        problems.append(problem.replace("name:", "NAME:", 1) if "NAME" in namespace
+                        else problem)
+        return None
+    order = namespace.get("ORDER")
+    if order is not None and (isinstance(order, bool) or not isinstance(order, int)
+                              or not 1 <= order <= MAX_DECLARED_ORDER):
+        problems.append(f"ORDER: got {order!r}, expected an integer in "
+                        f"[1, {MAX_DECLARED_ORDER}]")
+        return None
+    return PythonMethod(name, code, order, code_object)
+
+
+def error_message(exc: BaseException) -> str:
+    """One line saying where user code failed and how, e.g.
+    ``line 7: ZeroDivisionError: float division by zero`` (the line is the innermost one of
+    the user's code; omitted when the failure is not in it)."""
+    line = None
+    if isinstance(exc, SyntaxError) and exc.filename == CODE_FILENAME:
+        line, text = exc.lineno, exc.msg
+    else:
+        for frame, lineno in traceback.walk_tb(exc.__traceback__):
+            if frame.f_code.co_filename == CODE_FILENAME:
+                line = lineno
+        text = str(exc)
+    text = " ".join(text.split())
+    what = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return f"line {line}: {what}" if line else what
+
+
+# -- the integrators --------------------------------------------------------------------------
+class CustomRungeKutta(RungeKutta):
+    """A user's tableau: the built-ins' Runge-Kutta stage loop, with the user's data."""
+
+    def __init__(self, definition: TableauMethod):
+        self.definition = definition
+        self.tableau = definition.tableau
+        self.name = self.title = definition.name
+        self.order = definition.order
+        self.evaluations = definition.tableau.stages
+        self.description = definition.describe()["summary"]
+        super().__init__()
+
+    def describe(self):  # an instance's description (the class has none)
+        return self.definition.describe()
+
+
+class CustomSplitting(Splitting):
+    """A user's kick/drift sequence on the built-ins' splitting machinery."""
+
+    def __init__(self, definition: SplittingMethod):
+        self.definition = definition
+        self.sequence = tuple((kind, float(w)) for kind, w in definition.sequence)
+        self.name = self.title = definition.name
+        self.order = definition.order
+        self.evaluations = definition.evaluations
+        # as the built-ins: a first-order method (symplectic Euler) kicks at the current
+        # velocity; higher orders at the predicted mid-kick velocity under damping
+        self.predict_velocity = definition.order >= 2
+        self.description = definition.describe()["summary"]
+        super().__init__()
+
+    def describe(self):
+        return self.definition.describe()
+
+
+def _make_accel(system, n):
+    """The ``accel(q, v, t)`` a user's step receives: the system's accelerations, plus the
+    dissipated power as the acceleration of the extra entry (see :class:`PythonIntegrator`)."""
+    forces = system.forces
+    size = n + 1
+
+    def accel(q, v, t):
+        if len(q) != size or len(v) != size:
+            raise ValueError(f"accel(q, v, t): got q with {len(q)} and v with {len(v)} "
+                             f"entries, expected {size} each, as step received them")
+        a, p = forces(list(q[:n]), list(v[:n]), t)
+        return [*a, p]
+
+    return accel
+
+
+def _real_list(values, what, size):
+    try:
+        values = list(values)
+    except TypeError:
+        raise TypeError(f"step returned {what} as {type(values).__name__}, expected a list "
+                        "of numbers") from None
+    if len(values) != size:
+        raise ValueError(f"step returned {what} with {len(values)} entries, expected {size} "
+                         "(as many as it received)")
+    for x in values:
+        if type(x) is not float and (isinstance(x, bool) or not isinstance(x, numbers.Real)):
+            raise TypeError(f"step returned {x!r} in {what}, expected real numbers")
+    return values
+
+
+class PythonIntegrator(Integrator):
+    """A user's ``step(accel, q, v, t, dt) -> (q, v)`` as an integrator.
+
+    **The dissipated work.** The core integrates the work ``w`` done by damping, drag and
+    contacts alongside the state (``w' = p``, the dissipated power), with the method's own
+    weights, so that ``kinetic + potential + w`` measures the method's energy error and nothing
+    else. A user's step knows nothing about ``w``, so it gets it as one more degree of freedom:
+    ``q`` and ``v`` hold one entry more than the system has coordinates, the extra velocity is
+    ``w`` and its acceleration, returned by ``accel`` as the last entry, is the dissipated power
+    at the state ``accel`` was called with (the extra position is a dummy, 0 at every step).
+    Any method that treats the entries of ``v`` alike (as every integrator does) therefore
+    integrates ``w' = p`` exactly as it integrates ``v' = a``, with the same stages and weights:
+    what the built-in Runge-Kutta methods do with their flat state ``q + v + [w]`` and the
+    splitting methods with ``w += h p`` at each kick. Computing ``w`` from the energy balance
+    instead would hide the method's energy error (the total would be constant by
+    construction), and a separate quadrature of ``p`` would have its own order, not the
+    method's.
+
+    Exceptions in the user's code become a :class:`UserCodeError` with the line, the exception
+    and the step; the runner stops this method there and the others go on.
+    """
+
+    definition: PythonMethod
+
+    def __init__(self, definition):
+        super().__init__()
+        self.definition = definition
+        self.name = self.title = definition.name
+        self.order = definition.order or 0
+        self.description = definition.describe()["summary"]
+        try:
+            self._step = definition.namespace()["step"]
+        except Exception as exc:  # noqa: BLE001 - the module ran before; it may not again
+            raise UserCodeError(f"{error_message(exc)} (loading the code)") from None
+
+    def describe(self):
+        return self.definition.describe()
+
+    def step(self, system, q, v, w, t, dt):
+        return self._call(_make_accel(system, len(q)), q, v, w, t, dt, self.steps + 1)
+
+    def advance(self, system, q, v, w, t, dt, steps):
+        accel = _make_accel(system, len(q))
+        post, call, first = system.post_step, self._call, self.steps + 1
+        for i in range(steps):
+            q, v, w = call(accel, q, v, w, t + i * dt, dt, first + i)
+            if post is not None:
+                v, w = post(v, w, dt)
+        self.steps += steps
+        return q, v, w
+
+    def _call(self, accel, q, v, w, t, dt, number):
+        n = len(q)
+        try:
+            q1, v1 = self._step(accel, [*q, 0.0], [*v, w], t, dt)
+            q1 = _real_list(q1, "q", n + 1)
+            v1 = _real_list(v1, "v", n + 1)
+        except Exception as exc:  # noqa: BLE001 - any failure of the user's step is reported
+            message = error_message(exc)
+            if isinstance(exc, ValueError) and "unpack" in str(exc) and "line" not in message:
+                message = f"step must return (q, v): {message}"
+            raise UserCodeError(f"{message} (step {number}, t = {t:.6g} s)") from None
+        return [float(x) for x in q1[:n]], [float(x) for x in v1[:n]], float(v1[n])
+
+
+# -- registry-like helpers ---------------------------------------------------------------------
+def resolve_method(entry):
+    """An integrator name (str, checked) or a parsed definition, from a name, a dict or a
+    definition."""
+    if isinstance(entry, str):
+        get_integrator(entry)  # unknown names list the valid ones
+        return entry
+    if isinstance(entry, (dict, MethodDefinition)):
+        return parse_definition(entry)
+    raise ValueError(f"integrator: got {entry!r:.60}, expected an integrator name or a "
+                     "definition (a dict with 'kind' and 'name')")
+
+
+def method_name(entry) -> str:
+    """The name a run of ``entry`` (a name or a parsed definition) is known by."""
+    return entry if isinstance(entry, str) else entry.name
+
+
+def make_integrator(entry) -> Integrator:
+    """A new integrator for a name, a definition or a definition's dict."""
+    entry = resolve_method(entry)
+    return get_integrator(entry) if isinstance(entry, str) else entry.integrator()
+
+
+def method_info(entry) -> dict:
+    """``order`` (None: not declared) and ``evaluations`` (None: unknown) of a name or a
+    parsed definition, as declared or computed."""
+    if isinstance(entry, str):
+        cls = INTEGRATORS[entry]
+        return {"order": cls.order, "evaluations": cls.evaluations}
+    info = entry.describe()
+    return {"order": info["order"], "evaluations": info["evaluations"]}
+
+
+def is_method_entry(value) -> bool:
+    """Whether ``value`` is one integrator entry (not a list of them)."""
+    return isinstance(value, (str, dict, MethodDefinition))
+
+
+# -- templates -------------------------------------------------------------------------------
+_THETA = 1.0 / (2.0 - 2.0 ** (1.0 / 3.0))
+
+EULER_CODE = '''\
+"""Explicit Euler, written by hand: both updates from the old state."""
+NAME = "my-euler"
+ORDER = 1
+
+
+def step(accel, q, v, t, dt):
+    # accel(q, v, t) gives the accelerations at a state; q and v are lists of floats
+    # (with one extra entry that carries the dissipated work: treat every entry alike)
+    a = accel(q, v, t)
+    q_new = [x + dt * u for x, u in zip(q, v)]
+    v_new = [u + dt * b for u, b in zip(v, a)]
+    return q_new, v_new
+'''
+
+#: what the page's editor offers to start from, keyed by a short id
+TEMPLATES = {
+    "euler-code": {
+        "title": "Explicit Euler (Python)",
+        "definition": {"kind": "python", "name": "my-euler", "code": EULER_CODE},
+    },
+    "ralston": {
+        "title": "Ralston (tableau)",
+        "definition": {"kind": "tableau", "name": "ralston",
+                       "a": [[0, 0], ["2/3", 0]], "b": ["1/4", "3/4"], "c": [0, "2/3"]},
+    },
+    "forest-ruth": {
+        "title": "Forest\u2013Ruth (splitting)",
+        "definition": {"kind": "splitting", "name": "forest-ruth", "sequence": [
+            ["drift", _THETA / 2], ["kick", _THETA], ["drift", (1 - _THETA) / 2],
+            ["kick", 1 - 2 * _THETA], ["drift", (1 - _THETA) / 2], ["kick", _THETA],
+            ["drift", _THETA / 2]]},
+    },
+}

@@ -1,0 +1,25 @@
+"""The one place where the core compiles and runs code it was given (a user's integrator,
+see :mod:`integrator_lab.core.custom`).
+
+Nothing here confines that code: CPython and Pyodide offer no sandbox, so it can do whatever
+the process can. Callers decide whether it may run at all (the command line runs files the
+user chose; a server only when its operator allowed it).
+"""
+
+from __future__ import annotations
+
+#: the file name user code is compiled under: its frames in a traceback carry it
+CODE_FILENAME = "<your method>"
+
+
+def compile_module(text: str):
+    """``text`` compiled as a module; a ``SyntaxError`` points at its line."""
+    return compile(text, CODE_FILENAME, "exec")
+
+
+def run_module(code_object) -> dict:
+    """Run compiled module code in a fresh namespace and return that namespace (the builtins
+    are Python's own: this is not a sandbox)."""
+    namespace = {"__name__": "your_method"}
+    exec(code_object, namespace)  # noqa: S102 - running the user's code is the point
+    return namespace
