@@ -26,7 +26,7 @@ def free_port() -> int:
 class Server:
     """``integrator-lab serve`` in a subprocess; its output goes to ``log_path``."""
 
-    def __init__(self, log_path):
+    def __init__(self, log_path, extra_args=()):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.log_path = log_path
@@ -35,7 +35,7 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "integrator_lab.web.cli", "serve", "--port", str(self.port),
              "--address", "127.0.0.1", "--no-show",
-             "--unused-session-lifetime", str(SESSION_LIFETIME_MS)],
+             "--unused-session-lifetime", str(SESSION_LIFETIME_MS), *extra_args],
             stdout=self._log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while True:
