@@ -98,6 +98,9 @@ FIRST_COST_GUESS = 2e-4
 #: a client that stopped reading or running would otherwise keep its session (and its share
 #: of the server) forever
 STALLED_CLIENT_TIMEOUT = 30.0
+#: before its first acknowledgement a page may still be loading (the updates sent meanwhile
+#: are lost): it owes one only after this long (s), or the timeout if longer
+FIRST_ACK_GRACE = 30.0
 ENERGY_LABELS = dict(zip(figures.ENERGY_MODE_LABELS, ENERGY_MODES))
 DISCONNECTED_TEXT = "Connection to the server lost \u2014 reload the page to start again."
 
@@ -129,8 +132,9 @@ class CallbackRegistry:
         than ``timeout`` seconds."""
         now = time.perf_counter()
         for dashboard in list(self._live.values()):
-            if dashboard.stalled_for(now) > timeout:
-                dashboard.end(f"its page acknowledged no update for {timeout:g} s")
+            limit = timeout if dashboard._acked else max(timeout, FIRST_ACK_GRACE)
+            if dashboard.stalled_for(now) > limit:
+                dashboard.end(f"its page acknowledged no update for {limit:g} s")
 
     def snapshot(self) -> dict:
         sessions = [d.stats() for d in self._live.values()]
@@ -523,7 +527,8 @@ class Dashboard(pn.viewable.Viewer):
         self._moved: set[str] = set()  # systems that moved since the last update
         self._dt_widgets = {}  # system -> its dt widget, once the layout is built
         self.message = pn.pane.Alert("", alert_type="danger", visible=False,
-                                     sizing_mode="stretch_width", name="message")
+                                     sizing_mode="stretch_width", name="message",
+                                     css_classes=["il-message"])
         for name, settings in self.settings.items():
             settings.param.watch(lambda *events, name=name: self._request_rebuild(name),
                                  [key for key in settings.param if key != "name"])
@@ -597,12 +602,15 @@ class Dashboard(pn.viewable.Viewer):
                         name="disconnected:reload")
         reload.js_on_event("button_click", CustomJS(code="window.location.reload();"))
         text = Div(text=html.escape(DISCONNECTED_TEXT), name="disconnected:text",
-                   styles={"font-weight": "bold", "font-size": "15px"})
+                   styles={"font-weight": "bold", "font-size": "15px",
+                           "white-space": "normal"})
         return Column(text, reload, name="disconnected", visible=False,
                       sizing_mode="stretch_width", css_classes=["il-disconnected"],
                       styles={"background": "#f8d7da", "color": "#721c24",
                               "border": "1px solid #f5c6cb", "border-radius": "4px",
-                              "padding": "10px"})
+                              "padding": "10px", "box-sizing": "border-box",
+                              # within the window even where the dashboard is wider
+                              "max-width": "100vw"})
 
     def __panel__(self):
         self.start()
