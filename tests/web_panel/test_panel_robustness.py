@@ -124,6 +124,7 @@ def test_a_system_whose_computation_raises_stops_alone(browser, inprocess_server
                              what="a message on the spring's panel")
         assert "Damped spring" in message and "OverflowError" in message
         assert page.locator(".il-spring-error").is_visible()
+        page.screenshot(path="/tmp/panel-system-failed-1280.png")
         stopped = sim_time(page, "spring")
         spring_t = samples(page, "spring", "rk4")["t"]
         # the other two go on, in the page
@@ -203,6 +204,7 @@ def test_values_past_the_bounds_get_a_message_and_no_traceback(new_page, server)
     wait_until(lambda: (m := page.evaluate(MESSAGE_JS)) and "dt" in m and "empty" in m
                and "0.5" in m, what="a message about an empty dt")
     assert page.locator(".il-message").is_visible()
+    page.screenshot(path="/tmp/panel-refused-value.png")
     # the session runs on, at the speed in force, with the settings in force
     t0 = sim_time(page, "pendulum")
     wait_until(lambda: sim_time(page, "pendulum") > t0 + 0.5, what="the session to go on")
