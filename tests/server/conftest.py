@@ -15,6 +15,9 @@ import pytest
 #: a closed tab's session ends this long after its websocket closed (ms)
 SESSION_LIFETIME_MS = 1000
 SERVER_START_TIMEOUT = 60.0  # s
+#: true once the dashboard's document is in the page
+LOADED_JS = ("() => window.Bokeh && Bokeh.documents.length > 0 && "
+             "Bokeh.documents[0].get_model_by_name('spring:scene') != null")
 
 
 def free_port() -> int:
@@ -26,7 +29,7 @@ def free_port() -> int:
 class Server:
     """``integrator-lab serve`` in a subprocess; its output goes to ``log_path``."""
 
-    def __init__(self, log_path):
+    def __init__(self, log_path, extra_args=()):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.log_path = log_path
@@ -35,7 +38,7 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "integrator_lab.cli.main", "serve", "--port", str(self.port),
              "--address", "127.0.0.1", "--no-show",
-             "--unused-session-lifetime", str(SESSION_LIFETIME_MS)],
+             "--unused-session-lifetime", str(SESSION_LIFETIME_MS), *extra_args],
             stdout=self._log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while True:
@@ -95,9 +98,7 @@ def new_page(browser, server, requests_seen, request):
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
         page.goto(server.url)
-        page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0 && "
-                               "Bokeh.documents[0].get_model_by_name('spring:scene') != null",
-                               timeout=30_000)
+        page.wait_for_function(LOADED_JS, timeout=30_000)
         return page
 
     yield open_page

@@ -47,7 +47,7 @@ SET_JS = """([cls, value]) => {
 }"""
 MESSAGE_JS = """() => {
     for (const model of Bokeh.documents[0].all_models) {
-        if (model.css_classes && model.css_classes.includes("alert")) {
+        if (model.css_classes && model.css_classes.includes("il-message")) {
             return model.visible ? model.text : null;
         }
     }
@@ -239,7 +239,7 @@ def test_rejected_settings_show_a_message(new_page, server):
     # the core's own message, shown in the page
     message = wait_until(lambda: page.evaluate(MESSAGE_JS), what="a message")
     assert "lifted" in message and "at most" in message
-    assert page.locator(".alert").is_visible()
+    assert page.locator(".il-message").is_visible()
     # the running simulation goes on with its last good settings
     t0 = sim_time(page, "cradle")
     wait_until(lambda: sim_time(page, "cradle") > t0 + 0.2, what="the cradle to go on")
@@ -258,8 +258,9 @@ def test_rejected_settings_show_a_message(new_page, server):
     assert mine["systems"]["pendulum"]["params"]["length"] == 1.0
     # an emptied input gets a message saying what is accepted
     type_into(page, "il-spring-dt", "")
-    message = wait_until(lambda: page.evaluate(MESSAGE_JS), what="a message about dt")
-    assert "dt" in message and "0.5" in message
+    message = wait_until(lambda: (m := page.evaluate(MESSAGE_JS)) and "dt" in m and m,
+                         what="a message about dt")
+    assert "0.5" in message
     type_into(page, "il-spring-dt", 0.02)
     wait_until(lambda: page.evaluate(MESSAGE_JS) is None, what="the message to go")
     assert page.errors == []

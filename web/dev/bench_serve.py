@@ -19,15 +19,18 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
 import time
 import urllib.request
 
-from bokeh.util.token import generate_jwt_token, generate_session_id
-from tornado.httpclient import HTTPRequest
+from bokeh.util.token import get_session_id
+from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.websocket import websocket_connect
+
+from integrator_lab.server.app import session_label  # how /status names a session
 
 SAMPLE_EVERY = 5.0  # s between samples of the server's CPU and memory
 WARMUP = 5.0  # s after the last session has its first update, before measuring
@@ -40,14 +43,17 @@ class Client:
 
     def __init__(self, port: int):
         self.port = port
-        self.session_id = generate_session_id(signed=False)
+        self.session_id = None  # the server's, from the page
         self.updates = 0  # beacons received
         self.first_update = None
         self.bytes = 0
         self.closed = False
 
     async def run(self, stop: asyncio.Event) -> None:
-        token = generate_jwt_token(self.session_id, signed=False, secret_key=None)
+        # the server signs its sessions: a session (and its token) comes with the page
+        page = await AsyncHTTPClient().fetch(f"http://127.0.0.1:{self.port}/")
+        token = re.search(r'"token":\s*"([^"]+)"', page.body.decode()).group(1)
+        self.session_id = get_session_id(token)
         request = HTTPRequest(f"ws://127.0.0.1:{self.port}/ws")
         conn = await websocket_connect(request, subprotocols=["bokeh", token],
                                        max_message_size=256 * 1024 * 1024)
@@ -180,7 +186,7 @@ async def measure(server: Server, sessions: int, duration: float,
     def clocks(status):
         return {s["session"]: s["systems"] for s in status["sessions"]}
 
-    mine = {c.session_id for c in clients}
+    mine = {session_label(c.session_id) for c in clients}
     t0, cpu0, own0 = time.monotonic(), server.cpu_seconds(), time.process_time()
     updates0 = {c.session_id: c.updates for c in clients}
     bytes0 = sum(c.bytes for c in clients)

@@ -25,11 +25,16 @@ few lines of JavaScript unpack into the plots (:data:`APPLY_FRAMES_JS`).
 from __future__ import annotations
 
 import csv
+import functools
+import hashlib
 import html
 import io
 import json
+import logging
 import math
+import numbers
 import os
+import secrets
 import time
 
 import numpy as np
@@ -45,9 +50,12 @@ from bokeh.document.events import (
     ModelChangedEvent,
 )
 from bokeh.model import Model
-from bokeh.models import ColumnDataSource, CustomJS, Spacer, Tooltip
+from bokeh.models import Button, Column, ColumnDataSource, CustomJS, Div, Spacer, Tooltip
 from bokeh.protocol.messages.patch_doc import PatchJson, patch_doc
+from bokeh.server.views.session_handler import SessionHandler
 from panel.io.resources import LOCAL_DIST
+from tornado.ioloop import PeriodicCallback
+from tornado.iostream import StreamClosedError
 from tornado.web import RequestHandler
 from tornado.websocket import WebSocketClosedError
 
@@ -86,7 +94,18 @@ LOAD_WINDOW = 0.5
 #: the cost of the first steps of a new run, before it is measured (s per step): slow on
 #: purpose, so a heavy new run cannot stall the server for one tick
 FIRST_COST_GUESS = 2e-4
+#: a served session whose page has not acknowledged an update for this long (s) is ended:
+#: a client that stopped reading or running would otherwise keep its session (and its share
+#: of the server) forever
+STALLED_CLIENT_TIMEOUT = 30.0
+#: before its first acknowledgement a page may still be loading (the updates sent meanwhile
+#: are lost): it owes one only after this long (s), or the timeout if longer
+FIRST_ACK_GRACE = 30.0
 ENERGY_LABELS = dict(zip(figures.ENERGY_MODE_LABELS, ENERGY_MODES))
+DISCONNECTED_TEXT = "Connection to the server lost \u2014 reload the page to start again."
+
+log = logging.getLogger(__name__)
+_FAILED = object()  # what Dashboard._attempt returns when the action raised
 
 
 # -- server-wide bookkeeping -------------------------------------------------------------------
@@ -107,6 +126,15 @@ class CallbackRegistry:
 
     def playing(self) -> int:
         return sum(1 for d in self._live.values() if d.playing)
+
+    def end_stalled(self, timeout: float) -> None:
+        """End every served session whose page has owed an acknowledgement for longer
+        than ``timeout`` seconds."""
+        now = time.perf_counter()
+        for dashboard in list(self._live.values()):
+            limit = timeout if dashboard._acked else max(timeout, FIRST_ACK_GRACE)
+            if dashboard.stalled_for(now) > limit:
+                dashboard.end(f"its page acknowledged no update for {limit:g} s")
 
     def snapshot(self) -> dict:
         sessions = [d.stats() for d in self._live.values()]
@@ -268,8 +296,8 @@ async def _written(writes) -> None:
     for write in writes:
         try:
             await write
-        except WebSocketClosedError:
-            pass  # the tab went away; the session will end
+        except (WebSocketClosedError, StreamClosedError):
+            pass  # the tab went away, or the session was ended; the session will end
 
 
 REGISTRY = CallbackRegistry()
@@ -294,6 +322,93 @@ def _declare(p) -> param.Parameter:
                         allow_None=True, step=figures._step_for(p), label=label, doc=doc)
 
 
+# -- values from the browser ------------------------------------------------------------------
+def _bounds_text(p: param.Number) -> str:
+    lo, hi = p.bounds or (None, None)
+    low_in, high_in = getattr(p, "inclusive_bounds", (True, True))
+    left = "[" if lo is not None and low_in else "("
+    right = "]" if hi is not None and high_in else ")"
+    return f"{left}{'-inf' if lo is None else f'{lo:g}'}, {'inf' if hi is None else f'{hi:g}'}{right}"
+
+
+def _in_bounds(p: param.Number, value: float) -> bool:
+    lo, hi = p.bounds or (None, None)
+    low_in, high_in = getattr(p, "inclusive_bounds", (True, True))
+    return ((lo is None or value > lo or (low_in and value == lo))
+            and (hi is None or value < hi or (high_in and value == hi)))
+
+
+def rejection(p: param.Parameter, value) -> str | None:
+    """Why a value the browser sent for parameter ``p`` is refused (naming the parameter,
+    what was sent and what is accepted), or None when ``p`` takes it."""
+    if isinstance(p, param.Number):
+        integer = isinstance(p, param.Integer)
+        ok = (isinstance(value, numbers.Real) and not isinstance(value, bool)
+              and math.isfinite(value) and _in_bounds(p, value)
+              and (not integer or float(value).is_integer()))
+        expected = f"{'an integer' if integer else 'a number'} in {_bounds_text(p)}"
+    elif isinstance(p, param.ListSelector):
+        objects = list(p.objects)
+        ok = isinstance(value, list) and all(isinstance(v, str) and v in objects for v in value)
+        expected = "names among " + ", ".join(map(str, objects))
+    elif isinstance(p, param.Selector):
+        objects = list(p.objects)
+        ok = isinstance(value, str) and value in objects
+        expected = "one of " + ", ".join(map(str, objects))
+    else:
+        return None
+    if ok:
+        return None
+    got = "the field is empty" if value is None else f"got {value!r}"
+    return f"{p.label}: {got}, expected {expected}"
+
+
+class _Checked:
+    """Mixin for a widget: what the browser sends is checked before the widget takes it.
+
+    A refused value (one a client sent past the input's bounds, or an emptied field) is
+    reported through ``report`` and the browser shows the value in force again. Panel alone
+    would log a long traceback for each (a client could flood the log) and revert silently.
+    """
+
+    _il_param = None  # the parameter the widget edits
+    _il_where = ""  # prefix naming the system, for its settings
+    _il_report = None  # called with the message
+
+    def _process_events(self, events: dict) -> None:
+        keys = [key for key in ("value", "value_throttled") if key in events]
+        if self._il_param is None or not keys:
+            return super()._process_events(events)
+        problem = rejection(self._il_param, events[keys[0]])
+        if problem is None:
+            return super()._process_events(events)
+        rest = {key: value for key, value in events.items() if key not in keys}
+        if rest:
+            super()._process_events(rest)
+        if self._il_report is not None:
+            self._il_report(f"{self._il_where}{problem}; kept {self.value!r}.")
+        self.param.trigger("value")  # the browser shows the value in force again
+
+
+def _checked(kind: type) -> type:
+    return type(f"Checked{kind.__name__}", (_Checked, kind), {})
+
+
+_CHECKED = {kind: _checked(kind) for kind in (
+    pn.widgets.FloatInput, pn.widgets.IntInput, pn.widgets.Select, pn.widgets.FloatSlider,
+    pn.widgets.MultiChoice)}
+
+
+def checked_widget(kind: type, p: param.Parameter, report, where: str = "", **options):
+    """A widget of ``kind`` for parameter ``p`` (``from_param``) that refuses, with a
+    message through ``report``, what ``p`` would refuse."""
+    widget = _CHECKED[kind].from_param(p, **options)
+    widget._il_param = p
+    widget._il_where = where
+    widget._il_report = report
+    return widget
+
+
 _SETTINGS_CLASSES: dict[str, type] = {}
 
 
@@ -313,8 +428,9 @@ def settings_class(system_name: str) -> type:
     return _SETTINGS_CLASSES[system_name]
 
 
-def _settings_widgets(system_name: str, settings) -> list:
+def _settings_widgets(system_name: str, settings, report) -> list:
     widgets = []
+    where = f"{SYSTEMS[system_name].title}: "
     for name in settings.param:
         if name == "name":
             continue
@@ -325,8 +441,8 @@ def _settings_widgets(system_name: str, settings) -> list:
             kind = pn.widgets.IntInput
         else:
             kind = pn.widgets.FloatInput
-        widgets.append(kind.from_param(p, sizing_mode="stretch_width", min_width=100,
-                                       css_classes=[f"il-{system_name}-{name}"]))
+        widgets.append(checked_widget(kind, p, report, where, sizing_mode="stretch_width",
+                                      min_width=100, css_classes=[f"il-{system_name}-{name}"]))
     return widgets
 
 
@@ -369,7 +485,18 @@ class Dashboard(pn.viewable.Viewer):
         self.panels = {name: figures.PanelModels(name, config) for name in self.systems}
         self.runs = {name: SystemRun(name, {}, None, self.integrators) for name in self.systems}
         self._diverged = {name: {} for name in self.systems}
+        # systems whose computation raised: stopped, with a message on their panel, until
+        # a new setting or Reset starts them again (the others go on)
+        self.failed: dict[str, str] = {}
+        self.system_messages = {
+            name: pn.pane.Alert("", alert_type="danger", visible=False,
+                                sizing_mode="stretch_width", css_classes=[f"il-{name}-error"])
+            for name in self.systems}
         self._callback = None
+        self._doc = None  # the served session's document (see create_app)
+        # the oldest update that asked for an acknowledgement not received yet: its
+        # sequence number and when it was sent (see stalled_for)
+        self._ack_due: tuple[int, float] | None = None
         self.session_id = None  # the Bokeh session's id, when served
         self._last_tick = None
         self._next_status = 0.0
@@ -400,7 +527,8 @@ class Dashboard(pn.viewable.Viewer):
         self._moved: set[str] = set()  # systems that moved since the last update
         self._dt_widgets = {}  # system -> its dt widget, once the layout is built
         self.message = pn.pane.Alert("", alert_type="danger", visible=False,
-                                     sizing_mode="stretch_width", name="message")
+                                     sizing_mode="stretch_width", name="message",
+                                     css_classes=["il-message"])
         for name, settings in self.settings.items():
             settings.param.watch(lambda *events, name=name: self._request_rebuild(name),
                                  [key for key in settings.param if key != "name"])
@@ -421,7 +549,10 @@ class Dashboard(pn.viewable.Viewer):
                     content=doc, position="bottom",
                     stylesheets=[":host { white-space: initial; max-width: 300px; }"])
             # the css class names each control for tests and for custom styling
-            return kind.from_param(self.param[key], css_classes=[f"il-{key}"], **options)
+            options["css_classes"] = [f"il-{key}"]
+            if kind in _CHECKED:
+                return checked_widget(kind, self.param[key], self._show_error, **options)
+            return kind.from_param(self.param[key], **options)
 
         header = pn.FlexBox(
             control(pn.widgets.MultiChoice, "integrators", name="Integrators", min_width=280,
@@ -445,7 +576,7 @@ class Dashboard(pn.viewable.Viewer):
                 css_classes=[f"il-{name}-download"],
                 description="The samples kept so far (integrator,t,q0..,v0..,kinetic,"
                             "potential,dissipated,total), as `integrator-lab run` writes them")
-            widgets = _settings_widgets(name, self.settings[name])
+            widgets = _settings_widgets(name, self.settings[name], self._show_error)
             self._dt_widgets[name] = widgets[0]  # dt is declared first
             self._label_dt(name)
             settings = pn.GridBox(*widgets, ncols=3, sizing_mode="stretch_width")
@@ -453,14 +584,33 @@ class Dashboard(pn.viewable.Viewer):
             models.layout.children = [child for child in models.layout.children
                                       if child is not models.param_grid]
             plots = pn.pane.Bokeh(models.layout, sizing_mode="stretch_width")
-            columns.append(pn.Column(plots, settings, download, sizing_mode="stretch_width",
-                                     min_width=320))
+            columns.append(pn.Column(self.system_messages[name], plots, settings, download,
+                                     sizing_mode="stretch_width", min_width=320))
         # the flow-control models ride along on an invisible spacer
         flow = pn.pane.Bokeh(Spacer(width=0, height=0, visible=False,
                                     tags=[self._carrier, self._echo]), visible=False)
         return pn.Column(
-            pn.pane.Markdown(f"## {TITLE}", margin=(0, 10)), header, self.message, flow,
+            pn.pane.Markdown(f"## {TITLE}", margin=(0, 10)), pn.pane.Bokeh(self.banner),
+            header, self.message, flow,
             pn.Row(*columns, sizing_mode="stretch_width"), sizing_mode="stretch_width")
+
+    @functools.cached_property
+    def banner(self) -> Column:
+        """Shown by the page itself when it loses its server (``connection_lost``): the
+        page can no longer change anything, a reload starts a new session."""
+        reload = Button(label="Reload", button_type="primary", width=90,
+                        name="disconnected:reload")
+        reload.js_on_event("button_click", CustomJS(code="window.location.reload();"))
+        text = Div(text=html.escape(DISCONNECTED_TEXT), name="disconnected:text",
+                   styles={"font-weight": "bold", "font-size": "15px",
+                           "white-space": "normal"})
+        return Column(text, reload, name="disconnected", visible=False,
+                      sizing_mode="stretch_width", css_classes=["il-disconnected"],
+                      styles={"background": "#f8d7da", "color": "#721c24",
+                              "border": "1px solid #f5c6cb", "border-radius": "4px",
+                              "padding": "10px", "box-sizing": "border-box",
+                              # within the window even where the dashboard is wider
+                              "max-width": "100vw"})
 
     def __panel__(self):
         self.start()
@@ -489,14 +639,28 @@ class Dashboard(pn.viewable.Viewer):
     def _session_destroyed(self, session_context) -> None:
         self.stop()
 
+    def stalled_for(self, now: float) -> float:
+        """How long (s) the page has owed an acknowledgement (0 when it owes none)."""
+        return 0.0 if self._ack_due is None else now - self._ack_due[1]
+
+    def end(self, reason: str) -> None:
+        """End this served session now: stop its simulation and close its connections
+        (the page shows that it lost the server); one log line says why."""
+        log.warning("session %s ended: %s", session_label(self.session_id), reason)
+        self.stop()
+        session = getattr(getattr(self._doc, "session_context", None), "session", None)
+        for connection in list(getattr(session, "_subscribed_connections", ())):
+            connection._socket.close()
+
     def stats(self) -> dict:
         """Numbers for ``/status`` and the load benchmark."""
-        return {"session": self.session_id, "ticks": self.ticks, "updates": self.updates,
+        return {"session": session_label(self.session_id), "ticks": self.ticks, "updates": self.updates,
                 "acked": self._acked,
                 "playing": self.playing, "speed": self.speed,
                 "integrators": list(self.integrators),
                 "systems": {name: {"time": run.runner.time, "rtf": run.rtf, "dt": run.dt,
-                                   "params": dict(run.system.params)}
+                                   "params": dict(run.system.params),
+                                   "failed": self.failed.get(name)}
                             for name, run in self.runs.items()}}
 
     # -- the periodic callback ------------------------------------------------------------
@@ -537,6 +701,8 @@ class Dashboard(pn.viewable.Viewer):
     def _on_echo(self, attr, old, new) -> None:
         if new:
             self._acked = max(self._acked, int(new[0]))
+            if self._ack_due is not None and self._acked >= self._ack_due[0]:
+                self._ack_due = None
             # every frame from _fresh_since on replaced the system's data: one applied is enough
             for name, since in list(self._fresh_since.items()):
                 if self._acked >= since:
@@ -553,13 +719,14 @@ class Dashboard(pn.viewable.Viewer):
             moved = self._advance(wall)
         else:
             moved = set()
-            for run in self.runs.values():
-                run.advance(wall, self.speed, 0)  # the real-time factor drops to 0
+            for name, run in self._working():  # the real-time factor drops to 0
+                self._attempt(name, "measuring its clock", run.advance, wall, self.speed, 0)
         LOAD.record(time.perf_counter() - started)
         if self._steps_requested:
-            for run in self.runs.values():
-                run.runner.advance(self._steps_requested)
-            moved.update(self.runs)
+            for name, run in self._working():
+                if self._attempt(name, "stepping it", run.runner.advance,
+                                 self._steps_requested) is not _FAILED:
+                    moved.add(name)
             self._steps_requested = 0
         self._moved |= moved
         if show:
@@ -569,16 +736,54 @@ class Dashboard(pn.viewable.Viewer):
         """Cover ``wall`` seconds at the current speed within this session's share of the
         server; every system gets the same fraction of its steps, so the clocks slow down
         together. Returns the systems that moved."""
-        runs = self.runs
+        runs = dict(self._working())
         wanted = {name: run.wanted_steps(wall, self.speed) for name, run in runs.items()}
         cost = sum(wanted[name] * (run.cost or FIRST_COST_GUESS) for name, run in runs.items())
         budget = LOAD.share() * wall
         fraction = 1.0 if cost <= budget else budget / cost
         moved = set()
         for name, run in runs.items():
-            if run.advance(wall, self.speed, max(1, math.floor(wanted[name] * fraction))):
+            steps = self._attempt(name, "stepping it", run.advance, wall, self.speed,
+                                  max(1, math.floor(wanted[name] * fraction)))
+            if steps and steps is not _FAILED:
                 moved.add(name)
         return moved
+
+    def _working(self) -> list:
+        """(name, run) of the systems that have not failed."""
+        return [(name, run) for name, run in self.runs.items() if name not in self.failed]
+
+    def _attempt(self, name: str, what: str, action, *args):
+        """``action(*args)`` for system ``name``. Should it raise, that system stops with a
+        message on its panel and one log line, the others go on: returns :data:`_FAILED`."""
+        try:
+            return action(*args)
+        except Exception as exc:  # noqa: BLE001 - whatever a system's computation raises
+            self._fail(name, what, exc)
+            return _FAILED
+
+    def _fail(self, name: str, what: str, exc: Exception) -> None:
+        run = self.runs.get(name)
+        at = f" at t = {run.runner.time:.2f} s" if run is not None else ""
+        reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        text = (f"{SYSTEMS[name].title} stopped{at}: {what} raised {reason}. The other "
+                "systems go on; change one of its settings or press Reset to start it again.")
+        self.failed[name] = text
+        log.warning("%s stopped%s: %s raised %s", name, at, what, reason)
+        pane = self.system_messages[name]
+        pane.object = html.escape(text)
+        pane.visible = True
+
+    def _show_alerts(self, name: str, alerts: list[str]) -> None:
+        """What of a running system's view failed (e.g. its exact solution), on its panel, in
+        the words the static page uses (:meth:`SystemRun.alerts`)."""
+        pane = self.system_messages[name]
+        text = html.escape(" ".join(alerts))
+        if alerts and (pane.object != text or not pane.visible):
+            pane.object = text
+            pane.visible = True
+        elif not alerts and pane.visible:
+            pane.visible = False
 
     def _send_frames(self) -> None:
         """Everything new of every system, as one flat array and a little metadata on
@@ -595,10 +800,15 @@ class Dashboard(pn.viewable.Viewer):
                     self.panels[name].status.text = figures.status_text(run.runner.time,
                                                                         run.rtf)
             return
-        parts, systems, offset = [], [], 1
-        for name, run in self.runs.items():
+        parts, systems, offset, sent_fresh = [], [], 1, set()
+        for name, run in self._working():
             fresh = name in self._fresh
-            frame = run.frame(everything=fresh)  # a fresh frame carries every kept sample
+            # a fresh frame carries every kept sample
+            frame = self._attempt(name, "computing its frame", run.frame, fresh)
+            if frame is _FAILED:
+                continue  # the page keeps its last good frame: nothing half-made reaches it
+            if fresh:
+                sent_fresh.add(name)
             scene = run.scene
             systems.append({
                 "name": name, "offset": offset, "time": frame["time"],
@@ -609,21 +819,24 @@ class Dashboard(pn.viewable.Viewer):
             parts.append(np.frombuffer(frame["data"], dtype=np.float64))
             offset += len(frame["data"])
             self._mark_diverged(name, frame["diverged"])
+            self._show_alerts(name, frame.get("alerts") or [])
             if self._status_due:
                 self.panels[name].status.text = figures.status_text(frame["time"], run.rtf)
         self._moved.clear()
         self.updates += 1
-        carries_fresh = bool(self._fresh)
+        carries_fresh = bool(sent_fresh)
         if self._served:
-            for name in self._fresh:
+            for name in sent_fresh:
                 self._fresh_since.setdefault(name, self.updates)
         else:  # a notebook: no lost first frame to make up for
-            self._fresh.clear()
+            self._fresh -= sent_fresh
         # the sequence number leads the buffer, so the page never applies a stale one
         self._carrier.data = {"buf": np.concatenate([[float(self.updates)], *parts])}
         # JSON text: a dict would arrive in the page as a Map
         meta = {"seq": self.updates, "ack": carries_fresh or self.updates % ACK_EVERY == 0,
                 "systems": systems}
+        if meta["ack"] and self._ack_due is None:
+            self._ack_due = (self.updates, time.perf_counter())
         self._carrier.tags = [json.dumps(meta, allow_nan=False)]
 
     def _mark_diverged(self, name: str, diverged: dict) -> None:
@@ -635,9 +848,17 @@ class Dashboard(pn.viewable.Viewer):
         """Show system ``name``'s new (or reset) run: layout now, samples and positions
         with the next frame, which replaces what the plots held."""
         run, models = self.runs[name], self.panels[name]
-        models.apply_scene(run.scene)
-        models.set_integrators(run.integrators)
-        models.set_exact_curve(exact_curve(run.system))
+
+        def show():
+            models.apply_scene(run.scene)
+            models.set_integrators(run.integrators)
+            models.set_exact_curve(exact_curve(run.system))
+
+        self.failed.pop(name, None)
+        if self._attempt(name, "drawing its new run", show) is _FAILED:
+            return
+        if self.system_messages[name].visible:
+            self.system_messages[name].visible = False
         self._mark_diverged(name, {})
         self._fresh.add(name)
         self._fresh_since.pop(name, None)  # an acknowledgement must be of the new run
@@ -677,15 +898,16 @@ class Dashboard(pn.viewable.Viewer):
         if self._reset_requested:
             self._reset_requested = False
             for name, run in self.runs.items():
-                run.reset()
-                rebuilt.add(name)
+                if self._attempt(name, "restarting it", run.reset) is not _FAILED:
+                    rebuilt.add(name)
         for name in rebuilt:
             self._show_run(name)
         if self._view_requested:
             self._view_requested = False
-            for models in self.panels.values():
-                models.set_view(energy_mode=self.energy_mode, log_scale=self.log_scale,
-                                show_exact=self.show_exact, show_phase=self.show_phase)
+            for name, models in self.panels.items():
+                self._attempt(name, "switching its plots", functools.partial(
+                    models.set_view, energy_mode=self.energy_mode, log_scale=self.log_scale,
+                    show_exact=self.show_exact, show_phase=self.show_phase))
 
     def _rebuild(self, name: str, integrators) -> str | None:
         """A new run of system ``name`` from its settings, or the core's objection (then
@@ -696,6 +918,10 @@ class Dashboard(pn.viewable.Viewer):
             self.runs[name] = SystemRun(name, params, check_dt(settings.dt), integrators)
         except ValueError as exc:
             return f"{SYSTEMS[name].title}: {exc}"
+        except Exception as exc:  # noqa: BLE001 - the core failed on these settings
+            reason = f"{type(exc).__name__}: {exc}"
+            log.warning("%s: building a run raised %s", name, reason)
+            return f"{SYSTEMS[name].title}: building a run with these settings raised {reason}"
         return None
 
     def _show_error(self, text: str) -> None:
@@ -749,12 +975,27 @@ class Dashboard(pn.viewable.Viewer):
 # -- serving ----------------------------------------------------------------------------------
 def create_app() -> Dashboard:
     """One dashboard for the current server session, stopped when the session ends."""
-    _serve_css_locally(pn.state.curdoc)
+    doc = pn.state.curdoc
+    _serve_css_locally(doc)
     dashboard = Dashboard()
-    dashboard.session_id = pn.state.curdoc.session_context.id
+    dashboard.session_id = doc.session_context.id
+    dashboard._doc = doc
+    # BokehJS announces a lost websocket only in the console; the page says it (sync
+    # false: there is no server left to tell)
+    doc.js_on_event("connection_lost", CustomJS(
+        args={"banner": dashboard.banner},
+        code="banner.setv({visible: true}, {sync: false});"))
     pn.state.on_session_destroyed(dashboard._session_destroyed)
     dashboard.start()
     return dashboard
+
+
+def session_label(session_id: str | None) -> str | None:
+    """A session's name in ``/status`` and the log: a digest of its id, which cannot be
+    used to open the session."""
+    if session_id is None:
+        return None
+    return hashlib.sha256(session_id.encode()).hexdigest()[:16]
 
 
 def _serve_css_locally(doc) -> None:
@@ -770,6 +1011,34 @@ def _serve_css_locally(doc) -> None:
     doc._template_variables["dist_url"] = f"{rel_path}/{LOCAL_DIST}" if rel_path else LOCAL_DIST
 
 
+class _OwnSessionOnly:
+    """Mixin for the handlers that hand out a session's page (or autoload script): every
+    request gets a new session, never an existing one.
+
+    Bokeh gives a request naming a session (``?bokeh-session-id=``, the
+    ``Bokeh-Session-Id`` header, ``?bokeh-token=``) that very session: anybody who learnt a
+    session's id could watch and drive someone else's simulation.
+    """
+
+    async def get_session(self):
+        request = self.request
+        for key in ("bokeh-session-id", "bokeh-token"):
+            request.arguments.pop(key, None)
+            request.query_arguments.pop(key, None)
+        if "Bokeh-Session-Id" in request.headers:
+            del request.headers["Bokeh-Session-Id"]
+        return await super().get_session()
+
+
+def _own_sessions_only(server) -> None:
+    """Make ``server``'s page handlers :class:`_OwnSessionOnly`."""
+    for rule in server._tornado.wildcard_router.rules:
+        target = rule.target
+        if (isinstance(target, type) and issubclass(target, SessionHandler)
+                and not issubclass(target, _OwnSessionOnly)):
+            rule.target = type(f"OwnSession{target.__name__}", (_OwnSessionOnly, target), {})
+
+
 class StatusHandler(RequestHandler):
     """``GET /status``: live periodic callbacks and per-session numbers, as JSON."""
 
@@ -782,11 +1051,15 @@ class StatusHandler(RequestHandler):
 
 
 def make_server(port: int = 5006, address: str = "127.0.0.1", extra_origins=(),
-                session_lifetime_ms: int = 5000, **server_options):
+                session_lifetime_ms: int = 5000,
+                stalled_client_timeout: float = STALLED_CLIENT_TIMEOUT, **server_options):
     """A Bokeh server (not started) serving the dashboard at ``/`` and ``/status``.
 
     Every resource comes from the server itself (Panel's default "server" resource mode):
-    no CDN.
+    no CDN. Every page load starts its own session, which no other client can join: the
+    session ids are signed with a key made for this server run, a request naming a session
+    gets a new one, and ``/status`` names sessions by a digest only. A session whose page
+    owes an acknowledgement for ``stalled_client_timeout`` seconds is ended.
     """
     if port == 0:
         port = _free_port(address)
@@ -795,12 +1068,21 @@ def make_server(port: int = 5006, address: str = "127.0.0.1", extra_origins=(),
     origins += list(extra_origins)
     # a closed tab's session (and its callback) ends within about session_lifetime_ms
     options = dict(check_unused_sessions_milliseconds=max(100, session_lifetime_ms // 4),
-                   unused_session_lifetime_milliseconds=session_lifetime_ms)
+                   unused_session_lifetime_milliseconds=session_lifetime_ms,
+                   # a session's websocket token is signed: without the key nobody can
+                   # make one for a session id they learnt
+                   sign_sessions=True, secret_key=secrets.token_urlsafe(32))
     options.update(server_options)
-    return pn.serve(
+    server = pn.serve(
         create_app, port=port, address=address, websocket_origin=origins,
         show=False, start=False, title=TITLE, verbose=False, location=False,
         extra_patterns=[(r"/status", StatusHandler)], **options)
+    _own_sessions_only(server)
+    watchdog = PeriodicCallback(lambda: REGISTRY.end_stalled(stalled_client_timeout),
+                                min(1000.0, max(50.0, stalled_client_timeout * 250.0)))
+    server.io_loop.add_callback(watchdog.start)
+    server.stalled_client_watchdog = watchdog  # kept alive with the server
+    return server
 
 
 def _free_port(address: str) -> int:

@@ -7,6 +7,7 @@ Registered into the command line by :func:`add_subcommands`; also runnable on it
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 
 from integrator_lab.cli.argtypes import integer_in, port
@@ -29,6 +30,11 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--unused-session-lifetime", type=integer_in(100, note="ms"), default=5000,
                         metavar="MS", help="a session whose browser tab has gone is ended "
                         "(its simulation stopped and freed) after this long (default 5000)")
+    parser.add_argument("--stalled-client-timeout", type=integer_in(100, note="ms"),
+                        default=30000, metavar="MS", help="a session whose page has "
+                        "acknowledged no update for this long (a client that stopped reading "
+                        "or running) is ended, its simulation stopped and freed "
+                        "(default 30000)")
     parser.set_defaults(func=cmd_serve)
     return parser
 
@@ -47,10 +53,14 @@ def cmd_serve(args) -> int:
     # imported here so that `integrator-lab run` does not pay for importing Panel
     from integrator_lab.server import app as panel_app
 
+    # one line per event the dashboard logs (a failing system, an ended session)
+    logging.basicConfig(format="%(asctime)s %(levelname)s: %(name)s - %(message)s")
+
     try:
         server = panel_app.make_server(port=args.port, address=args.address,
                                        extra_origins=args.allow_websocket_origin,
-                                       session_lifetime_ms=args.unused_session_lifetime)
+                                       session_lifetime_ms=args.unused_session_lifetime,
+                                       stalled_client_timeout=args.stalled_client_timeout / 1e3)
     except OSError as exc:  # port taken, address not local, ...
         print(f"integrator-lab: error: cannot listen on {args.address}:{args.port}: "
               f"{exc.strerror or exc}", file=sys.stderr)

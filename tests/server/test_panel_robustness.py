@@ -1,0 +1,317 @@
+"""The Panel server under failure and abuse, driven through headless Chromium: a system
+whose computation raises, values sent past the widgets' bounds, a second client trying to
+join someone's session, a lost connection, a client that stops acknowledging updates."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import threading
+import time
+
+import pytest
+from conftest import LOADED_JS, Server
+from test_panel_server import MESSAGE_JS, read, samples, sim_time, type_into, wait_until
+
+pytestmark = pytest.mark.browser
+
+TOKEN_JS = """() => {
+    for (const script of document.querySelectorAll('script')) {
+        const match = script.textContent.match(/"token":\\s*"([^"]+)"/);
+        if (match) return match[1];
+    }
+    return null;
+}"""
+VISIBLE_JS = "(name) => Bokeh.documents[0].get_model_by_name(name).visible"
+SYSTEM_ERROR_JS = """(name) => {
+    for (const model of Bokeh.documents[0].all_models) {
+        if (model.css_classes && model.css_classes.includes(`il-${name}-error`))
+            return model.visible ? model.text : null;
+    }
+    return null;
+}"""
+# a page that stops acknowledging: its acknowledgements no longer change the model
+BLOCK_ACKS_JS = "() => { Bokeh.documents[0].get_model_by_name('flow:echo').setv = () => {}; }"
+
+
+def open_page(browser, url, viewport=(1280, 800)):
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(url)
+    page.wait_for_function(LOADED_JS, timeout=30_000)
+    return page
+
+
+def session_id_of(page) -> str:
+    """The session id the page's embedded token carries (what the page itself knows)."""
+    token = page.evaluate(TOKEN_JS)
+    payload = token.split(".")[0]
+    payload += "=" * (-len(payload) % 4)
+    return json.loads(base64.urlsafe_b64decode(payload))["session_id"]
+
+
+# -- 1: a failing system stops alone ----------------------------------------------------------
+class InProcessServer:
+    """The dashboard server in a thread of the test process, so that a test can reach a
+    session's system instance (to make its computation fail)."""
+
+    def __init__(self):
+        from integrator_lab.server import app as panel_app
+
+        self.panel_app = panel_app
+        ready = threading.Event()
+
+        def run():
+            asyncio.set_event_loop(asyncio.new_event_loop())
+            self.server = panel_app.make_server(port=0, session_lifetime_ms=1000)
+            self.server.start()
+            ready.set()
+            self.server.io_loop.start()
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+        assert ready.wait(60), "the in-process server did not start"
+        self.url = f"http://127.0.0.1:{self.server.port}/"
+
+    def on_loop(self, function):
+        """Run ``function`` on the server's event loop (between ticks); its result."""
+        done, out = threading.Event(), []
+
+        def call():
+            try:
+                out.append(function())
+            finally:
+                done.set()
+
+        self.server.io_loop.add_callback(call)
+        assert done.wait(10)
+        return out[0]
+
+    def stop(self):
+        self.server.io_loop.add_callback(self.server.io_loop.stop)
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def inprocess_server():
+    server = InProcessServer()
+    yield server
+    server.stop()
+
+
+def test_a_system_whose_computation_raises_stops_alone(browser, inprocess_server, caplog):
+    srv = inprocess_server
+    page = open_page(browser, srv.url)
+    for system in ("pendulum", "cradle", "spring"):
+        wait_until(lambda: sim_time(page, system) > 0.3, what=f"{system} to run")
+
+    def break_spring():
+        (dashboard,) = srv.panel_app.REGISTRY._live.values()
+        system = dashboard.runs["spring"].system
+
+        def fault(*args):
+            raise RuntimeError("injected fault")
+
+        # the system's forces (dependencies of the tick) now raise, in both the general and
+        # the one-degree-of-freedom path; the runner takes an ArithmeticError or ValueError
+        # for a diverged integrator, anything else is a failure of the system
+        system.forces = system.scalar_forces = fault
+        return dashboard
+
+    with caplog.at_level("WARNING"):
+        dashboard = srv.on_loop(break_spring)
+        message = wait_until(lambda: page.evaluate(SYSTEM_ERROR_JS, "spring"),
+                             what="a message on the spring's panel")
+        assert "Damped spring" in message and "RuntimeError: injected fault" in message
+        assert page.locator(".il-spring-error").is_visible()
+        page.screenshot(path="/tmp/panel-system-failed-1280.png")
+        stopped = sim_time(page, "spring")
+        spring_t = samples(page, "spring", "rk4")["t"]
+        # the other two go on, in the page
+        for system in ("pendulum", "cradle"):
+            t0 = sim_time(page, system)
+            wait_until(lambda: sim_time(page, system) > t0 + 1.0, what=f"{system} to go on")
+            t = samples(page, system, "rk4")["t"]
+            assert t[-1] > t0 + 0.5 and t == sorted(t)
+        # the spring stands still, its plots hold no sample made after the failure
+        assert sim_time(page, "spring") == stopped
+        assert samples(page, "spring", "rk4")["t"] == spring_t
+        for name in ("spring:scene:bodies", "spring:scene:ghost_bodies"):
+            for column in read(page, name, ("x", "y")).values():
+                assert all(v == v for v in column), name  # no NaN
+    failures = [r for r in caplog.records if "spring stopped" in r.getMessage()]
+    assert len(failures) == 1 and failures[0].exc_info is None
+    assert not any(r.exc_info for r in caplog.records)
+    # a new setting builds a new spring, which runs (its exact solution is the core's again)
+    type_into(page, "il-spring-stiffness", 20)
+    wait_until(lambda: page.evaluate(SYSTEM_ERROR_JS, "spring") is None,
+               what="the spring's message to go")
+    wait_until(lambda: sim_time(page, "spring") > 0.3, what="the new spring to run")
+    assert "spring" not in dashboard.failed
+    # an exact solution that raises hides only the ghost, says so, and the spring goes on
+    # (as on the static page)
+
+    def break_exact():
+        (dashboard,) = srv.panel_app.REGISTRY._live.values()
+
+        def exact(t):
+            raise OverflowError("math range error")
+
+        dashboard.runs["spring"].system.exact = exact
+
+    srv.on_loop(break_exact)
+    message = wait_until(lambda: page.evaluate(SYSTEM_ERROR_JS, "spring"),
+                         what="the exact solution's message")
+    assert "exact solution failed" in message and "OverflowError" in message
+    t0 = sim_time(page, "spring")
+    wait_until(lambda: sim_time(page, "spring") > t0 + 0.5, what="the spring to go on")
+    assert page.errors == []
+    page.context.close()
+
+
+# -- 8: values past the widgets' bounds -------------------------------------------------------
+# widget, value sent, what the message names: the parameter and the value as received
+OUT_OF_RANGE = [
+    ("il-pendulum-length", "Infinity", "length", "got inf"),
+    ("il-pendulum-length", "-1", "length", "got -1"),
+    ("il-pendulum-length", "1e308", "length", "got 1e+308"),
+    ("il-cradle-balls", "1e9", "balls", "got 1000000000"),
+    ("il-cradle-balls", "2.5", "balls", "got 2.5"),
+    ("il-spring-dt", "0", "dt", "got 0"),
+    ("il-spring-dt", "10", "dt", "got 10"),
+    ("il-speed", "NaN", "Speed", "got nan"),
+    ("il-speed", "-1", "Speed", "got -1"),
+    ("il-speed", "1e9", "Speed", "got 1000000000"),
+]
+RAW_SET_JS = """([cls, value]) => {
+    for (const model of Bokeh.documents[0].all_models) {
+        if (model.css_classes && model.css_classes.includes(cls)) {
+            model.value = Number(value);
+            return true;
+        }
+    }
+    return false;
+}"""
+
+
+def test_values_past_the_bounds_get_a_message_and_no_traceback(new_page, server):
+    log_before = len(server.log())
+    page = new_page()
+    wait_until(lambda: sim_time(page, "spring") > 0.2, what="the page to run")
+    for cls, value, label, got in OUT_OF_RANGE:
+        assert page.evaluate(RAW_SET_JS, [cls, value])
+
+        def says_it():
+            message = page.evaluate(MESSAGE_JS)
+            return message if message and label in message and got in message else None
+        message = wait_until(says_it, what=f"a message about {cls} = {value}")
+        # the accepted range, as the declared bounds say
+        assert {"length": "(0, 100]", "balls": "[2, 10]", "dt": "[1e-05, 0.5]",
+                "Speed": "[0.1, 4]"}[label] in message, message
+        # the input shows the value in force again
+        wait_until(lambda: page.evaluate(
+            "(cls) => { for (const m of Bokeh.documents[0].all_models) if (m.css_classes &&"
+            " m.css_classes.includes(cls)) return Number.isFinite(m.value) && m.value > 0 &&"
+            " m.value < 1e3; }", cls), what=f"{cls} to show the value in force")
+    # a typed out-of-range value, and an emptied field, say so too
+    type_into(page, "il-pendulum-length", 0)
+    wait_until(lambda: (m := page.evaluate(MESSAGE_JS)) and "length" in m and "got 0" in m,
+               what="a message about a typed length of 0")
+    type_into(page, "il-spring-dt", "")
+    wait_until(lambda: (m := page.evaluate(MESSAGE_JS)) and "dt" in m and "empty" in m
+               and "0.5" in m, what="a message about an empty dt")
+    assert page.locator(".il-message").is_visible()
+    page.screenshot(path="/tmp/panel-refused-value.png")
+    # the session runs on, at the speed in force, with the settings in force
+    t0 = sim_time(page, "pendulum")
+    wait_until(lambda: sim_time(page, "pendulum") > t0 + 0.5, what="the session to go on")
+    mine = [s for s in server.status()["sessions"] if s["speed"] == 1.0]
+    assert any(s["systems"]["pendulum"]["params"]["length"] == 1.0
+               and s["systems"]["cradle"]["params"]["balls"] == 5
+               and s["systems"]["spring"]["dt"] == 0.01 for s in mine)
+    log = server.log()[log_before:]
+    assert "Traceback" not in log and "ERROR" not in log, log
+    assert page.errors == []
+
+
+# -- 6: sessions are private ------------------------------------------------------------------
+def test_another_client_cannot_join_a_session(new_page, server):
+    victim = new_page()
+    victim_id = session_id_of(victim)
+    # /status counts sessions but does not say how to open them
+    status = json.dumps(server.status())
+    assert victim_id not in status and victim_id.split(".")[0] not in status
+    # a second browser asking for the victim's session gets its own
+    page = new_page()
+    page.goto(server.url + "?bokeh-session-id=" + victim_id)
+    page.wait_for_function(LOADED_JS, timeout=30_000)
+    assert session_id_of(page) != victim_id
+    type_into(page, "il-spring-stiffness", 60)
+    page.locator(".il-playing button").click()
+    wait_until(lambda: any(not s["playing"] for s in server.status()["sessions"]),
+               what="the second session to pause")
+    # the victim's simulation neither paused nor changed
+    t0 = sim_time(victim, "spring")
+    wait_until(lambda: sim_time(victim, "spring") > t0 + 0.3, what="the victim to go on")
+    assert victim.locator(".il-spring-stiffness input").input_value() == "15"
+    assert victim.locator(".il-playing button").inner_text() == "Pause"
+    # nor can a token be made for it without the server's key: the websocket refuses it
+    from bokeh.util.token import generate_jwt_token
+
+    forged = generate_jwt_token(victim_id, signed=False, secret_key=None)
+    refused = page.evaluate("""([url, token]) => new Promise((resolve) => {
+        const ws = new WebSocket(url, ["bokeh", token]);
+        ws.onmessage = () => { ws.close(); resolve(false); };
+        ws.onclose = () => resolve(true);
+        ws.onerror = () => resolve(true);
+    })""", [server.url.replace("http", "ws") + "ws", forged])
+    assert refused
+
+
+# -- 9: lost connections, stalled clients -----------------------------------------------------
+STALLED_MS = 3000
+
+
+@pytest.fixture
+def short_server(tmp_path):
+    srv = Server(tmp_path / "server.log", ["--stalled-client-timeout", str(STALLED_MS)])
+    yield srv
+    srv.stop()
+
+
+def test_lost_connection_and_stalled_client(browser, short_server):
+    srv = short_server
+    live = open_page(browser, srv.url)
+    stalled = open_page(browser, srv.url, viewport=(390, 844))
+    assert not live.evaluate(VISIBLE_JS, "disconnected"), srv.log()
+    # both pages acknowledge (their documents are in)
+    wait_until(lambda: [s["acked"] > 0 for s in srv.status()["sessions"]] == [True, True],
+               what="two acknowledging sessions")
+    stalled.evaluate(BLOCK_ACKS_JS)
+    blocked_at = time.monotonic()
+    # the page that stopped acknowledging is ended after the timeout, the other is not
+    wait_until(lambda: srv.status()["callbacks"] == 1, timeout=STALLED_MS / 1e3 + 10,
+               what="the stalled session to end")
+    assert time.monotonic() - blocked_at >= STALLED_MS / 1e3 - 0.5, srv.log()
+    wait_until(lambda: stalled.evaluate(VISIBLE_JS, "disconnected"), what="its banner")
+    assert stalled.get_by_text("Connection to the server lost").is_visible()
+    stalled.screenshot(path="/tmp/panel-stalled-390.png")
+    time.sleep(STALLED_MS / 1e3 + 1)
+    assert srv.status()["callbacks"] == 1
+    assert not live.evaluate(VISIBLE_JS, "disconnected"), srv.log()
+    t0 = sim_time(live, "spring")
+    wait_until(lambda: sim_time(live, "spring") > t0 + 0.3, what="the live page to go on")
+    ended = [line for line in srv.log().splitlines() if "ended" in line]
+    assert len(ended) == 1 and "acknowledged no update" in ended[0], srv.log()
+    # the server goes away: the page says so and offers a reload
+    srv.stop()
+    wait_until(lambda: live.evaluate(VISIBLE_JS, "disconnected"), what="the banner")
+    assert live.get_by_text("Connection to the server lost").is_visible()
+    assert live.get_by_role("button", name="Reload").is_visible()
+    live.screenshot(path="/tmp/panel-disconnected-1280.png")
+    assert "Traceback" not in srv.log_path.read_text()
+    for page in (live, stalled):
+        page.context.close()
