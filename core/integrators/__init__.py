@@ -18,7 +18,7 @@ INTEGRATORS: dict[str, type[Integrator]] = {
 DEFAULT_INTEGRATORS = ("euler", "symplectic-euler", "velocity-verlet", "rk4")
 
 
-def get_integrator(name) -> Integrator:
+def get_integrator(name: str) -> Integrator:
     """A new instance of the integrator called ``name``; unknown names list the valid ones."""
     try:
         cls = INTEGRATORS[name]

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .base import ConvergenceError
-from .runge_kutta import DORMAND_PRINCE, RungeKutta, flat, rk_combine, stage_function, unflat
+from .runge_kutta import (DORMAND_PRINCE, EmbeddedTableau, FlatState, RungeKutta, Stage, flat,
+                          rk_combine, stage_function, unflat)
+
+if TYPE_CHECKING:
+    from ..systems.base import Dynamics, State, Vector
 
 
 class RK45(RungeKutta):
@@ -20,7 +26,7 @@ class RK45(RungeKutta):
     title = "Dormand-Prince 5(4), adaptive"
     order = 5
     evaluations = 6  # seven stages, the last one reused as the next step's first
-    tableau = DORMAND_PRINCE
+    tableau: EmbeddedTableau = DORMAND_PRINCE
     description = ("Adaptive embedded RK pair (error control, rtol 1e-9): a high-accuracy "
                    "reference; evaluations are per internal step")
     reference = "J. R. Dormand & P. J. Prince, J. Comput. Appl. Math. 6 (1980) 19-26"
@@ -29,19 +35,21 @@ class RK45(RungeKutta):
     atol = 1e-12
     SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 5.0
 
-    def __init__(self, rtol: float | None = None, atol: float | None = None):
+    def __init__(self, rtol: float | None = None, atol: float | None = None) -> None:
         super().__init__()
         if rtol is not None:
             self.rtol = rtol
         if atol is not None:
             self.atol = atol
-        self._h = None
-        self._last_stage = None
+        self._h: float | None = None
+        #: the flat state an accepted step ended at, and its derivative (the last stage)
+        self._last_stage: tuple[FlatState, Stage | None] | None = None
         self._error_weights = tuple(b - e for b, e in zip(self.tableau.b, self.tableau.b_error))
         self.internal_steps = 0
         self.rejected_steps = 0
 
-    def step(self, system, q, v, w, t, dt):
+    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
+             dt: float) -> State:
         end = t + dt
         h = dt if self._h is None else min(self._h, dt)
         tab, rows = self.tableau, self._rows
@@ -81,7 +89,8 @@ class RK45(RungeKutta):
         return unflat(y, n)
 
 
-def _error_norm(y0, y5, delta, rtol, atol):
+def _error_norm(y0: Sequence[float], y5: Sequence[float], delta: Sequence[float], rtol: float,
+                atol: float) -> float:
     """RMS of the error estimate ``delta`` scaled by ``atol + rtol max(|y0|, |y5|)``."""
     total = 0.0
     for a, b, d in zip(y0, y5, delta):

@@ -8,6 +8,11 @@ only its numerics in :meth:`Integrator.step`.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..systems.base import Dynamics, State, Vector
 
 
 class ConvergenceError(ArithmeticError):
@@ -30,10 +35,11 @@ class Integrator:
     description: str = ""
     reference: str = ""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.steps = 0
 
-    def step(self, system, q, v, w, t, dt):
+    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
+             dt: float) -> State:
         """Return ``(q, v, w)`` one step of length ``dt`` after time ``t``."""
         raise NotImplementedError
 
@@ -41,7 +47,8 @@ class Integrator:
     #: it right after the velocity update, as game engines do); otherwise it follows the step
     applies_post_step = False
 
-    def advance(self, system, q, v, w, t, dt, steps):
+    def advance(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float,
+                steps: int) -> State:
         """Take ``steps`` steps of length ``dt`` from time ``t``; return ``(q, v, w)``."""
         step = self.step
         post = None if self.applies_post_step else system.post_step
@@ -66,7 +73,7 @@ class Integrator:
         return f"{cls.damped_order()} with velocity-dependent forces such as damping"
 
     @classmethod
-    def describe(cls) -> dict:
+    def describe(cls) -> dict[str, Any]:  # Any: JSON-ready values of several types
         return {
             "name": cls.name,
             "title": cls.title,
@@ -81,14 +88,14 @@ class Integrator:
         }
 
 
-def axpy(a: float, x, y):
+def axpy(a: float, x: Iterable[float], y: Iterable[float]) -> list[float]:
     """``y + a x`` for lists."""
     return [yi + a * xi for xi, yi in zip(x, y)]
 
 
-def norm_inf(x) -> float:
+def norm_inf(x: Iterable[float]) -> float:
     return max((abs(e) for e in x), default=0.0)
 
 
-def all_finite(values) -> bool:
+def all_finite(values: Iterable[float]) -> bool:
     return all(math.isfinite(e) for e in values)

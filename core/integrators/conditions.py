@@ -23,7 +23,9 @@ exact; a coefficient given as a float was rounded, so the conditions then hold w
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
+from typing import TypeAlias
 
 #: a condition holds within this (relative) when some coefficient is a rounded float
 TOLERANCE = 1e-12
@@ -31,40 +33,47 @@ TOLERANCE = 1e-12
 MAX_TABLEAU_ORDER = 5
 MAX_SPLITTING_ORDER = 6
 
+#: a coefficient: exact (``Fraction``, or ``int``) or a rounded ``float``
+Coefficient: TypeAlias = Fraction | float
+#: a rooted tree: the sorted tuple of its subtrees (the single node is ``()``)
+Tree: TypeAlias = tuple["Tree", ...]
+#: a composition: ``(kind, weight)`` pairs, kinds ``"kick"`` and ``"drift"``
+Composition: TypeAlias = Sequence[tuple[str, Coefficient]]
+
 
 # -- rooted trees ---------------------------------------------------------------------------
-def rooted_trees(order: int) -> list[tuple]:
+def rooted_trees(order: int) -> list[Tree]:
     """All rooted trees with ``order`` nodes; a tree is the sorted tuple of its subtrees (the
     single node is ``()``), grown by attaching a leaf to every node of the smaller trees."""
     if order == 1:
         return [()]
-    grown = set()
+    grown: set[Tree] = set()
     for tree in rooted_trees(order - 1):
         grown.update(_attach_leaf(tree))
     return sorted(grown)
 
 
-def _attach_leaf(tree):
+def _attach_leaf(tree: Tree) -> Iterator[Tree]:
     yield tuple(sorted(tree + ((),)))
     for i, child in enumerate(tree):
         for new_child in _attach_leaf(child):
             yield tuple(sorted(tree[:i] + (new_child,) + tree[i + 1:]))
 
 
-def tree_order(tree) -> int:
+def tree_order(tree: Tree) -> int:
     return 1 + sum(tree_order(child) for child in tree)
 
 
-def density(tree) -> int:
+def density(tree: Tree) -> int:
     """``gamma(t)``: the tree's order times the densities of its subtrees."""
     return tree_order(tree) * math.prod(density(child) for child in tree)
 
 
-def condition_text(tree) -> str:
+def condition_text(tree: Tree) -> str:
     """The condition as it is written by hand, e.g. ``sum b_i a_ij c_j = 1/6``."""
     letters = iter("ijklmnopqrs")
 
-    def phi(node, index):
+    def phi(node: Tree, index: str) -> str:
         leaves = sum(1 for child in node if not child)
         factors = [f"c_{index}" + (f"^{leaves}" if leaves > 1 else "")] if leaves else []
         inner = [child for child in node if child]
@@ -80,9 +89,10 @@ def condition_text(tree) -> str:
             + ("1" if gamma == 1 else f"1/{gamma}"))
 
 
-def _stage_weights(a, tree, absolute=False):
+def _stage_weights(a: Sequence[Sequence[Fraction]], tree: Tree,
+                   absolute: bool = False) -> list[Fraction | int]:
     s = len(a)
-    weights = [1] * s
+    weights: list[Fraction | int] = [1] * s
     for child in tree:
         inner = _stage_weights(a, child, absolute)
         for i in range(s):
@@ -96,7 +106,8 @@ class OrderResult:
     """The order found, whether the check stopped at its limit (``at_least``), and the first
     condition that fails (``unmet``: its text and what the coefficients give instead)."""
 
-    def __init__(self, order, at_least, unmet=None, exact=True):
+    def __init__(self, order: int, at_least: bool,
+                 unmet: tuple[str, Coefficient] | None = None, exact: bool = True) -> None:
         self.order, self.at_least, self.unmet, self.exact = order, at_least, unmet, exact
 
     def text(self) -> str:
@@ -104,7 +115,8 @@ class OrderResult:
         return f"order {self.order}" + (" or higher" if self.at_least else "")
 
 
-def tableau_order(a, b, max_order=MAX_TABLEAU_ORDER) -> OrderResult:
+def tableau_order(a: Sequence[Sequence[Coefficient]], b: Sequence[Coefficient],
+                  max_order: int = MAX_TABLEAU_ORDER) -> OrderResult:
     """The order of the explicit Runge-Kutta method ``a``, ``b`` (exact entries are
     ``int``/``Fraction``; floats are taken at their exact binary value, and a condition then
     holds within :data:`TOLERANCE` times the size of its terms)."""
@@ -127,15 +139,16 @@ def tableau_order(a, b, max_order=MAX_TABLEAU_ORDER) -> OrderResult:
 
 
 # -- compositions ---------------------------------------------------------------------------
-def _exp_product(sequence, degree, absolute=False):
+def _exp_product(sequence: Composition, degree: int,
+                 absolute: bool = False) -> dict[str, Coefficient]:
     """Coefficients of the words (strings over ``A`` drift, ``B`` kick) of at most ``degree``
     letters in the product of ``exp(weight X)`` over the sequence."""
-    series = {"": 1}
+    series: dict[str, Coefficient] = {"": 1}
     for kind, weight in sequence:
         letter = "A" if kind == "drift" else "B"
         if absolute:
             weight = abs(float(weight))
-        powers = [1]
+        powers: list[Coefficient] = [1]
         for k in range(1, degree + 1):
             powers.append(powers[-1] * weight / k)
         grown = dict(series)
@@ -147,13 +160,14 @@ def _exp_product(sequence, degree, absolute=False):
     return series
 
 
-def splitting_order(sequence, max_order=MAX_SPLITTING_ORDER) -> OrderResult:
+def splitting_order(sequence: Composition,
+                    max_order: int = MAX_SPLITTING_ORDER) -> OrderResult:
     """The order of the composition ``sequence`` of ``(kind, weight)`` pairs, kinds ``kick``
     and ``drift`` (see the module's docstring)."""
     exact = all(isinstance(w, (int, Fraction)) for _, w in sequence)
     if exact:
         series = _exp_product([(k, Fraction(w)) for k, w in sequence], max_order)
-        sizes = None
+        sizes: dict[str, Coefficient] = {}  # not used: exact conditions hold exactly
     else:
         series = _exp_product([(k, float(w)) for k, w in sequence], max_order)
         sizes = _exp_product(sequence, max_order, absolute=True)
@@ -164,22 +178,24 @@ def splitting_order(sequence, max_order=MAX_SPLITTING_ORDER) -> OrderResult:
             if exact:
                 holds = value == target
             else:
-                holds = abs(value - target) <= TOLERANCE * max(1.0, sizes.get(word, 0.0))
+                # abs() of a Fraction | float is one of them, but mypy joins them to object
+                holds = abs(value - target) <= TOLERANCE * max(  # type: ignore[operator]
+                    1.0, sizes.get(word, 0.0))
             if not holds:
                 return OrderResult(order - 1, False, (word, value), exact)
     return OrderResult(max_order, True, None, exact)
 
 
-def _words(length):
+def _words(length: int) -> list[str]:
     words = [""]
     for _ in range(length):
         words = [w + x for w in words for x in "AB"]
     return words
 
 
-def merged(sequence):
+def merged(sequence: Composition) -> list[tuple[str, Coefficient]]:
     """The sequence with adjacent entries of the same kind merged into one."""
-    out = []
+    out: list[tuple[str, Coefficient]] = []
     for kind, weight in sequence:
         if out and out[-1][0] == kind:
             out[-1] = (kind, out[-1][1] + weight)
@@ -188,7 +204,7 @@ def merged(sequence):
     return out
 
 
-def is_palindromic(sequence) -> bool:
+def is_palindromic(sequence: Composition) -> bool:
     """Whether the sequence reads the same backwards (within :data:`TOLERANCE` for floats):
     such a composition is symmetric (time-reversible), hence of even order."""
     seq = merged(sequence)
@@ -196,14 +212,15 @@ def is_palindromic(sequence) -> bool:
         if k1 != k2:
             return False
         if isinstance(w1, float) or isinstance(w2, float):
-            if abs(w1 - w2) > TOLERANCE * max(1.0, abs(w1)):
+            # abs() of a Fraction | float is one of them, but mypy joins them to object
+            if abs(w1 - w2) > TOLERANCE * max(1.0, abs(w1)):  # type: ignore[call-overload]
                 return False
         elif w1 != w2:
             return False
     return True
 
 
-def kick_evaluations(sequence) -> int:
+def kick_evaluations(sequence: Composition) -> int:
     """Force evaluations per step for forces that do not depend on velocity: one per run of
     consecutive kicks, counted cyclically (a kick right after the last kick of the previous
     step, with no drift between them, reuses its evaluation, as :class:`Splitting` does)."""

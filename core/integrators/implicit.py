@@ -10,8 +10,13 @@ forward differences otherwise, and stops when the update is below ``TOLERANCE`` 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from .base import ConvergenceError, Integrator, norm_inf
+
+if TYPE_CHECKING:
+    from ..systems.base import Dynamics, Matrix, ScalarForces, State, Vector
 
 TOLERANCE = 1e-12  # Newton stops when |du| <= TOLERANCE * (1 + |u|) (infinity norm)
 MAX_ITERATIONS = 50
@@ -21,7 +26,7 @@ MAX_ITERATIONS = 50
 MAX_HALVINGS = 6
 
 
-def solve_linear(matrix, rhs):
+def solve_linear(matrix: Sequence[Sequence[float]], rhs: Sequence[float]) -> list[float]:
     """Solve ``matrix x = rhs`` by Gaussian elimination with partial pivoting."""
     n = len(rhs)
     m = [list(row) + [b] for row, b in zip(matrix, rhs)]
@@ -44,7 +49,7 @@ def solve_linear(matrix, rhs):
     return x
 
 
-def solve_velocity(system, q0, v0, t, h):
+def solve_velocity(system: Dynamics, q0: Vector, v0: Vector, t: float, h: float) -> Vector:
     """Solve ``u = v0 + h a(q0 + h u, u)`` for u by Newton's method."""
     n = len(v0)
     if n == 1 and system.scalar_forces is not None:
@@ -73,10 +78,11 @@ def solve_velocity(system, q0, v0, t, h):
     raise ConvergenceError(f"Newton iteration did not converge in {MAX_ITERATIONS} iterations")
 
 
-def _solve_velocity_scalar(system, x0, v0, t, h):
+def _solve_velocity_scalar(system: Dynamics, x0: float, v0: float, t: float, h: float) -> float:
     """:func:`solve_velocity` for one degree of freedom on plain floats: the same iteration
     and arithmetic (a 1x1 Newton matrix is a division), without the lists."""
-    forces, jacobian = system.scalar_forces, system.jacobian
+    forces: ScalarForces  # solve_velocity comes here only when system.scalar_forces is set
+    forces, jacobian = system.scalar_forces, system.jacobian  # type: ignore[assignment]
     a0, _ = forces(x0, v0, t)
     u = v0 + h * a0
     for _ in range(MAX_ITERATIONS):
@@ -102,7 +108,8 @@ def _solve_velocity_scalar(system, x0, v0, t, h):
     raise ConvergenceError(f"Newton iteration did not converge in {MAX_ITERATIONS} iterations")
 
 
-def _difference_slope(forces, q0, u, a, t, h):
+def _difference_slope(forces: Callable[[Vector, Vector, float], tuple[Vector, float]],
+                      q0: Vector, u: Vector, a: Vector, t: float, h: float) -> Matrix:
     """Forward-difference Jacobian of ``u -> a(q0 + h u, u)``, column by column."""
     n = len(u)
     columns = []
@@ -120,10 +127,12 @@ class _Implicit(Integrator):
 
     implicit = True
 
-    def step(self, system, q, v, w, t, dt):
+    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
+             dt: float) -> State:
         return self._step_or_split(system, q, v, w, t, dt, MAX_HALVINGS)
 
-    def _step_or_split(self, system, q, v, w, t, dt, halvings):
+    def _step_or_split(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
+                       dt: float, halvings: int) -> State:
         try:
             return self.implicit_step(system, q, v, w, t, dt)
         except ConvergenceError:
@@ -133,7 +142,8 @@ class _Implicit(Integrator):
         q, v, w = self._step_or_split(system, q, v, w, t, half, halvings - 1)
         return self._step_or_split(system, q, v, w, t + half, half, halvings - 1)
 
-    def implicit_step(self, system, q, v, w, t, dt):
+    def implicit_step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
+                      dt: float) -> State:
         raise NotImplementedError
 
 
@@ -146,7 +156,8 @@ class ImplicitEuler(_Implicit):
                    "artificially")
     reference = "Hairer & Wanner, Solving ODEs II (1996), IV.3"
 
-    def implicit_step(self, system, q, v, w, t, dt):
+    def implicit_step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
+                      dt: float) -> State:
         u = solve_velocity(system, q, v, t + dt, dt)
         q1 = [x + dt * y for x, y in zip(q, u)]
         _, p = system.forces(q1, u, t + dt)
@@ -162,7 +173,8 @@ class ImplicitMidpoint(_Implicit):
     description = "Implicit midpoint rule: second order, symplectic, A-stable, time-reversible"
     reference = "Hairer, Lubich & Wanner, Geometric Numerical Integration (2006), II.1"
 
-    def implicit_step(self, system, q, v, w, t, dt):
+    def implicit_step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
+                      dt: float) -> State:
         half = 0.5 * dt
         u = solve_velocity(system, q, v, t + half, half)
         _, p = system.forces([x + half * y for x, y in zip(q, u)], u, t + half)

@@ -2,24 +2,41 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from .base import Integrator
+
+if TYPE_CHECKING:
+    from ..systems.base import Dynamics, ScalarForces, State, Vector
+
+#: the flat state ``q + v + [w]`` of n coordinates that the stages work on
+FlatState: TypeAlias = list[float]
+#: a stage derivative in the flat layout ``v + a + [p]`` (a tuple ``(v, a, p)`` on the
+#: one-degree-of-freedom fast path)
+Stage: TypeAlias = Sequence[float]
+#: per stage, the ``(j, a_ij)`` pairs with ``a_ij != 0`` (:meth:`ButcherTableau.sparse_rows`)
+SparseRows: TypeAlias = tuple[tuple[tuple[int, float], ...], ...]
 
 _TOLERANCE = 1e-14  # tableau consistency checks (exact rationals in floating point)
 
 
-def format_number(x) -> str:
+def format_number(x: float | Fraction) -> str:
     """A tableau entry for a message: a small fraction as ``p/q``, anything else to 12 digits."""
-    denominator = getattr(x, "denominator", None)
+    if isinstance(x, float):  # floats have no denominator; ints and fractions have one
+        return f"{x:.12g}"
+    denominator = x.denominator
     if denominator == 1:
         return str(x.numerator)
-    if denominator is not None and denominator < 10_000:
+    if denominator < 10_000:
         return f"{x.numerator}/{denominator}"
     return f"{float(x):.12g}"
 
 
-def tableau_problems(c, a, b, tolerance=_TOLERANCE) -> list[str]:
+def tableau_problems(c: Sequence[float | Fraction], a: Sequence[Sequence[float | Fraction]],
+                     b: Sequence[float | Fraction], tolerance: float = _TOLERANCE) -> list[str]:
     """What makes ``c``, ``a``, ``b`` not an explicit Runge-Kutta method, one message per
     problem, each starting with the entry it names (empty when the tableau is valid).
 
@@ -46,12 +63,13 @@ def tableau_problems(c, a, b, tolerance=_TOLERANCE) -> list[str]:
                             "lower triangular)")
             continue
         total = sum(row)
-        if abs(total - c[i]) > tolerance:
+        # abs() of a Fraction | float is one of them, but mypy joins them to object
+        if abs(total - c[i]) > tolerance:  # type: ignore[operator]
             entry = f"a[{i}][{i - 1}]" if i else "c[0]"
             problems.append(f"{entry}: row {i} of a sums to {format_number(total)} but "
                             f"c[{i}] = {format_number(c[i])}")
     total = sum(b)
-    if len(b) == s and abs(total - 1) > tolerance:
+    if len(b) == s and abs(total - 1) > tolerance:  # type: ignore[operator]  # (as above)
         problems.append(f"b: sums to {format_number(total)}, expected 1 (consistency: "
                         "every method is at least first order)")
     return problems
@@ -75,7 +93,7 @@ class ButcherTableau:
     #: before it gets here, and allowed the rounding of its entries)
     tolerance: float = field(default=_TOLERANCE, compare=False, repr=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         s = len(self.c)
         problems = tableau_problems(self.c, self.a, self.b, self.tolerance)
         if problems:
@@ -88,9 +106,17 @@ class ButcherTableau:
     def stages(self) -> int:
         return len(self.c)
 
-    def sparse_rows(self):
+    def sparse_rows(self) -> SparseRows:
         """Per stage, the ``(j, a_ij)`` pairs with ``a_ij != 0``."""
         return tuple(tuple((j, x) for j, x in enumerate(row) if x != 0.0) for row in self.a)
+
+
+@dataclass(frozen=True)
+class EmbeddedTableau(ButcherTableau):
+    """An embedded pair: a :class:`ButcherTableau` whose second weights ``b_error`` (the
+    error estimate) are given, as an adaptive method needs them."""
+
+    b_error: tuple[float, ...] = field()  # required (the base class defaults to None)
 
 
 EULER = ButcherTableau(c=(0.0,), a=((0.0,),), b=(1.0,))
@@ -103,7 +129,7 @@ RK4 = ButcherTableau(
 )
 # Dormand & Prince, J. Comput. Appl. Math. 6 (1980) 19-26: 5th-order solution, 4th-order
 # embedded estimate
-DORMAND_PRINCE = ButcherTableau(
+DORMAND_PRINCE = EmbeddedTableau(
     c=(0.0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1.0, 1.0),
     a=(
         (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
@@ -119,14 +145,16 @@ DORMAND_PRINCE = ButcherTableau(
 )
 
 
-def rk_stages(tableau_rows, c, forces, y, n, t, h, first=None):
+def rk_stages(tableau_rows: SparseRows, c: Sequence[float],
+              forces: Callable[[Vector, Vector, float], tuple[Vector, float]], y: FlatState,
+              n: int, t: float, h: float, first: Stage | None = None) -> list[Stage]:
     """Evaluate the stages of an explicit RK method on ``q' = v, v' = a, w' = p``.
 
     ``y`` is the flat state ``q + v + [w]`` (n coordinates); returns the stage derivatives,
     each flat in the same layout ``v + a + [p]``. ``first``, when given, is the first stage
     already known (the derivative at ``t, y``; "first same as last" pairs reuse it).
     """
-    ks = []
+    ks: list[Stage] = []
     for i, row in enumerate(tableau_rows):
         if i == 0 and first is not None:
             ks.append(first)
@@ -143,12 +171,14 @@ def rk_stages(tableau_rows, c, forces, y, n, t, h, first=None):
     return ks
 
 
-def rk_stages_scalar(tableau_rows, c, forces, y, t, h, first=None):
+def rk_stages_scalar(tableau_rows: SparseRows, c: Sequence[float], forces: ScalarForces,
+                     y: FlatState, t: float, h: float,
+                     first: Stage | None = None) -> list[Stage]:
     """:func:`rk_stages` for one degree of freedom on plain floats: ``y = (x, v, w)``,
     ``forces`` the system's ``scalar_forces(x, v, t) -> (a, p)``; the same arithmetic in the
     same order, without building lists."""
     x, u = y[0], y[1]
-    ks = []
+    ks: list[Stage] = []
     for i, row in enumerate(tableau_rows):
         if i == 0 and first is not None:
             ks.append(first)
@@ -164,18 +194,27 @@ def rk_stages_scalar(tableau_rows, c, forces, y, t, h, first=None):
     return ks
 
 
-def stage_function(system, n):
+class StageFunction(Protocol):
+    """``stages(rows, c, y, t, h, first=None) -> ks``: :func:`rk_stages` or
+    :func:`rk_stages_scalar` bound to a system's forces (see :func:`stage_function`)."""
+
+    def __call__(self, rows: SparseRows, c: Sequence[float], y: FlatState, t: float, h: float,
+                 first: Stage | None = None) -> list[Stage]: ...
+
+
+def stage_function(system: Dynamics, n: int) -> StageFunction:
     """``stages(rows, c, y, t, h, first)`` for ``system``: plain floats for one degree of
     freedom when the system offers ``scalar_forces``, flat lists otherwise."""
     if n == 1 and system.scalar_forces is not None:
-        forces = system.scalar_forces
-        return lambda rows, c, y, t, h, first=None: rk_stages_scalar(rows, c, forces, y, t, h,
+        scalar = system.scalar_forces  # its own name: a function of another type than forces
+        return lambda rows, c, y, t, h, first=None: rk_stages_scalar(rows, c, scalar, y, t, h,
                                                                       first)
     forces = system.forces
     return lambda rows, c, y, t, h, first=None: rk_stages(rows, c, forces, y, n, t, h, first)
 
 
-def rk_combine(weights, ks, y, h):
+def rk_combine(weights: Sequence[float], ks: Sequence[Stage], y: FlatState,
+               h: float) -> FlatState:
     """``y + h sum(b_i k_i)`` on the flat state."""
     for bi, k in zip(weights, ks):
         if bi != 0.0:
@@ -184,11 +223,11 @@ def rk_combine(weights, ks, y, h):
     return y
 
 
-def flat(q, v, w):
+def flat(q: Vector, v: Vector, w: float) -> FlatState:
     return [*q, *v, w]
 
 
-def unflat(y, n):
+def unflat(y: FlatState, n: int) -> State:
     return y[:n], y[n:2 * n], y[2 * n]
 
 
@@ -197,11 +236,12 @@ class RungeKutta(Integrator):
 
     tableau: ButcherTableau = EULER
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self._rows = self.tableau.sparse_rows()
 
-    def step(self, system, q, v, w, t, dt):
+    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
+             dt: float) -> State:
         n, y = len(q), flat(q, v, w)
         ks = stage_function(system, n)(self._rows, self.tableau.c, y, t, dt)
         return unflat(rk_combine(self.tableau.b, ks, y, dt), n)

@@ -3,13 +3,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, TypeAlias
+
 from .base import Integrator
 
+if TYPE_CHECKING:
+    from ..systems.base import Dynamics, ScalarForces, State, Vector
 
-def verlet_composition(weights):
+#: a method: its ``(kind, coefficient)`` pairs, kinds ``"kick"`` and ``"drift"``, coefficients
+#: in units of the step
+KickDriftSequence: TypeAlias = tuple[tuple[str, float], ...]
+
+
+def verlet_composition(weights: Iterable[float]) -> KickDriftSequence:
     """Kick-drift-kick sequence of velocity-Verlet substeps of lengths ``weights`` (in dt),
     with the adjacent half kicks of consecutive substeps merged into one."""
-    sequence = []
+    sequence: list[tuple[str, float]] = []
     for weight in weights:
         half = ("kick", 0.5 * weight)
         if sequence and sequence[-1][0] == "kick":
@@ -36,20 +46,23 @@ class Splitting(Integrator):
     """
 
     symplectic = True
-    sequence: tuple = ()
+    sequence: KickDriftSequence = ()
     predict_velocity = True
     applies_post_step = True
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         # an engine's velocity scaling (``system.post_step``) follows the step's last kick:
         # between velocity and position update for symplectic Euler, as in game engines
         self._last_kick = max(i for i, (kind, _) in enumerate(self.sequence) if kind == "kick")
-        self._cached_q = None
-        self._cached = None
-        self._a_last = None
+        # the positions of the last force evaluation and its result ``(a, p)``; the result is
+        # read only when the positions are the cached ones, so it starts as a placeholder
+        self._cached_q: Vector | None = None
+        self._cached: tuple[Vector, float] = ([], 0.0)
+        self._a_last: Vector | None = None
 
-    def step(self, system, q, v, w, t, dt):
+    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
+             dt: float) -> State:
         forces = system.forces
         velocity_dependent = system.velocity_dependent
         predict = velocity_dependent and self.predict_velocity
@@ -77,14 +90,15 @@ class Splitting(Integrator):
                 v, w = post(v, w, dt)
         return q, v, w
 
-    def advance(self, system, q, v, w, t, dt, steps):
+    def advance(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float,
+                steps: int) -> State:
         if system.scalar_forces is None or system.post_step is not None:
             return super().advance(system, q, v, w, t, dt, steps)
         x, u, w = self._advance_scalar(system, q[0], v[0], w, t, dt, steps)
         self.steps += steps
         return [x], [u], w
 
-    def _scaled_sequence(self, dt):
+    def _scaled_sequence(self, dt: float) -> list[tuple[bool, float]]:
         """``(is_kick, coefficient * dt)`` pairs, kept for the last ``dt``."""
         cached = self.__dict__.get("_scaled")
         if cached is None or cached[0] != dt:
@@ -92,11 +106,13 @@ class Splitting(Integrator):
                                           for kind, coef in self.sequence])
         return cached[1]
 
-    def _advance_scalar(self, system, x, u, w, t, dt, steps):
+    def _advance_scalar(self, system: Dynamics, x: float, u: float, w: float, t: float,
+                        dt: float, steps: int) -> tuple[float, float, float]:
         """The same arithmetic as :meth:`step` on plain floats, for one-degree-of-freedom
         systems (their ``scalar_forces(x, v, t) -> (a, p)``): no lists, no per-step calls
         beyond the force evaluations."""
-        forces = system.scalar_forces
+        # advance() comes here only when system.scalar_forces is set
+        forces: ScalarForces = system.scalar_forces  # type: ignore[assignment]
         velocity_dependent = system.velocity_dependent
         predict = velocity_dependent and self.predict_velocity
         a_last = None if self._a_last is None else self._a_last[0]

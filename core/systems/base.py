@@ -18,6 +18,8 @@ from ..params import Param, resolve
 
 #: a state vector (``q`` or ``v``) or the accelerations: one float per coordinate
 Vector: TypeAlias = list[float]
+#: a state ``(q, v, w)`` (see above): what an integrator's step takes and gives back
+State: TypeAlias = tuple[Vector, Vector, float]
 #: an n x n matrix as a list of rows (a Jacobian block)
 Matrix: TypeAlias = list[list[float]]
 #: ``exact(t)``: ``(q, v)``, or None when there is no closed form
