@@ -43,14 +43,29 @@ import math
 import numbers
 import re
 import traceback
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from types import CodeType
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeGuard, cast
 
 from .integrators import INTEGRATORS, ConvergenceError, Integrator, get_integrator
-from .integrators.conditions import (TOLERANCE, is_palindromic, kick_evaluations,
+from .integrators.conditions import (TOLERANCE, Coefficient, is_palindromic, kick_evaluations,
                                      splitting_order, tableau_order)
 from .integrators.runge_kutta import ButcherTableau, RungeKutta, format_number, tableau_problems
 from .integrators.splitting import Splitting
 from .usercode import CODE_FILENAME, compile_module, run_module
+
+if TYPE_CHECKING:
+    from .systems.base import Dynamics, State, Vector
+
+#: a definition as JSON (a dict from a file, a link, a form). Any: parsed JSON, whose values
+#: are checked one by one (every problem named) before anything uses them
+JSONObject: TypeAlias = dict[str, Any]
+#: ``accel(q, v, t)`` as a user's step receives it (see :class:`PythonIntegrator`)
+Accel: TypeAlias = Callable[[Sequence[float], Sequence[float], float], list[float]]
+#: a user's ``step(accel, q, v, t, dt) -> (q, v)``. Any: what user code returns, checked by
+#: :func:`_real_list` after every call
+UserStep: TypeAlias = Callable[[Accel, list[float], list[float], float, float], Any]
 
 KINDS = ("tableau", "splitting", "python")
 #: limits that keep a definition (from a link, a form) reasonable
@@ -78,7 +93,7 @@ class UserCodeError(ConvergenceError):
 
 
 # -- validation helpers ---------------------------------------------------------------------
-def _number(value, where, problems):
+def _number(value: object, where: str, problems: list[str]) -> Coefficient | None:
     """An exact ``Fraction`` (ints, fractions, strings like ``"2/3"`` or ``"0.75"``) or a
     finite float; None (and a problem) otherwise."""
     if isinstance(value, bool):
@@ -98,7 +113,8 @@ def _number(value, where, problems):
     return None
 
 
-def _list(value, where, problems, length_hint="entries"):
+def _list(value: object, where: str, problems: list[str],
+          length_hint: str = "entries") -> list[object] | None:
     if isinstance(value, (list, tuple)):
         return list(value)
     problems.append(f"{where}: got {type(value).__name__} {value!r:.40}, expected a list of "
@@ -106,14 +122,14 @@ def _list(value, where, problems, length_hint="entries"):
     return None
 
 
-def _json_number(x):
+def _json_number(x: Coefficient) -> int | str | float:
     """An entry as JSON: exact fractions as strings (``"2/3"``; integers as numbers)."""
     if isinstance(x, Fraction):
         return x.numerator if x.denominator == 1 else str(x)
     return x
 
 
-def name_problem(name) -> str | None:
+def name_problem(name: object) -> str | None:
     """Why ``name`` cannot name a method, or None."""
     if name is None:
         return f"name: missing; give the method a name of at most {MAX_NAME_CHARS} characters"
@@ -129,7 +145,7 @@ def name_problem(name) -> str | None:
     return None
 
 
-def _keys(data, kind, problems):
+def _keys(data: JSONObject, kind: str, problems: list[str]) -> None:
     unknown = [key for key in data if key not in _KEYS[kind]]
     if unknown:
         problems.append(f"{unknown[0]}: unknown key for a {kind} definition; expected "
@@ -148,25 +164,33 @@ class MethodDefinition:
         """A new integrator instance running this method."""
         raise NotImplementedError
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         raise NotImplementedError
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:  # Any: JSON-ready values of several types
         """What a view shows: ``name``, ``kind``, ``order`` (None: not declared),
         ``order_text``, ``symplectic``, ``symmetric``, ``evaluations`` (None: unknown) and a
         one-line ``summary``."""
         raise NotImplementedError
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<{self.kind} method {self.name!r}>"
+
+
+#: an integrator as callers give it: a built-in's name, or a user's method (parsed, or its JSON)
+MethodEntry: TypeAlias = str | MethodDefinition | JSONObject
+#: an integrator once resolved: a built-in's name (checked) or a parsed definition
+Method: TypeAlias = str | MethodDefinition
 
 
 class TableauMethod(MethodDefinition):
     """An explicit Runge-Kutta method from its Butcher tableau."""
 
     kind = "tableau"
+    order: int  # computed from the order conditions
 
-    def __init__(self, name, a, b, c):
+    def __init__(self, name: str, a: list[list[Coefficient]], b: list[Coefficient],
+                 c: list[Coefficient]) -> None:
         self.name, self.a, self.b, self.c = name, a, b, c
         self.result = tableau_order(a, b)
         self.order = self.result.order
@@ -174,15 +198,15 @@ class TableauMethod(MethodDefinition):
                                       a=tuple(tuple(map(float, row)) for row in a),
                                       b=tuple(map(float, b)), tolerance=2 * TOLERANCE)
 
-    def integrator(self):
+    def integrator(self) -> CustomRungeKutta:
         return CustomRungeKutta(self)
 
-    def to_dict(self):
+    def to_dict(self) -> JSONObject:
         return {"kind": "tableau", "name": self.name,
                 "a": [[_json_number(x) for x in row] for row in self.a],
                 "b": [_json_number(x) for x in self.b], "c": [_json_number(x) for x in self.c]}
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         result, stages = self.result, len(self.b)
         summary = (f"explicit Runge-Kutta, {stages} stage{'s' * (stages > 1)}, "
                    f"{result.text()}")
@@ -200,22 +224,23 @@ class SplittingMethod(MethodDefinition):
     """A composition of drifts and kicks."""
 
     kind = "splitting"
+    order: int  # computed from the order conditions
 
-    def __init__(self, name, sequence):
+    def __init__(self, name: str, sequence: list[tuple[str, Coefficient]]) -> None:
         self.name, self.sequence = name, sequence
         self.result = splitting_order(sequence)
         self.order = self.result.order
         self.symmetric = is_palindromic(sequence)
         self.evaluations = kick_evaluations(sequence)
 
-    def integrator(self):
+    def integrator(self) -> CustomSplitting:
         return CustomSplitting(self)
 
-    def to_dict(self):
+    def to_dict(self) -> JSONObject:
         return {"kind": "splitting", "name": self.name,
                 "sequence": [[kind, _json_number(w)] for kind, w in self.sequence]}
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         symmetric = "symmetric" if self.symmetric else "not symmetric"
         return {"name": self.name, "kind": self.kind, "order": self.order,
                 "order_text": self.result.text(), "order_exact": self.result.exact,
@@ -231,22 +256,22 @@ class PythonMethod(MethodDefinition):
 
     kind = "python"
 
-    def __init__(self, name, code, order, code_object):
+    def __init__(self, name: str, code: str, order: int | None, code_object: CodeType) -> None:
         self.name, self.code, self.order = name, code, order
         self._code_object = code_object
 
-    def namespace(self) -> dict:
+    def namespace(self) -> dict[str, Any]:
         """The module's globals after running its code once more (a fresh copy per run, so
         that state a method keeps in globals is its own)."""
         return run_module(self._code_object)
 
-    def integrator(self):
+    def integrator(self) -> PythonIntegrator:
         return PythonIntegrator(self)
 
-    def to_dict(self):
+    def to_dict(self) -> JSONObject:
         return {"kind": "python", "name": self.name, "code": self.code}
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         order = "order not declared" if self.order is None else f"order {self.order} (declared)"
         return {"name": self.name, "kind": self.kind, "order": self.order,
                 "order_text": order, "order_exact": False, "symplectic": False,
@@ -255,15 +280,15 @@ class PythonMethod(MethodDefinition):
 
 
 # -- parsing ----------------------------------------------------------------------------------
-def definition_problems(data, *, allow_code=True) -> list[str]:
+def definition_problems(data: object, *, allow_code: bool = True) -> list[str]:
     """Every problem of the definition ``data`` (a dict), each a message starting with the
     entry it names; empty when it is valid."""
-    problems = []
+    problems: list[str] = []
     _parse(data, allow_code, problems)
     return problems
 
 
-def parse_definition(data, *, allow_code=True) -> MethodDefinition:
+def parse_definition(data: object, *, allow_code: bool = True) -> MethodDefinition:
     """The definition ``data`` (a dict, or an already parsed definition), validated; a
     :class:`DefinitionError` names the first problem. ``allow_code=False`` refuses Python
     code (a server that did not opt in)."""
@@ -271,9 +296,9 @@ def parse_definition(data, *, allow_code=True) -> MethodDefinition:
         if data.kind == "python" and not allow_code:
             raise DefinitionError(_CODE_REFUSED)
         return data
-    problems = []
+    problems: list[str] = []
     definition = _parse(data, allow_code, problems)
-    if problems:
+    if problems or definition is None:  # (a definition that is None came with a problem)
         raise DefinitionError(problems[0])
     return definition
 
@@ -281,7 +306,7 @@ def parse_definition(data, *, allow_code=True) -> MethodDefinition:
 _CODE_REFUSED = "kind: 'python' (running Python code) is not allowed here"
 
 
-def _parse(data, allow_code, problems):
+def _parse(data: object, allow_code: bool, problems: list[str]) -> MethodDefinition | None:
     if not isinstance(data, dict):
         problems.append(f"definition: got {type(data).__name__}, expected an object with "
                         f"'kind' ({', '.join(KINDS)}) and 'name'")
@@ -305,30 +330,34 @@ def _parse(data, allow_code, problems):
     return definition if len(problems) == before and not problem else None
 
 
-def _parse_tableau(data, problems):
+def _parse_tableau(data: JSONObject, problems: list[str]) -> TableauMethod | None:
     for key in ("a", "b", "c"):
         if key not in data:
             problems.append(f"{key}: missing; a tableau needs a (a square list of rows), "
                             "b and c")
             return None
-    c = _list(data["c"], "c", problems)
-    b = _list(data["b"], "b", problems)
+    c_entries = _list(data["c"], "c", problems)
+    b_entries = _list(data["b"], "b", problems)
     a = _list(data["a"], "a", problems, "rows")
-    if c is None or b is None or a is None:
+    if c_entries is None or b_entries is None or a is None:
         return None
-    if not 1 <= len(c) <= MAX_STAGES:
-        problems.append(f"c: has {len(c)} entries, expected 1 to {MAX_STAGES} (one per stage)")
+    if not 1 <= len(c_entries) <= MAX_STAGES:
+        problems.append(f"c: has {len(c_entries)} entries, expected 1 to {MAX_STAGES} (one per "
+                        "stage)")
         return None
     before = len(problems)
-    c = [_number(x, f"c[{i}]", problems) for i, x in enumerate(c)]
-    b = [_number(x, f"b[{i}]", problems) for i, x in enumerate(b)]
-    rows = []
-    for i, row in enumerate(a):
-        row = _list(row, f"a[{i}]", problems)
-        rows.append(None if row is None else
-                    [_number(x, f"a[{i}][{j}]", problems) for j, x in enumerate(row)])
+    parsed_c = [_number(x, f"c[{i}]", problems) for i, x in enumerate(c_entries)]
+    parsed_b = [_number(x, f"b[{i}]", problems) for i, x in enumerate(b_entries)]
+    parsed_rows: list[list[Coefficient | None] | None] = []
+    for i, entries in enumerate(a):
+        row = _list(entries, f"a[{i}]", problems)
+        parsed_rows.append(None if row is None else
+                           [_number(x, f"a[{i}][{j}]", problems) for j, x in enumerate(row)])
     if len(problems) > before:
         return None
+    # no None is left: each one came with a problem
+    c, b = cast(list[Coefficient], parsed_c), cast(list[Coefficient], parsed_b)
+    rows = cast(list[list[Coefficient]], parsed_rows)
     exact = all(isinstance(x, Fraction) for x in [*c, *b, *(x for r in rows for x in r)])
     found = tableau_problems(c, rows, b, 0 if exact else TOLERANCE)
     if found:
@@ -337,7 +366,7 @@ def _parse_tableau(data, problems):
     return None if problems else TableauMethod(data["name"], rows, b, c)
 
 
-def _parse_splitting(data, problems):
+def _parse_splitting(data: JSONObject, problems: list[str]) -> SplittingMethod | None:
     if "sequence" not in data:
         problems.append("sequence: missing; a splitting needs a list of [kind, weight] pairs, "
                         "kinds 'kick' and 'drift'")
@@ -349,7 +378,7 @@ def _parse_splitting(data, problems):
         problems.append(f"sequence: has {len(sequence)} entries, expected 2 to {MAX_SEQUENCE}")
         return None
     before = len(problems)
-    parsed = []
+    parsed: list[tuple[str, Coefficient]] = []
     for i, entry in enumerate(sequence):
         if not (isinstance(entry, (list, tuple)) and len(entry) == 2):
             problems.append(f"sequence[{i}]: got {entry!r:.40}, expected a pair [kind, weight]"
@@ -359,11 +388,13 @@ def _parse_splitting(data, problems):
         if kind not in ("kick", "drift"):
             problems.append(f"sequence[{i}]: kind {kind!r}, expected 'kick' or 'drift'")
             continue
-        weight = _number(weight, f"sequence[{i}]", problems)
-        if weight is not None and weight == 0:
+        number = _number(weight, f"sequence[{i}]", problems)
+        if number is None:  # (a problem is said)
+            continue
+        if number == 0:
             problems.append(f"sequence[{i}]: weight 0 (a {kind} that does nothing); remove it")
             continue
-        parsed.append((kind, weight))
+        parsed.append((kind, number))
     if len(problems) > before:
         return None
     for kind in ("drift", "kick"):
@@ -374,7 +405,9 @@ def _parse_splitting(data, problems):
         total = sum(Fraction(w) for w in weights)
         exact = all(isinstance(w, Fraction) for w in weights)
         size = sum(abs(float(w)) for w in weights)
-        if (total != 1) if exact else abs(total - 1) > TOLERANCE * max(1.0, size):
+        # (abs() of a Fraction | int is one of them, but mypy joins them to an abstract type)
+        if (total != 1) if exact else abs(total - 1) > TOLERANCE * max(  # type: ignore[operator]
+                1.0, size):
             problems.append(f"sequence: the {kind} weights sum to {format_number(total)}, "
                             f"expected 1 (the {kind}s together cover one step)")
     if len(problems) > before:
@@ -382,7 +415,7 @@ def _parse_splitting(data, problems):
     return None if problems else SplittingMethod(data["name"], parsed)
 
 
-def _parse_python(data, problems):
+def _parse_python(data: JSONObject, problems: list[str]) -> PythonMethod | None:
     code = data.get("code")
     if not isinstance(code, str) or not code.strip():
         problems.append("code: missing or empty; expected Python code that defines "
@@ -459,7 +492,9 @@ class CustomRungeKutta(RungeKutta):
         self.description = definition.describe()["summary"]
         super().__init__()
 
-    def describe(self):  # an instance's description (the class has none)
+    # an instance's description (the class has none); the registry, whose classes are
+    # described, holds built-ins only
+    def describe(self) -> dict[str, Any]:  # type: ignore[override]
         return self.definition.describe()
 
 
@@ -478,17 +513,17 @@ class CustomSplitting(Splitting):
         self.description = definition.describe()["summary"]
         super().__init__()
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:  # type: ignore[override]  # (as CustomRungeKutta)
         return self.definition.describe()
 
 
-def _make_accel(system, n):
+def _make_accel(system: Dynamics, n: int) -> Accel:
     """The ``accel(q, v, t)`` a user's step receives: the system's accelerations, plus the
     dissipated power as the acceleration of the extra entry (see :class:`PythonIntegrator`)."""
     forces = system.forces
     size = n + 1
 
-    def accel(q, v, t):
+    def accel(q: Sequence[float], v: Sequence[float], t: float) -> list[float]:
         if len(q) != size or len(v) != size:
             raise ValueError(f"accel(q, v, t): got q with {len(q)} and v with {len(v)} "
                              f"entries, expected {size} each, as step received them")
@@ -498,19 +533,20 @@ def _make_accel(system, n):
     return accel
 
 
-def _real_list(values, what, size):
+def _real_list(values: Any, what: str, size: int) -> list[float]:
+    # Any: whatever the user's step returned
     try:
-        values = list(values)
+        items: list[float] = list(values)
     except TypeError:
         raise TypeError(f"step returned {what} as {type(values).__name__}, expected a list "
                         "of numbers") from None
-    if len(values) != size:
-        raise ValueError(f"step returned {what} with {len(values)} entries, expected {size} "
+    if len(items) != size:
+        raise ValueError(f"step returned {what} with {len(items)} entries, expected {size} "
                          "(as many as it received)")
-    for x in values:
+    for x in items:
         if type(x) is not float and (isinstance(x, bool) or not isinstance(x, numbers.Real)):
             raise TypeError(f"step returned {x!r} in {what}, expected real numbers")
-    return values
+    return items
 
 
 class PythonIntegrator(Integrator):
@@ -536,8 +572,9 @@ class PythonIntegrator(Integrator):
     """
 
     definition: PythonMethod
+    _step: UserStep
 
-    def __init__(self, definition):
+    def __init__(self, definition: PythonMethod) -> None:
         super().__init__()
         self.definition = definition
         self.name = self.title = definition.name
@@ -548,13 +585,15 @@ class PythonIntegrator(Integrator):
         except Exception as exc:  # noqa: BLE001 - the module ran before; it may not again
             raise UserCodeError(f"{error_message(exc)} (loading the code)") from None
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:  # type: ignore[override]  # (as CustomRungeKutta)
         return self.definition.describe()
 
-    def step(self, system, q, v, w, t, dt):
+    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
+             dt: float) -> State:
         return self._call(_make_accel(system, len(q)), q, v, w, t, dt, self.steps + 1)
 
-    def advance(self, system, q, v, w, t, dt, steps):
+    def advance(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float,
+                steps: int) -> State:
         accel = _make_accel(system, len(q))
         post, call, first = system.post_step, self._call, self.steps + 1
         for i in range(steps):
@@ -564,7 +603,8 @@ class PythonIntegrator(Integrator):
         self.steps += steps
         return q, v, w
 
-    def _call(self, accel, q, v, w, t, dt, number):
+    def _call(self, accel: Accel, q: Vector, v: Vector, w: float, t: float, dt: float,
+              number: int) -> State:
         n = len(q)
         try:
             q1, v1 = self._step(accel, [*q, 0.0], [*v, w], t, dt)
@@ -579,7 +619,7 @@ class PythonIntegrator(Integrator):
 
 
 # -- registry-like helpers ---------------------------------------------------------------------
-def resolve_method(entry):
+def resolve_method(entry: object) -> Method:
     """An integrator name (str, checked) or a parsed definition, from a name, a dict or a
     definition."""
     if isinstance(entry, str):
@@ -591,18 +631,18 @@ def resolve_method(entry):
                      "definition (a dict with 'kind' and 'name')")
 
 
-def method_name(entry) -> str:
+def method_name(entry: Method) -> str:
     """The name a run of ``entry`` (a name or a parsed definition) is known by."""
     return entry if isinstance(entry, str) else entry.name
 
 
-def make_integrator(entry) -> Integrator:
+def make_integrator(entry: MethodEntry) -> Integrator:
     """A new integrator for a name, a definition or a definition's dict."""
     entry = resolve_method(entry)
     return get_integrator(entry) if isinstance(entry, str) else entry.integrator()
 
 
-def method_info(entry) -> dict:
+def method_info(entry: Method) -> dict[str, int | None]:
     """``order`` (None: not declared) and ``evaluations`` (None: unknown) of a name or a
     parsed definition, as declared or computed."""
     if isinstance(entry, str):
@@ -612,9 +652,19 @@ def method_info(entry) -> dict:
     return {"order": info["order"], "evaluations": info["evaluations"]}
 
 
-def is_method_entry(value) -> bool:
+def is_method_entry(value: object) -> TypeGuard[MethodEntry]:
     """Whether ``value`` is one integrator entry (not a list of them)."""
     return isinstance(value, (str, dict, MethodDefinition))
+
+
+def method_entries(value: MethodEntry | Iterable[MethodEntry]) -> Iterable[MethodEntry]:
+    """The entries ``value`` holds: one entry (a name, a definition or its dict) in a list, or
+    the entries as given."""
+    # is_method_entry(), spelled out so that mypy narrows both ways (a TypeGuard narrows only
+    # where it holds, and typing.TypeIs, which also narrows where it does not, needs 3.13)
+    if isinstance(value, (str, dict, MethodDefinition)):
+        return [value]
+    return value
 
 
 # -- templates -------------------------------------------------------------------------------

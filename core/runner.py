@@ -27,7 +27,8 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any, TypeAlias
 
-from .custom import is_method_entry, make_integrator, method_name, resolve_method
+from .custom import (Method, MethodEntry, make_integrator, method_entries, method_name,
+                     resolve_method)
 from .integrators import ConvergenceError, Integrator
 from .params import positive_time
 from .systems import System
@@ -46,7 +47,7 @@ Sample: TypeAlias = tuple[float, ...]
 class Lane:
     """One integrator's run: its state, counters, divergence record and sample buffers."""
 
-    def __init__(self, name: object, system: System, capacity: int | None) -> None:
+    def __init__(self, name: Method, system: System, capacity: int | None) -> None:
         # ``name``: an integrator's name or a user's definition (see ``core.custom``)
         self.integrator: Integrator = make_integrator(name)
         self.name: str = self.integrator.name
@@ -70,11 +71,10 @@ class Runner:
     dict, see :mod:`integrator_lab.core.custom`), known by its own name.
     """
 
-    def __init__(self, system: System, names: object, dt: float | None = None, *,
+    def __init__(self, system: System, names: MethodEntry | Iterable[MethodEntry],
+                 dt: float | None = None, *,
                  every: int = 1, capacity: int | None = DEFAULT_CAPACITY) -> None:
-        if is_method_entry(names):
-            names = [names]
-        entries = [resolve_method(entry) for entry in names]
+        entries = [resolve_method(entry) for entry in method_entries(names)]
         names = [method_name(entry) for entry in entries]
         if not names:
             raise ValueError("integrators: got none, expected at least one integrator name")

@@ -6,7 +6,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from .custom import is_method_entry
+from .custom import MethodEntry, is_method_entry
 from .params import positive_time
 from .runner import Lane, Runner
 from .systems import System, get_system
@@ -52,7 +52,7 @@ def step_count(duration: float, dt: float) -> int:
     return max(math.ceil(ratio - 1e-9), 1)
 
 
-def simulate_many(system: str | System, integrators: str | Iterable[str], *,
+def simulate_many(system: str | System, integrators: MethodEntry | Iterable[MethodEntry], *,
                   dt: float | None = None, duration: float, every: int = 1,
                   **params: object) -> tuple[System, list[SimulationResult]]:
     """Run several integrators in lockstep; return ``(system, [SimulationResult, ...])``."""
@@ -66,7 +66,7 @@ def simulate_many(system: str | System, integrators: str | Iterable[str], *,
     return system, [SimulationResult(runner, lane) for lane in runner.lanes]
 
 
-def simulate(system: str | System, integrator: object, *, dt: float | None = None,
+def simulate(system: str | System, integrator: MethodEntry, *, dt: float | None = None,
              duration: float, every: int = 1, **params: object) -> SimulationResult:
     """Simulate ``system`` (a name, with ``params``, or an instance) under ``integrator`` (a
     name, or a user's method: see :mod:`integrator_lab.core.custom`).

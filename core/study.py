@@ -57,7 +57,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .custom import is_method_entry, make_integrator, method_info, method_name, resolve_method
+from .custom import (Method, MethodEntry, make_integrator, method_entries, method_info,
+                     method_name, resolve_method)
 from .integrators import INTEGRATORS, ConvergenceError, Integrator, get_integrator
 from .integrators.adaptive import RK45
 from .params import positive_time
@@ -293,7 +294,8 @@ class Reference:
 class StudyPoint:
     """One integrator at one step count: state while it runs, measurements once done."""
 
-    def __init__(self, integrator: str, steps: int, dt: float, method: object = None) -> None:
+    def __init__(self, integrator: str, steps: int, dt: float,
+                 method: Method | None = None) -> None:
         self.integrator, self.steps, self.dt = integrator, steps, dt
         self.method = integrator if method is None else method  # a name or a definition
         self.steps_done = 0
@@ -478,7 +480,8 @@ class Study:
     :meth:`result`.
     """
 
-    def __init__(self, system: str | System, integrators: str | Iterable[str] | None = None, *,
+    def __init__(self, system: str | System,
+                 integrators: MethodEntry | Iterable[MethodEntry] | None = None, *,
                  duration: float, dt_max: float | None = None, dt_min: float | None = None,
                  points: int = DEFAULT_POINTS, steps: Iterable[int] | None = None,
                  **params: object) -> None:
@@ -488,19 +491,17 @@ class Study:
             raise ValueError("parameters go with a system name, not a system instance")
         if integrators is None:
             integrators = FIXED_STEP_INTEGRATORS
-        elif is_method_entry(integrators):
-            integrators = [integrators]
         # unknown names list the valid ones; bad definitions name their fault
-        methods = [resolve_method(entry) for entry in integrators]
-        integrators = [method_name(entry) for entry in methods]
-        if not integrators:
+        methods = [resolve_method(entry) for entry in method_entries(integrators)]
+        names = [method_name(entry) for entry in methods]
+        if not names:
             raise ValueError("integrators: got none, expected at least one integrator name")
-        if len(set(integrators)) != len(integrators):
-            raise ValueError(f"integrators: got duplicates in {integrators}, expected distinct "
+        if len(set(names)) != len(names):
+            raise ValueError(f"integrators: got duplicates in {names}, expected distinct "
                              "names")
         self.system = system
-        self.integrators = integrators
-        self.methods = dict(zip(integrators, methods))
+        self.integrators = names
+        self.methods = dict(zip(names, methods))
         self.duration = duration = positive_time("duration", duration)
         given: object  # the value named in the message when the study is too long
         if steps is None:
@@ -514,7 +515,7 @@ class Study:
             self.points_per_integrator = len(self.steps)
             self.dt_max, self.dt_min = duration / self.steps[0], duration / self.steps[-1]
             culprit, given = "steps", steps
-        total = sum(self.steps) * len(integrators)
+        total = sum(self.steps) * len(names)
         if total > MAX_STUDY_STEPS:
             raise ValueError(f"'{culprit}': got {given!r}, which needs {total} "
                              f"steps in all, expected at most {MAX_STUDY_STEPS} (fewer or "
@@ -525,7 +526,7 @@ class Study:
         self.energy_scale = system.energy_scale()
         self.runaway = RUNAWAY_FACTOR * self.energy_scale
         self._points = [StudyPoint(name, n, duration / n, self.methods[name])
-                        for n in self.steps for name in integrators]
+                        for n in self.steps for name in names]
         self._next = 0  # index of the first unfinished point
         # work units for progress: steps weighted by declared evaluations, plus the reference
         evaluations = {name: method_info(m)["evaluations"] or 1
@@ -708,7 +709,8 @@ class StudyResult:
                 "runs": [run.to_dict() for run in self.runs]}
 
 
-def study(system: str | System, integrators: str | Iterable[str] | None = None, *,
+def study(system: str | System, integrators: MethodEntry | Iterable[MethodEntry] | None = None,
+          *,
           duration: float, dt_max: float | None = None, dt_min: float | None = None,
           points: int = DEFAULT_POINTS, steps: Iterable[int] | None = None,
           **params: object) -> StudyResult:

@@ -23,7 +23,7 @@ exact; a coefficient given as a float was rounded, so the conditions then hold w
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import TypeAlias
 
