@@ -344,6 +344,8 @@
     try {
       performance.mark("il:worker-start");
       worker = new Worker("static/worker.mjs", { type: "module" });
+      // where the worker finds Python's snapshot: it starts downloading at once
+      worker.postMessage({ type: "boot", boot: data.boot });
     } catch (error) {
       setLoading(`The simulation could not start: ${error.message}`, true);
       return;
@@ -390,6 +392,8 @@
         live.notice = null;
         bootAlert("");
         live.workerTimings = msg.timings || {};
+        live.boot = msg.boot; // "snapshot" or "plain" (then msg.fallback says why)
+        live.bootFallback = msg.fallback ?? null;
         document.querySelectorAll(".il-loading").forEach((el) => { el.hidden = true; });
         break;
       case "layout":
@@ -897,7 +901,8 @@
     }
     const ready = live.ready && state.systems.every((s) => live.systems[s].frames > 0);
     return { ready, error: live.error, notice: live.notice, running: state.playing,
-             framesDrawn: live.framesDrawn, workerTimings: live.workerTimings, systems };
+             framesDrawn: live.framesDrawn, workerTimings: live.workerTimings,
+             boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems };
   }
 
   window.integratorLab = {
@@ -957,6 +962,9 @@
     proto._integratorLabPatched = true;
   }
 
+  // Python starts now, beside BokehJS drawing the dashboard: its snapshot's download is I/O,
+  // and the worker has its own thread
+  startWorker();
   Promise.all(embeds).then(() => {
     try { avoidNeedlessRestyles(); } catch (error) { /* an optimisation only */ }
     setWidgetsFromState();
@@ -966,7 +974,6 @@
     bokehReady = true;
     document.documentElement.dataset.drawn = "1";
     performance.mark("il:drawn");
-    startWorker();
     maybeInit(); // the worker buffers messages until Python is up
   }, (error) => message(`The dashboard could not be drawn: ${error.message}`));
 })();

@@ -4,13 +4,15 @@
 // site-packages, and runs integrator_lab.views.live on its own clock. The page and this worker
 // talk by messages only:
 //
-//   page -> worker  {type: "init", systems: {name: {params, dt}}, integrators, speed, playing}
+//   page -> worker  {type: "boot", boot: {code, global, snapshot}}   first, at once (page data)
+//                   {type: "init", systems: {name: {params, dt}}, integrators, speed, playing}
 //                   {type: "configure", system, params, dt}   one system changed (it restarts)
 //                   {type: "integrators", names}              every system restarts
 //                   {type: "speed", value} | {type: "play", value} | {type: "step"}
 //                   {type: "reset"}                           every system back to t = 0
 //                   {type: "ack"}                             the page drew the last frame
-//   worker -> page  {type: "progress", text, step} while booting, {type: "ready"}
+//   worker -> page  {type: "progress", text, step} while booting,
+//                   {type: "ready", timings, boot: "snapshot" | "plain", fallback}
 //                   {type: "boot-error", file, detail, step}  Python could not start
 //                   {type: "layout", layout, errors}          a system was (re)built or reset
 //                   {type: "frame", systems: {name: {time, rtf, lanes, diverged, data}}}
@@ -18,6 +20,13 @@
 //
 // At most one frame is in flight: until the page acknowledges it, ticks go on and their
 // samples wait in the runners' bounded buffers, so a slow page never queues work.
+//
+// Booting is fast: the build froze Pyodide's memory after the core was imported and the live
+// loop built (web/site/snapshot.py); loading that snapshot takes a fraction of a second where a
+// plain boot takes seconds. Its download starts as soon as the page says where it is, beside
+// Pyodide's own files. The snapshot API is experimental, so every doubt means a plain boot (no
+// snapshot in the build, another Pyodide version, a failed download, corrupt bytes, a failed
+// load): worth an informational console line, never an error.
 //
 // Booting fails loudly: every file the boot fetches is watched, and the first one that does
 // not arrive is reported by name at once (Pyodide itself may wait forever for a .wasm whose
@@ -34,6 +43,11 @@ const PYODIDE_STEP = "Python (pyodide/pyodide.asm.mjs, pyodide/pyodide.asm.wasm,
 const CORE_STEP = "the physics core (py/integrator_lab.zip)";
 
 let live = null; // the Python Live object
+let bootPath = null; // "snapshot" or "plain", once booted
+let fallback = null; // why the snapshot was not used
+let receiveBoot;
+const bootConfig = new Promise((resolve) => { receiveBoot = resolve; });
+const GZIP_MAGIC = [0x1f, 0x8b];
 let inFlight = false; // a frame was posted and not yet acknowledged
 let postedAt = 0; // performance.now() when it was posted
 let forceNext = true; // send every system in the next frame (after a change)
@@ -119,29 +133,76 @@ async function boot() {
   }
 }
 
+/** The snapshot's bytes, or the reason there are none (never throws: a plain boot follows). */
+async function fetchSnapshot(snapshot) {
+  if (!snapshot?.url) return { reason: "this build has no snapshot" };
+  const file = snapshot.url;
+  try {
+    // not the watched fetch: a missing snapshot is no boot failure
+    const response = await realFetch.call(self, new URL(file, siteURL));
+    if (!response.ok) return { reason: `${file}: HTTP ${response.status}` };
+    let bytes = new Uint8Array(await response.arrayBuffer());
+    // a host that sent the file with Content-Encoding: gzip has decompressed it already
+    if (bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1]) {
+      const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+      bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    }
+    timings.snapshot = performance.now();
+    return { bytes };
+  } catch (error) {
+    // a truncated or corrupt file fails gzip's own check here
+    return { reason: `${file}: ${error?.message ?? error}` };
+  }
+}
+
 async function bootPython() {
   post({ type: "progress", text: "Loading Python (Pyodide)…", step });
-  let loadPyodide;
+  // the three downloads start together: the snapshot, Pyodide's module and the core
+  const frozen = bootConfig.then((config) => fetchSnapshot(config.snapshot));
+  const archive = fetch(archiveURL).then(async (response) => {
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return new Uint8Array(await response.arrayBuffer());
+  });
+  archive.catch(() => {}); // reported by the watched fetch; awaited below
+  let loadPyodide, version;
   try {
-    ({ loadPyodide } = await import(new URL(PYODIDE_MODULE, siteURL).href));
+    ({ loadPyodide, version } = await import(new URL(PYODIDE_MODULE, siteURL).href));
   } catch (error) {
     await importFailure(PYODIDE_MODULE, error);
     throw error;
   }
   step = PYODIDE_STEP;
   post({ type: "progress", text: "Loading Python (Pyodide)…", step });
-  const pyodide = await loadPyodide({ indexURL: pyodideURL.href, packages: [] });
+  const config = await bootConfig;
+  const snapshot = await frozen;
+  let pyodide = null;
+  fallback = snapshot.reason ?? null;
+  if (snapshot.bytes && config.snapshot.pyodide !== version) {
+    fallback = `the snapshot was made by Pyodide ${config.snapshot.pyodide}, this is ${version}`;
+  } else if (snapshot.bytes) {
+    try {
+      pyodide = await loadPyodide({ indexURL: pyodideURL.href, packages: [],
+        _loadSnapshot: snapshot.bytes });
+    } catch (error) {
+      fallback = `the snapshot did not load: ${error?.message ?? error}`;
+    }
+  }
+  if (!pyodide) {
+    console.info(`Integrator Lab: starting Python without the snapshot (${fallback})`);
+    post({ type: "progress", text: "Loading Python (Pyodide)…", step });
+    pyodide = await loadPyodide({ indexURL: pyodideURL.href, packages: [] });
+  }
   if (bootFailed) return; // a file failed, yet Pyodide went on: do not pretend to run
   timings.pyodide = performance.now();
   step = CORE_STEP;
   post({ type: "progress", text: "Loading the physics core…", step });
-  const response = await fetch(archiveURL);
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  // the snapshot holds the imported modules, not their files: unpack them either way, for a
+  // module imported later
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
-  pyodide.unpackArchive(bytes, "zip", { extractDir: sitePackages });
-  pyodide.runPython("import importlib; importlib.invalidate_caches()");
-  live = pyodide.runPython("from integrator_lab.views.live import Live; Live()");
+  pyodide.unpackArchive(await archive, "zip", { extractDir: sitePackages });
+  bootPath = snapshot.bytes && fallback === null ? "snapshot" : "plain";
+  if (bootPath === "plain") pyodide.runPython(config.code);
+  live = pyodide.globals.get(config.global);
   timings.core = performance.now();
   self.pyodide = pyodide;
 }
@@ -156,7 +217,7 @@ function handle(message) {
         configure(name, settings.params, settings.dt, message.integrators);
       }
       timings.init = performance.now();
-      post({ type: "ready", timings });
+      post({ type: "ready", timings, boot: bootPath, fallback });
       break;
     }
     case "configure":
@@ -252,6 +313,10 @@ function tick() {
 }
 
 self.onmessage = (event) => {
+  if (event.data?.type === "boot") {
+    receiveBoot(event.data.boot);
+    return;
+  }
   if (!live) {
     pending.push(event.data);
     return;

@@ -444,8 +444,12 @@ def test_a_failing_system_says_so_on_its_panel_and_the_others_go_on(open_page, s
     page = open_page(defer=True)
     page.page.route("**/py/integrator_lab.zip", lambda route: route.fulfill(
         status=200, body=archive, content_type="application/zip"))
+    # the build's snapshot holds the core as built, already imported: boot plainly, from the
+    # faulty files
+    page.page.route("**/py/snapshot.bin.gz", lambda route: route.fulfill(status=404))
     page.go()
     page.wait_live()
+    assert page.status()["boot"] == "plain"
     alert = page.page.locator("#il-alert-spring")
     alert.wait_for(state="visible", timeout=30_000)
     text = alert.inner_text()
@@ -640,4 +644,89 @@ def test_prototype_names_in_the_link_are_unknown_settings(open_page):
         assert any(f'"{key}"' in m and "ignored" in m for m in messages), key
     assert page.js("({}).playing === undefined && Object.prototype.toString.length === 0")
     assert "__proto__" not in page.js("location.search")
+    assert page.errors == []
+
+
+# -- instant start: Python from the build's memory snapshot, a plain boot as fallback --------
+def _boot_of(page):
+    page.wait_live()
+    status = page.status()
+    return status["boot"], status["bootFallback"]
+
+
+def test_python_boots_from_the_builds_snapshot(open_page, site):
+    import json
+
+    from integrator_lab.dev.pyodide_node import find_pyodide_dir
+    from integrator_lab.site.snapshot import SNAPSHOT, pyodide_version
+
+    page = open_page()
+    assert _boot_of(page) == ("snapshot", None)
+    # the snapshot records the Pyodide it was made with: the one the page loads
+    data = json.loads(page.js("document.getElementById('il-data').textContent"))
+    assert data["boot"]["snapshot"]["pyodide"] == pyodide_version(find_pyodide_dir())
+    assert data["boot"]["snapshot"]["url"] == SNAPSHOT
+    assert (site["dir"] / SNAPSHOT).stat().st_size == data["boot"]["snapshot"]["bytes"]
+    # the snapshot's download started before the dashboard was drawn
+    marks = page.js("Object.fromEntries(performance.getEntriesByType('mark')"
+                    ".map((m) => [m.name, m.startTime]))")
+    assert marks["il:worker-start"] < marks["il:drawn"]
+    assert page.errors == []
+
+
+def _garbage_gzip():
+    import gzip
+    import random
+
+    noise = random.Random(1).randbytes(1 << 20)
+    return gzip.compress(noise)
+
+
+@pytest.mark.parametrize("fault, expected", [
+    ("missing", "HTTP 404"),
+    ("truncated", "snapshot.bin.gz"),  # gzip's own check fails
+    ("garbage", "did not load"),  # valid gzip, not a Pyodide snapshot
+], ids=["missing", "truncated", "garbage"])
+def test_a_bad_snapshot_falls_back_to_a_plain_boot(open_page, site, fault, expected):
+    from integrator_lab.site.snapshot import SNAPSHOT
+
+    page = open_page(defer=True)
+    real = (site["dir"] / SNAPSHOT).read_bytes()
+    infos = []
+    page.page.on("console", lambda m: m.type == "info" and infos.append(m.text))
+
+    def answer(route):
+        if fault == "missing":
+            route.fulfill(status=404, body="not found")
+        elif fault == "truncated":
+            route.fulfill(status=200, body=real[: len(real) // 3],
+                          headers={"Content-Type": "application/gzip"})
+        else:
+            route.fulfill(status=200, body=_garbage_gzip(),
+                          headers={"Content-Type": "application/gzip"})
+
+    page.page.route(f"**/{SNAPSHOT}", answer)
+    page.go()
+    boot, why = _boot_of(page)
+    assert boot == "plain" and expected in why, why
+    page.wait_samples(5)
+    # said on the console as information, never as an error
+    assert any("without the snapshot" in text for text in infos), infos
+    assert page.errors == []
+    assert page.messages() == []
+
+
+def test_a_snapshot_of_another_pyodide_is_not_loaded(open_page, site):
+    page = open_page(defer=True)
+
+    def other_version(route):
+        response = route.fetch()
+        body = response.text().replace('"pyodide":"', '"pyodide":"0.0.1-', 1)
+        assert body != response.text()
+        route.fulfill(response=response, body=body)
+
+    page.page.route(site["url"], other_version)
+    page.go()
+    boot, why = _boot_of(page)
+    assert boot == "plain" and "made by Pyodide 0.0.1-" in why, why
     assert page.errors == []

@@ -8,6 +8,7 @@ The site is self-contained, every file from its own origin::
     bokeh/                    BokehJS, copied from the installed bokeh package
     pyodide/                  Pyodide's core files, copied from node_modules/pyodide
     py/integrator_lab.zip     the pure-Python core + the worker's loop, unpacked by Pyodide
+    py/snapshot.bin.gz        Pyodide's memory with that core imported (web/site/snapshot.py)
 
 The page must be served over HTTP (browsers refuse module workers and WebAssembly streaming
 from ``file://``); :func:`serve` does that on 127.0.0.1.
@@ -22,6 +23,7 @@ import http.server
 import importlib.resources
 import json
 import shutil
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -36,6 +38,13 @@ from integrator_lab.views import figures
 from integrator_lab.cli.argtypes import port
 from integrator_lab.views.live import DT_RANGE
 from integrator_lab.site.pack import _FILE_MODE, _ZIP_EPOCH, core_files
+from integrator_lab.site.snapshot import (
+    BOOT_CODE,
+    LIVE_GLOBAL,
+    SNAPSHOT,
+    SnapshotUnavailable,
+    make_snapshot,
+)
 from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir
 from integrator_lab.views.scene import INTEGRATOR_COLORS, SAMPLE_COLUMNS, integrator_label
 
@@ -114,12 +123,16 @@ def _controls_item(controls: figures.Controls) -> dict:
     return _multi_root_item({role: getattr(controls, role) for role in figures.CONTROL_ORDER})
 
 
-def page_data(config: figures.DashboardConfig) -> dict:
-    """Everything the page's JavaScript needs, embedded in index.html."""
+def page_data(config: figures.DashboardConfig, snapshot: dict | None = None) -> dict:
+    """Everything the page's JavaScript needs, embedded in index.html; ``snapshot`` describes
+    the Pyodide memory snapshot of this build (:func:`snapshot.make_snapshot`), if any."""
     models = figures.build_dashboard(config)
     systems = list(config.systems)
     return {
         "version": __version__,
+        # what the worker runs after a plain boot, the global that then holds the live loop,
+        # and where the snapshot that already holds it lies
+        "boot": {"code": BOOT_CODE, "global": LIVE_GLOBAL, "snapshot": snapshot},
         "items": {"controls": _controls_item(models.controls),
                   "panels": {name: _panel_item(p) for name, p in models.panels.items()}},
         "systems": systems,
@@ -175,8 +188,13 @@ def _panel_sections(systems) -> str:
     return "\n    ".join(sections)
 
 
-def build_site(out_dir=DEFAULT_OUT, config: figures.DashboardConfig | None = None) -> Path:
-    """Write the complete static site into ``out_dir`` and return its path."""
+def build_site(out_dir=DEFAULT_OUT, config: figures.DashboardConfig | None = None, *,
+               snapshot: bool = True) -> Path:
+    """Write the complete static site into ``out_dir`` and return its path.
+
+    With ``snapshot``, the build also freezes Pyodide's memory with the core imported (needs
+    Node; without it the page boots Python plainly, a few seconds slower, and this says so).
+    """
     config = config or figures.DashboardConfig()
     out = Path(out_dir)
     pyodide_dir = find_pyodide_dir()
@@ -192,10 +210,17 @@ def build_site(out_dir=DEFAULT_OUT, config: figures.DashboardConfig | None = Non
     for name in PYODIDE_FILES:
         shutil.copyfile(pyodide_dir / name, out / "pyodide" / name)
     pack_archive(out / ARCHIVE)
+    frozen = None
+    if snapshot:
+        try:
+            frozen = make_snapshot(out / ARCHIVE, pyodide_dir, out / SNAPSHOT)
+        except (SnapshotUnavailable, OSError, subprocess.SubprocessError) as exc:
+            print(f"integrator-lab: note: no Pyodide snapshot ({exc}); the page will boot "
+                  "Python without it, a few seconds slower", file=sys.stderr)
     template = static.joinpath("index.html").read_text(encoding="utf-8")
     page = (template.replace("{{VERSION}}", __version__)
             .replace("{{PANELS}}", _panel_sections(config.systems))
-            .replace("{{DATA}}", _script_json(page_data(config))))
+            .replace("{{DATA}}", _script_json(page_data(config, frozen))))
     (out / "index.html").write_text(page, encoding="utf-8")
     # browsers ask for /favicon.ico on their own; answer rather than log a 404
     (out / "favicon.ico").write_bytes(favicon_png())

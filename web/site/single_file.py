@@ -240,7 +240,8 @@ def build_single_file(path) -> Path:
 
     dest = Path(path)
     with tempfile.TemporaryDirectory(prefix="integrator-lab-site-") as tmp:
-        site = build_site(Path(tmp) / "site")
+        # no snapshot inside the one file yet (it would add 8.4 MB of base64): a plain boot
+        site = build_site(Path(tmp) / "site", snapshot=False)
         page, _ = fold_site(site)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(page, encoding="utf-8")
