@@ -102,7 +102,7 @@ async function __ilModuleURL(name) {
 const __ilPyodide = await import(await __ilModuleURL("pyodide.mjs"));
 const __ilAsm = await import(await __ilModuleURL("pyodide.asm.mjs"));
 const __ilLock = await __ilResponse("pyodide-lock.json").text();
-function loadPyodide(options) {
+function __ilLoadPyodide(options) {
   return __ilPyodide.loadPyodide(Object.assign({}, options, {
     createPyodideModule: __ilAsm.default,
     lockFileContents: __ilLock,
@@ -134,9 +134,9 @@ PAGE_SHIM = r"""// Integrator Lab, one-file build: the page's worker comes from 
 })();
 """
 
-#: the import of Pyodide in worker.mjs, replaced by the prelude's loadPyodide
-_PYODIDE_IMPORT = re.compile(
-    r'^import\s*\{\s*loadPyodide\s*\}\s*from\s*"[^"]*pyodide\.mjs";?[ \t]*$', re.MULTILINE)
+#: worker.mjs's dynamic import of Pyodide, answered by the prelude's loadPyodide
+_PYODIDE_IMPORT = "await import(new URL(PYODIDE_MODULE, siteURL).href)"
+_PYODIDE_PRELUDE = "{ loadPyodide: __ilLoadPyodide, version: __ilPyodide.version }"
 #: bridge.js refuses to start from file://; the one file is made for exactly that
 _FILE_CHECK = 'location.protocol === "file:"'
 
@@ -153,8 +153,8 @@ def _one(pattern, text, what):
 def worker_source(site: Path) -> str:
     """The data: URL worker's module source: prelude, adapted worker.mjs, epilogue."""
     source = (site / "static" / "worker.mjs").read_text(encoding="utf-8")
-    match = _one(_PYODIDE_IMPORT, source, "worker.mjs: the import of loadPyodide")
-    source = source[:match.start()] + source[match.end():]
+    _one(_PYODIDE_IMPORT, source, "worker.mjs: the import of loadPyodide")
+    source = source.replace(_PYODIDE_IMPORT, _PYODIDE_PRELUDE)
     if "import.meta.url" not in source:
         raise SingleFileError("worker.mjs: no import.meta.url to redirect; the static site "
                               "changed and web/single_file.py must follow")
