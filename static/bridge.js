@@ -341,11 +341,19 @@
       setLoading("Not running: open this page over HTTP (see above)", true);
       return;
     }
+    // static/start.js started the worker before BokehJS loaded; the one-file build starts it
+    // here (its page shim answers new Worker)
+    const early = window.integratorLabEarly ?? null;
     try {
-      performance.mark("il:worker-start");
-      worker = new Worker("static/worker.mjs", { type: "module" });
-      // where the worker finds Python's snapshot: it starts downloading at once
-      worker.postMessage({ type: "boot", boot: data.boot });
+      if (early?.failure) throw early.failure;
+      if (early?.worker) {
+        worker = early.worker;
+      } else {
+        performance.mark("il:worker-start");
+        worker = new Worker("static/worker.mjs", { type: "module" });
+        worker.postMessage({ type: "boot",
+          boot: JSON.parse(document.getElementById("il-boot-config").textContent) });
+      }
     } catch (error) {
       setLoading(`The simulation could not start: ${error.message}`, true);
       return;
@@ -363,6 +371,9 @@
       heard = true;
       receive(event.data);
     };
+    // what the worker said before this script ran
+    for (const event of early?.messages.splice(0) ?? []) worker.onmessage(event);
+    for (const event of early?.errors.splice(0) ?? []) worker.onerror(event);
     setTimeout(bootSlow, BOOT_SLOW_MS);
   }
 

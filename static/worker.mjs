@@ -56,6 +56,8 @@ let timer = null;
 const pending = []; // messages received while booting
 
 function post(message, transfer = []) {
+  // after a failed download the page shows what failed; progress would cover it
+  if (bootFailed && message.type === "progress") return;
   self.postMessage(message, transfer);
 }
 

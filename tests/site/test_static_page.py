@@ -663,10 +663,10 @@ def test_python_boots_from_the_builds_snapshot(open_page, site):
     page = open_page()
     assert _boot_of(page) == ("snapshot", None)
     # the snapshot records the Pyodide it was made with: the one the page loads
-    data = json.loads(page.js("document.getElementById('il-data').textContent"))
-    assert data["boot"]["snapshot"]["pyodide"] == pyodide_version(find_pyodide_dir())
-    assert data["boot"]["snapshot"]["url"] == SNAPSHOT
-    assert (site["dir"] / SNAPSHOT).stat().st_size == data["boot"]["snapshot"]["bytes"]
+    boot = json.loads(page.js("document.getElementById('il-boot-config').textContent"))
+    assert boot["snapshot"]["pyodide"] == pyodide_version(find_pyodide_dir())
+    assert boot["snapshot"]["url"] == SNAPSHOT
+    assert (site["dir"] / SNAPSHOT).stat().st_size == boot["snapshot"]["bytes"]
     # the snapshot's download started before the dashboard was drawn
     marks = page.js("Object.fromEntries(performance.getEntriesByType('mark')"
                     ".map((m) => [m.name, m.startTime]))")

@@ -52,7 +52,7 @@ DEFAULT_OUT = "_site"
 DEFAULT_PORT = 8000
 ARCHIVE = "py/integrator_lab.zip"
 #: front-end files copied as they are (index.html is a template, filled in by build_site)
-STATIC_FILES = ("bridge.js", "worker.mjs", "style.css")
+STATIC_FILES = ("start.js", "bridge.js", "worker.mjs", "style.css")
 BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
 #: what loadPyodide fetches when no package is loaded
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
@@ -123,16 +123,20 @@ def _controls_item(controls: figures.Controls) -> dict:
     return _multi_root_item({role: getattr(controls, role) for role in figures.CONTROL_ORDER})
 
 
-def page_data(config: figures.DashboardConfig, snapshot: dict | None = None) -> dict:
-    """Everything the page's JavaScript needs, embedded in index.html; ``snapshot`` describes
-    the Pyodide memory snapshot of this build (:func:`snapshot.make_snapshot`), if any."""
+def boot_data(snapshot: dict | None) -> dict:
+    """What the worker needs first (static/start.js hands it over before BokehJS loads): the
+    code a plain boot runs, the global that then holds the live loop, and the build's Pyodide
+    memory snapshot, which already holds it (:func:`snapshot.make_snapshot`), if any."""
+    return {"code": BOOT_CODE, "global": LIVE_GLOBAL, "snapshot": snapshot}
+
+
+def page_data(config: figures.DashboardConfig) -> dict:
+    """Everything the page's JavaScript needs, embedded in index.html."""
     models = figures.build_dashboard(config)
     systems = list(config.systems)
     return {
         "version": __version__,
-        # what the worker runs after a plain boot, the global that then holds the live loop,
-        # and where the snapshot that already holds it lies
-        "boot": {"code": BOOT_CODE, "global": LIVE_GLOBAL, "snapshot": snapshot},
+
         "items": {"controls": _controls_item(models.controls),
                   "panels": {name: _panel_item(p) for name, p in models.panels.items()}},
         "systems": systems,
@@ -220,7 +224,8 @@ def build_site(out_dir=DEFAULT_OUT, config: figures.DashboardConfig | None = Non
     template = static.joinpath("index.html").read_text(encoding="utf-8")
     page = (template.replace("{{VERSION}}", __version__)
             .replace("{{PANELS}}", _panel_sections(config.systems))
-            .replace("{{DATA}}", _script_json(page_data(config, frozen))))
+            .replace("{{BOOT}}", _script_json(boot_data(frozen)))
+            .replace("{{DATA}}", _script_json(page_data(config))))
     (out / "index.html").write_text(page, encoding="utf-8")
     # browsers ask for /favicon.ico on their own; answer rather than log a 404
     (out / "favicon.ico").write_bytes(favicon_png())
