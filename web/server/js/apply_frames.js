@@ -26,7 +26,7 @@ export default function applyFrames({echo, rollover, columns, integrators}, carr
     ROLES.forEach(([role, cols], k) => {
       const n = s.counts[k];
       const source = doc.get_model_by_name(`${s.name}:scene:${role}`);
-      if (!s.moved || source == null) {
+      if (!s.moved || !source) {
         at += n * cols.length;
         return;
       }
@@ -38,7 +38,7 @@ export default function applyFrames({echo, rollover, columns, integrators}, carr
       const running = new Set(s.lanes.map(([name]) => name));
       for (const name of integrators) {
         const source = doc.get_model_by_name(`${s.name}:samples:${name}`);
-        if (source != null && !running.has(name) && source.get_length()) {
+        if (source && !running.has(name) && source.get_length()) {
           source.setv({data: Object.fromEntries(columns.map((c) => [c, []]))}, quiet);
         }
       }
@@ -47,7 +47,7 @@ export default function applyFrames({echo, rollover, columns, integrators}, carr
       const source = doc.get_model_by_name(`${s.name}:samples:${name}`);
       const data = {};
       for (const c of columns) data[c] = Array.from(take(count));
-      if (source == null) continue;
+      if (!source) continue;
       if (s.fresh) source.setv({data}, quiet);
       else if (count) source.stream(data, rollover, quiet);
     }
