@@ -87,11 +87,16 @@ log = logging.getLogger(__name__)
 _FAILED = object()  # what Dashboard._attempt returns when the action raised
 
 
+@functools.cache
+def script_source(name: str) -> str:
+    """The text of ``js/<name>.js``, package data of this package (read once)."""
+    return resources.files("integrator_lab.server").joinpath("js", f"{name}.js").read_text("utf-8")
+
+
 def page_script(name: str, **args) -> CustomJS:
     """A callback that runs in the page: the ES module ``js/<name>.js`` of this package
     (its default export gets ``args``)."""
-    code = resources.files(__package__).joinpath("js", f"{name}.js").read_text("utf-8")
-    return CustomJS(code=code, args=args, module=True)
+    return CustomJS(code=script_source(name), args=args, module=True)
 
 
 # -- the dashboard ----------------------------------------------------------------------------
