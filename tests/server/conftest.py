@@ -1,7 +1,14 @@
-"""A real dashboard server on 127.0.0.1 and a headless Chromium driven by Playwright."""
+"""A real dashboard server on 127.0.0.1 and a headless Chromium driven by Playwright, and the
+helpers the server tests share (reading the page's Bokeh models, typing into its widgets,
+finding a page's own session in ``/status``).
+
+Every test gets its own request log (``requests_seen``) and finds its own sessions by their
+ids, so that any test passes when run alone and in any order.
+"""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import socket
@@ -9,8 +16,11 @@ import subprocess
 import sys
 import time
 import urllib.request
+from urllib.parse import urlsplit
 
 import pytest
+
+from integrator_lab.server.sessions import session_label
 
 #: a closed tab's session ends this long after its websocket closed (ms)
 SESSION_LIFETIME_MS = 1000
@@ -78,9 +88,9 @@ def server(tmp_path_factory):
     srv.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def requests_seen():
-    """Every URL any page of the module requested."""
+    """Every URL the pages of this test (``new_page``) requested."""
     return []
 
 
@@ -104,3 +114,119 @@ def new_page(browser, server, requests_seen, request):
     yield open_page
     for context in contexts:
         context.close()
+
+
+def open_page(browser, url, viewport=(1280, 800)):
+    """A page of the dashboard at ``url`` in a fresh browser context, loaded."""
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(url)
+    page.wait_for_function(LOADED_JS, timeout=30_000)
+    return page
+
+
+def requests_elsewhere(urls, port: int) -> list:
+    """The URLs that went anywhere but this machine's server on ``port``."""
+    out = []
+    for url in urls:
+        parts = urlsplit(url)
+        if parts.scheme not in ("blob", "data") and (parts.hostname, parts.port) != (
+                "127.0.0.1", port):
+            out.append(url)
+    return out
+
+
+# -- reading and driving the page -------------------------------------------------------------
+SAMPLE_COLS = ("t", "q", "v", "kinetic", "potential", "dissipated", "total", "error")
+READ_JS = """([name, cols]) => {
+    const model = Bokeh.documents[0].get_model_by_name(name);
+    const out = {};
+    if (model == null) {  // not in the page: nothing to show
+        for (const c of cols) out[c] = [];
+        return out;
+    }
+    for (const c of cols) out[c] = Array.from(model.data[c] ?? []);
+    return out;
+}"""
+# set a Panel widget's value in the page, as if the user had chosen it: the change travels
+# over the websocket like any other
+SET_JS = """([cls, value]) => {
+    for (const model of Bokeh.documents[0].all_models) {
+        if (model.css_classes && model.css_classes.includes(cls)) {
+            model.value = value;
+            return true;
+        }
+    }
+    return false;
+}"""
+MESSAGE_JS = """() => {
+    for (const model of Bokeh.documents[0].all_models) {
+        if (model.css_classes && model.css_classes.includes("il-message")) {
+            return model.visible ? model.text : null;
+        }
+    }
+    return null;
+}"""
+TEXT_JS = "(name) => Bokeh.documents[0].get_model_by_name(name).text"
+VISIBLE_JS = "(name) => Bokeh.documents[0].get_model_by_name(name).visible"
+TOKEN_JS = """() => {
+    for (const script of document.querySelectorAll('script')) {
+        const match = script.textContent.match(/"token":\\s*"([^"]+)"/);
+        if (match) return match[1];
+    }
+    return null;
+}"""
+
+
+def read(page, name, cols=SAMPLE_COLS):
+    return page.evaluate(READ_JS, [name, list(cols)])
+
+
+def samples(page, system, integrator):
+    return read(page, f"{system}:samples:{integrator}")
+
+
+def set_widget(page, cls, value):
+    assert page.evaluate(SET_JS, [cls, value]), f"no widget with class {cls}"
+
+
+def type_into(page, cls, value):
+    """Type into a numeric input like a user: select all, type, Enter."""
+    field = page.locator(f".{cls} input")
+    field.fill(str(value))
+    field.press("Enter")
+
+
+def sim_time(page, system):
+    text = page.evaluate(TEXT_JS, f"{system}:status")  # "t = 1.23 s · 1.00× real time"
+    return float(text.split("=")[1].split("s")[0])
+
+
+def wait_until(predicate, timeout=15.0, interval=0.1, what="condition"):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(interval)
+
+
+def session_id_of(page) -> str:
+    """The session id the page's embedded token carries (what the page itself knows)."""
+    token = page.evaluate(TOKEN_JS)
+    payload = token.split(".")[0]
+    payload += "=" * (-len(payload) % 4)
+    return json.loads(base64.urlsafe_b64decode(payload))["session_id"]
+
+
+def my_session(server, page) -> dict:
+    """The numbers ``/status`` gives for ``page``'s own session (whatever other sessions
+    the server has, e.g. those of earlier tests, not ended yet)."""
+    label = session_label(session_id_of(page))
+    sessions = [s for s in server.status()["sessions"] if s["session"] == label]
+    assert len(sessions) == 1, (label, server.status()["sessions"])
+    return sessions[0]

@@ -9,7 +9,9 @@ import param
 import pytest
 
 from integrator_lab.core import INTEGRATORS, SYSTEMS
-from integrator_lab.server.app import REGISTRY, Dashboard, settings_class
+from integrator_lab.server.app import Dashboard
+from integrator_lab.server.controls import settings_class
+from integrator_lab.server.sessions import REGISTRY
 
 pn = pytest.importorskip("panel")
 
@@ -35,9 +37,9 @@ def test_notebook_display_renders_the_dashboard(dashboard):
     for system in ("pendulum", "cradle", "spring"):
         assert f"{system}:scene" in text
     # displaying started this dashboard's callback; stop() ends it
-    assert dashboard in REGISTRY._live.values()
+    assert dashboard in REGISTRY
     dashboard.stop()
-    assert dashboard not in REGISTRY._live.values()
+    assert dashboard not in REGISTRY
 
 
 def test_state_is_declared_with_bounds_and_docs():

@@ -5,25 +5,28 @@ join someone's session, a lost connection, a client that stops acknowledging upd
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import threading
 import time
 
 import pytest
-from conftest import LOADED_JS, Server
-from test_panel_server import MESSAGE_JS, read, samples, sim_time, type_into, wait_until
+from conftest import (
+    LOADED_JS,
+    MESSAGE_JS,
+    VISIBLE_JS,
+    Server,
+    my_session,
+    open_page,
+    read,
+    samples,
+    session_id_of,
+    sim_time,
+    type_into,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
-TOKEN_JS = """() => {
-    for (const script of document.querySelectorAll('script')) {
-        const match = script.textContent.match(/"token":\\s*"([^"]+)"/);
-        if (match) return match[1];
-    }
-    return null;
-}"""
-VISIBLE_JS = "(name) => Bokeh.documents[0].get_model_by_name(name).visible"
 SYSTEM_ERROR_JS = """(name) => {
     for (const model of Bokeh.documents[0].all_models) {
         if (model.css_classes && model.css_classes.includes(`il-${name}-error`))
@@ -35,38 +38,21 @@ SYSTEM_ERROR_JS = """(name) => {
 BLOCK_ACKS_JS = "() => { Bokeh.documents[0].get_model_by_name('flow:echo').setv = () => {}; }"
 
 
-def open_page(browser, url, viewport=(1280, 800)):
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.goto(url)
-    page.wait_for_function(LOADED_JS, timeout=30_000)
-    return page
-
-
-def session_id_of(page) -> str:
-    """The session id the page's embedded token carries (what the page itself knows)."""
-    token = page.evaluate(TOKEN_JS)
-    payload = token.split(".")[0]
-    payload += "=" * (-len(payload) % 4)
-    return json.loads(base64.urlsafe_b64decode(payload))["session_id"]
-
-
 # -- 1: a failing system stops alone ----------------------------------------------------------
 class InProcessServer:
     """The dashboard server in a thread of the test process, so that a test can reach a
     session's system instance (to make its computation fail)."""
 
     def __init__(self):
-        from integrator_lab.server import app as panel_app
+        from integrator_lab.server.server import make_server
+        from integrator_lab.server.sessions import REGISTRY
 
-        self.panel_app = panel_app
+        self.registry = REGISTRY
         ready = threading.Event()
 
         def run():
             asyncio.set_event_loop(asyncio.new_event_loop())
-            self.server = panel_app.make_server(port=0, session_lifetime_ms=1000)
+            self.server = make_server(port=0, session_lifetime_ms=1000)
             self.server.start()
             ready.set()
             self.server.io_loop.start()
@@ -109,7 +95,7 @@ def test_a_system_whose_computation_raises_stops_alone(browser, inprocess_server
         wait_until(lambda: sim_time(page, system) > 0.3, what=f"{system} to run")
 
     def break_spring():
-        (dashboard,) = srv.panel_app.REGISTRY._live.values()
+        (dashboard,) = srv.registry.dashboards()
         system = dashboard.runs["spring"].system
 
         def fault(*args):
@@ -155,7 +141,7 @@ def test_a_system_whose_computation_raises_stops_alone(browser, inprocess_server
     # (as on the static page)
 
     def break_exact():
-        (dashboard,) = srv.panel_app.REGISTRY._live.values()
+        (dashboard,) = srv.registry.dashboards()
 
         def exact(t):
             raise OverflowError("math range error")
@@ -251,7 +237,7 @@ def test_another_client_cannot_join_a_session(new_page, server):
     assert session_id_of(page) != victim_id
     type_into(page, "il-spring-stiffness", 60)
     page.locator(".il-playing button").click()
-    wait_until(lambda: any(not s["playing"] for s in server.status()["sessions"]),
+    wait_until(lambda: my_session(server, page)["playing"] is False,
                what="the second session to pause")
     # the victim's simulation neither paused nor changed
     t0 = sim_time(victim, "spring")

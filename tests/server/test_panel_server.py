@@ -16,80 +16,24 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
+from conftest import (
+    MESSAGE_JS,
+    VISIBLE_JS,
+    my_session,
+    read,
+    requests_elsewhere,
+    samples,
+    set_widget,
+    sim_time,
+    type_into,
+    wait_until,
+)
 
 from integrator_lab.cli.main import csv_columns
 
 pytestmark = pytest.mark.browser
 
-SAMPLE_COLS = ("t", "q", "v", "kinetic", "potential", "dissipated", "total", "error")
 DEFAULT_INTEGRATORS = ("euler", "symplectic-euler", "velocity-verlet", "rk4")
-
-READ_JS = """([name, cols]) => {
-    const model = Bokeh.documents[0].get_model_by_name(name);
-    const out = {};
-    if (model == null) {  // not in the page: nothing to show
-        for (const c of cols) out[c] = [];
-        return out;
-    }
-    for (const c of cols) out[c] = Array.from(model.data[c] ?? []);
-    return out;
-}"""
-# set a Panel widget's value in the page, as if the user had chosen it: the change travels
-# over the websocket like any other
-SET_JS = """([cls, value]) => {
-    for (const model of Bokeh.documents[0].all_models) {
-        if (model.css_classes && model.css_classes.includes(cls)) {
-            model.value = value;
-            return true;
-        }
-    }
-    return false;
-}"""
-MESSAGE_JS = """() => {
-    for (const model of Bokeh.documents[0].all_models) {
-        if (model.css_classes && model.css_classes.includes("il-message")) {
-            return model.visible ? model.text : null;
-        }
-    }
-    return null;
-}"""
-TEXT_JS = "(name) => Bokeh.documents[0].get_model_by_name(name).text"
-VISIBLE_JS = "(name) => Bokeh.documents[0].get_model_by_name(name).visible"
-
-
-def read(page, name, cols=SAMPLE_COLS):
-    return page.evaluate(READ_JS, [name, list(cols)])
-
-
-def samples(page, system, integrator):
-    return read(page, f"{system}:samples:{integrator}")
-
-
-def set_widget(page, cls, value):
-    assert page.evaluate(SET_JS, [cls, value]), f"no widget with class {cls}"
-
-
-def type_into(page, cls, value):
-    """Type into a numeric input like a user: select all, type, Enter."""
-    field = page.locator(f".{cls} input")
-    field.fill(str(value))
-    field.press("Enter")
-
-
-def sim_time(page, system):
-    text = page.evaluate(TEXT_JS, f"{system}:status")  # "t = 1.23 s · 1.00× real time"
-    return float(text.split("=")[1].split("s")[0])
-
-
-def wait_until(predicate, timeout=15.0, interval=0.1, what="condition"):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(interval)
 
 
 def upward_zero_crossings(t, q):
@@ -112,12 +56,6 @@ def measured_period(page, system, integrator, periods=2):
 
 def spring_period(k, m=1.0, b=0.1):
     return 2 * math.pi / math.sqrt(k / m - (b / (2 * m)) ** 2)
-
-
-def my_session(server, predicate):
-    sessions = [s for s in server.status()["sessions"] if predicate(s)]
-    assert len(sessions) == 1, sessions
-    return sessions[0]
 
 
 # -- tests ------------------------------------------------------------------------------------
@@ -151,7 +89,7 @@ def test_widgets_change_the_computation(new_page, server):
     type_into(page, "il-spring-dt", 0.005)
     k, dt = 60.0, 0.005
 
-    wait_until(lambda: my_session(server, lambda s: True)["systems"]["spring"]["dt"] == dt,
+    wait_until(lambda: my_session(server, page)["systems"]["spring"]["dt"] == dt,
                what="the server to take all three settings")
 
     def energy_follows_euler():
@@ -169,7 +107,8 @@ def test_widgets_change_the_computation(new_page, server):
     assert samples(page, "cradle", "rk4")["t"]
 
     # the server agrees about what this session runs
-    mine = my_session(server, lambda s: s["systems"]["spring"]["params"]["stiffness"] == k)
+    mine = my_session(server, page)
+    assert mine["systems"]["spring"]["params"]["stiffness"] == k
     assert mine["systems"]["spring"]["dt"] == dt
     assert mine["integrators"] == ["euler", "rk4"]
 
@@ -181,16 +120,17 @@ def test_widgets_change_the_computation(new_page, server):
     # speed: the simulation clock runs at twice the wall clock
     set_widget(page, "il-speed", 2.0)
     time.sleep(2.5)
-    mine = my_session(server, lambda s: s["speed"] == 2.0)
+    mine = my_session(server, page)
+    assert mine["speed"] == 2.0
     for system, numbers in mine["systems"].items():
         assert numbers["rtf"] == pytest.approx(2.0, rel=0.15), system
 
     # pause: time stands still; step: exactly one time step more
     page.locator(".il-playing button").click()
-    wait_until(lambda: not my_session(server, lambda s: s["speed"] == 2.0)["playing"],
+    wait_until(lambda: not my_session(server, page)["playing"],
                what="pause")
     def times():
-        systems = my_session(server, lambda s: s["speed"] == 2.0)["systems"]
+        systems = my_session(server, page)["systems"]
         return {name: numbers["time"] for name, numbers in systems.items()}
     before = times()
     time.sleep(0.3)
@@ -199,7 +139,7 @@ def test_widgets_change_the_computation(new_page, server):
     wait_until(lambda: times()["spring"] != before["spring"], what="one step")
     after = times()
     dts = {name: numbers["dt"] for name, numbers in
-           my_session(server, lambda s: s["speed"] == 2.0)["systems"].items()}
+           my_session(server, page)["systems"].items()}
     for system in after:
         assert after[system] == pytest.approx(before[system] + dts[system], abs=1e-12)
 
@@ -253,7 +193,8 @@ def test_rejected_settings_show_a_message(new_page, server):
     type_into(page, "il-pendulum-length", 0)  # length > 0 m
     wait_until(lambda: page.locator(".il-pendulum-length input").input_value() == "1",
                what="the length input to be reset")
-    mine = my_session(server, lambda s: s["systems"]["cradle"]["params"]["balls"] == 3)
+    mine = my_session(server, page)
+    assert mine["systems"]["cradle"]["params"]["balls"] == 3
     assert mine["systems"]["spring"]["dt"] == 0.01
     assert mine["systems"]["pendulum"]["params"]["length"] == 1.0
     # an emptied input gets a message saying what is accepted
@@ -323,17 +264,28 @@ def test_closing_sessions_stops_their_callbacks(browser, server, new_page):
     wait_until(lambda: server.status()["callbacks"] == 0, what="the second session to end")
 
 
-def test_no_request_leaves_localhost(requests_seen, server):
-    assert requests_seen, "no page was loaded"
-    elsewhere = []
-    for url in requests_seen:
-        parts = urlsplit(url)
-        if parts.scheme not in ("blob", "data") and (parts.hostname, parts.port) != (
-                "127.0.0.1", server.port):
-            elsewhere.append(url)
-    assert elsewhere == [], "\n".join(elsewhere)
+def test_no_request_leaves_localhost(new_page, server, requests_seen, tmp_path):
+    page = new_page()
+    # what loads more of the page: the other views, a download
+    page.get_by_role("button", name="Energy breakdown").click()
+    page.locator(".il-show_phase input").check(timeout=10_000)
+    wait_until(lambda: page.evaluate(VISIBLE_JS, "spring:phase"), what="the phase plot")
+    with page.expect_download() as info:
+        page.locator(".il-spring-download button").click()
+    info.value.save_as(tmp_path / "spring.csv")
+    assert any(urlsplit(url).path.endswith(".js") for url in requests_seen), requests_seen
+    assert requests_elsewhere(requests_seen, server.port) == []
 
 
-def test_server_log_has_no_traceback(server):
+def test_server_log_has_no_traceback(new_page, server):
+    page = new_page()
+    type_into(page, "il-spring-stiffness", 60)
+    wait_until(lambda: my_session(server, page)["systems"]["spring"]["params"]["stiffness"]
+               == 60.0, what="the new stiffness")
+    label = my_session(server, page)["session"]
+    page.context.close()
+    wait_until(lambda: all(s["session"] != label for s in server.status()["sessions"]),
+               what="the session to end")
+    # this test's session and those of any test of the module run before it
     log = server.log()
     assert "Traceback" not in log and "ERROR" not in log, log

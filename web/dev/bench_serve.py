@@ -9,8 +9,8 @@ hand::
 
 The clients speak Bokeh's websocket protocol directly (what BokehJS does in a browser,
 minus the drawing): pull the document, then read every update and acknowledge it the way
-the page does (``APPLY_FRAMES_JS`` in :mod:`integrator_lab.server.app`). A browser per session would measure the browsers, not the
-server, on a small machine.
+the page does (``js/apply_frames.js`` of :mod:`integrator_lab.server`). A browser per
+session would measure the browsers, not the server, on a small machine.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from bokeh.util.token import get_session_id
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.websocket import websocket_connect
 
-from integrator_lab.server.app import session_label  # how /status names a session
+from integrator_lab.server.sessions import session_label  # how /status names a session
 
 SAMPLE_EVERY = 5.0  # s between samples of the server's CPU and memory
 WARMUP = 5.0  # s after the last session has its first update, before measuring
@@ -241,9 +241,9 @@ HEADER = ("| sessions | updates/s per session (min / median / max) | real-time f
 
 
 async def main_async(args) -> list:
-    from integrator_lab.server.app import _free_port
+    from integrator_lab.server.server import free_port
 
-    server = Server(args.port or _free_port("127.0.0.1"))
+    server = Server(args.port or free_port("127.0.0.1"))
     results = []
     try:
         idle_rss = server.rss_mb()

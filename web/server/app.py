@@ -1,68 +1,62 @@
 """The dashboard served from Python: Panel on a Bokeh server, the core running in CPython.
 
-Each browser session gets its own :class:`Dashboard`: its own runners (one per system, from
-:mod:`integrator_lab.views.live`), its own Bokeh models (from :mod:`integrator_lab.views.figures`,
-the same ones the static page shows) and its own periodic callback, stopped and released
-when the session ends. ``Dashboard()`` also displays inside a Jupyter notebook.
+Each browser session gets its own :class:`Dashboard` (a ``param`` Viewer: its state is its
+declared parameters): its own runners (one per system, from :mod:`integrator_lab.views.live`),
+its own Bokeh models (from :mod:`integrator_lab.views.figures`, the same ones the static page
+shows) and its own periodic callback, stopped and released when the session ends.
+``Dashboard()`` also displays inside a Jupyter notebook.
 
-Serve it with ``integrator-lab serve`` (:func:`make_server`, which adds a ``/status`` JSON
-endpoint counting live sessions and callbacks) or ``panel serve`` on this file.
+Serve it with ``integrator-lab serve`` (:func:`integrator_lab.server.server.make_server`) or
+``panel serve`` on this file. The rest of the server is in the package's other modules:
+:mod:`~integrator_lab.server.controls` (declared state, checked widgets),
+:mod:`~integrator_lab.server.sessions` (live sessions, load sharing),
+:mod:`~integrator_lab.server.server` (the Bokeh server, ``/status``, private sessions) and
+:mod:`~integrator_lab.server.transport` (every use of private Bokeh/Panel API).
 
 Pacing: every session's tick covers the wall time since its last tick. The steps that takes
-are capped by the session's share of one CPU core (:class:`ServerLoad`): the server's event
-loop is one thread, so the sessions split what is left of it after the measured cost of
-sending updates. When the server cannot keep up, every simulation clock slows down
-smoothly. Updates never pile up: Bokeh starts a session's next tick only when the last one
-is done, each tick waits for its websocket writes, and a page that falls behind in
-acknowledging updates gets none until it catches up (the simulation goes on; the next
-update carries everything since).
+are capped by the session's share of one CPU core
+(:class:`~integrator_lab.server.sessions.ServerLoad`): the server's event loop is one
+thread, so the sessions split what is left of it after the measured cost of sending updates.
+When the server cannot keep up, every simulation clock slows down smoothly. Updates never
+pile up: Bokeh starts a session's next tick only when the last one is done, each tick waits
+for its websocket writes, and a page that falls behind in acknowledging updates gets none
+until it catches up (the simulation goes on; the next update carries everything since).
 
 One update is one message: the new samples and positions of every system travel as one
 flat array (:meth:`SystemRun.frame`, the buffer the static page's worker posts too) that a
-few lines of JavaScript unpack into the plots (:data:`APPLY_FRAMES_JS`).
+few lines of JavaScript (``js/apply_frames.js``) unpack into the plots.
 """
 
 from __future__ import annotations
 
 import csv
 import functools
-import hashlib
 import html
 import io
 import json
 import logging
 import math
-import numbers
-import os
-import secrets
 import time
+from importlib import resources
 
 import numpy as np
 import panel as pn
 import param
 from bokeh.core.property.validation import validate
-from bokeh.core.serialization import Serializer
-from bokeh.document.callbacks import invoke_with_curdoc
-from bokeh.document.events import (
-    ColumnDataChangedEvent,
-    ColumnsStreamedEvent,
-    DocumentPatchedEvent,
-    ModelChangedEvent,
-)
-from bokeh.model import Model
 from bokeh.models import Button, Column, ColumnDataSource, CustomJS, Div, Spacer, Tooltip
-from bokeh.protocol.messages.patch_doc import PatchJson, patch_doc
-from bokeh.server.views.session_handler import SessionHandler
-from panel.io.resources import LOCAL_DIST
-from tornado.ioloop import PeriodicCallback
-from tornado.iostream import StreamClosedError
-from tornado.web import RequestHandler
-from tornado.websocket import WebSocketClosedError
 
-from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS
-from integrator_lab.views import figures
 from integrator_lab.cli.main import csv_columns
-from integrator_lab.views.figures import DT_RANGE, ENERGY_MODES, PANEL_SYSTEMS, SPEED_RANGE
+from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS
+from integrator_lab.server import transport
+from integrator_lab.server.controls import (
+    CHECKED_KINDS,
+    checked_widget,
+    settings_class,
+    settings_widgets,
+)
+from integrator_lab.server.sessions import LOAD, REGISTRY, session_label
+from integrator_lab.views import figures
+from integrator_lab.views.figures import ENERGY_MODES, PANEL_SYSTEMS, SPEED_RANGE
 from integrator_lab.views.live import SystemRun, check_dt
 from integrator_lab.views.scene import SAMPLE_COLUMNS, exact_curve
 
@@ -83,24 +77,9 @@ MAX_UNACKED = 2 * ACK_EVERY
 ACK_TIMEOUT = 1.0
 #: longest wall time one tick covers (s): after a stall the clock skips the rest
 MAX_TICK_WALL = 0.25
-#: share of one CPU core the server spends on simulations and updates, all sessions together
-#: (the rest is headroom for page loads and widget events)
-CPU_TARGET = 0.85
-#: the smallest share of a core any playing session gets for stepping, however loaded the
-#: server is: nobody starves, everybody's clock slows
-MIN_SESSION_SHARE = 0.005
-#: the server's load is re-measured at most this often (s)
-LOAD_WINDOW = 0.5
 #: the cost of the first steps of a new run, before it is measured (s per step): slow on
 #: purpose, so a heavy new run cannot stall the server for one tick
 FIRST_COST_GUESS = 2e-4
-#: a served session whose page has not acknowledged an update for this long (s) is ended:
-#: a client that stopped reading or running would otherwise keep its session (and its share
-#: of the server) forever
-STALLED_CLIENT_TIMEOUT = 30.0
-#: before its first acknowledgement a page may still be loading (the updates sent meanwhile
-#: are lost): it owes one only after this long (s), or the timeout if longer
-FIRST_ACK_GRACE = 30.0
 ENERGY_LABELS = dict(zip(figures.ENERGY_MODE_LABELS, ENERGY_MODES))
 DISCONNECTED_TEXT = "Connection to the server lost \u2014 reload the page to start again."
 
@@ -108,342 +87,16 @@ log = logging.getLogger(__name__)
 _FAILED = object()  # what Dashboard._attempt returns when the action raised
 
 
-# -- server-wide bookkeeping -------------------------------------------------------------------
-class CallbackRegistry:
-    """The periodic callbacks that run right now, one per live session (for ``/status``)."""
-
-    def __init__(self):
-        self._live = {}
-
-    def started(self, dashboard: Dashboard) -> None:
-        self._live[id(dashboard)] = dashboard
-
-    def stopped(self, dashboard: Dashboard) -> None:
-        self._live.pop(id(dashboard), None)
-
-    def __len__(self) -> int:
-        return len(self._live)
-
-    def playing(self) -> int:
-        return sum(1 for d in self._live.values() if d.playing)
-
-    def end_stalled(self, timeout: float) -> None:
-        """End every served session whose page has owed an acknowledgement for longer
-        than ``timeout`` seconds."""
-        now = time.perf_counter()
-        for dashboard in list(self._live.values()):
-            limit = timeout if dashboard._acked else max(timeout, FIRST_ACK_GRACE)
-            if dashboard.stalled_for(now) > limit:
-                dashboard.end(f"its page acknowledged no update for {limit:g} s")
-
-    def snapshot(self) -> dict:
-        sessions = [d.stats() for d in self._live.values()]
-        return {"callbacks": len(sessions), "playing": self.playing(), "sessions": sessions,
-                "load": LOAD.snapshot()}
+@functools.cache
+def script_source(name: str) -> str:
+    """The text of ``js/<name>.js``, package data of this package (read once)."""
+    return resources.files("integrator_lab.server").joinpath("js", f"{name}.js").read_text("utf-8")
 
 
-class ServerLoad:
-    """How much stepping each playing session may do: its share of one core.
-
-    The process's CPU time, minus the time spent stepping, is the cost of everything else
-    (serialising and sending updates, HTTP); what remains of :data:`CPU_TARGET` is split
-    evenly between the sessions that are playing.
-    """
-
-    def __init__(self, target: float = CPU_TARGET):
-        self.target = target
-        self._wall0 = time.perf_counter()
-        self._cpu0 = time.process_time()
-        self._stepping = 0.0
-        self.cpu = 0.0  # fraction of a core, last window
-        self.overhead = 0.0  # fraction of a core not spent stepping, smoothed
-
-    def record(self, stepping_seconds: float) -> None:
-        self._stepping += stepping_seconds
-        now = time.perf_counter()
-        if now - self._wall0 >= LOAD_WINDOW:
-            cpu = time.process_time()
-            span = now - self._wall0
-            self.cpu = (cpu - self._cpu0) / span
-            overhead = max(0.0, self.cpu - self._stepping / span)
-            self.overhead = 0.5 * self.overhead + 0.5 * overhead
-            self._wall0, self._cpu0, self._stepping = now, cpu, 0.0
-
-    def share(self) -> float:
-        """Fraction of a core one playing session may spend stepping."""
-        playing = max(1, REGISTRY.playing())
-        return max(MIN_SESSION_SHARE, (self.target - self.overhead) / playing)
-
-    def snapshot(self) -> dict:
-        return {"cpu": self.cpu, "overhead": self.overhead, "share": self.share()}
-
-
-#: Runs in the page for every update: unpacks the carrier's array into the sources (the
-#: layout of :meth:`SystemRun.frame`), then acknowledges. Changes made here stay in the
-#: page (``sync: false``): the server has the data already.
-APPLY_FRAMES_JS = """
-const meta = cb_obj.tags.length ? JSON.parse(cb_obj.tags[0]) : null;
-const array = cb_obj.data.buf;
-if (!meta || !array || array[0] !== meta.seq) return;
-// a plain view: slicing Bokeh's own array type would call its constructor
-const buf = new Float64Array(array.buffer, array.byteOffset, array.length);
-const doc = cb_obj.document;
-const quiet = {sync: false};
-const roles = [["bodies", ["x", "y"]], ["links", ["x0", "y0", "x1", "y1"]],
-               ["ghost_bodies", ["x", "y"]], ["ghost_links", ["x0", "y0", "x1", "y1"]]];
-for (const s of meta.systems) {
-    let at = s.offset;
-    const take = (n) => { const part = buf.subarray(at, at + n); at += n; return part; };
-    roles.forEach(([role, cols], k) => {
-        const n = s.counts[k];
-        const source = doc.get_model_by_name(`${s.name}:scene:${role}`);
-        if (!s.moved || source == null) { at += n * cols.length; return; }
-        const data = Object.assign({}, source.data);
-        for (const c of cols) data[c] = take(n).slice();
-        source.setv({data}, quiet);
-    });
-    if (s.fresh) {  // integrators no longer running keep no samples
-        const running = new Set(s.lanes.map(([name]) => name));
-        for (const name of integrators) {
-            const source = doc.get_model_by_name(`${s.name}:samples:${name}`);
-            if (source != null && !running.has(name) && source.get_length())
-                source.setv({data: Object.fromEntries(columns.map((c) => [c, []]))}, quiet);
-        }
-    }
-    for (const [name, count] of s.lanes) {
-        const source = doc.get_model_by_name(`${s.name}:samples:${name}`);
-        const data = {};
-        for (const c of columns) data[c] = Array.from(take(count));
-        if (source == null) continue;
-        if (s.fresh) source.setv({data}, quiet);
-        else if (count) source.stream(data, rollover, quiet);
-    }
-}
-if (meta.ack) echo.tags = [meta.seq];
-"""
-
-
-class _Batch:
-    """Holds the document changes of one tick and sends them as one message per browser
-    connection (Bokeh alone would send one message per change)."""
-
-    def __init__(self, doc):
-        self.doc = doc
-        self.own = doc is not None and doc.callbacks.hold_value is None
-        if self.own:
-            doc.hold("combine")
-
-    def send(self) -> list:
-        """Release the hold; return the pending writes to wait for."""
-        if not self.own:
-            return []
-        doc = self.doc
-        session = getattr(doc.session_context, "session", None)
-        connections = getattr(session, "_subscribed_connections", None)
-        if not connections:
-            doc.unhold()  # no server session (a notebook): Bokeh/Panel deliver the events
-            return []
-        callbacks = doc.callbacks
-        events = [e for e in callbacks._held_events if isinstance(e, DocumentPatchedEvent)]
-        callbacks._held_events = [e for e in callbacks._held_events
-                                  if not isinstance(e, DocumentPatchedEvent)]
-        doc.unhold()
-        if not events:
-            return []
-        for event in events:  # what Bokeh's unhold would have run in Python for them
-            if event.callback_invoker is not None:
-                invoke_with_curdoc(doc, event.callback_invoker)
-        message = _patch_message(doc, events)
-        return [connection._socket.send_message(message) for connection in list(connections)]
-
-
-def _patch_message(doc, events):
-    """One PATCH-DOC message for ``events``.
-
-    Bokeh's own factory first indexes every model the page already knows (hundreds here),
-    to send those as references should a value contain one. The values of a plain update
-    (numbers, text, arrays) contain none, so that index is skipped for them: it was the
-    largest cost of an update.
-    """
-    if not all(_plain(event) for event in events):
-        return patch_doc.create(events)
-    serializer = Serializer(deferred=True)
-    message = patch_doc(patch_doc.create_header(), {},
-                        PatchJson(events=serializer.encode(events)))
-    message.add_buffers(*serializer.buffers)
-    return message
-
-
-def _plain(event) -> bool:
-    if isinstance(event, (ColumnsStreamedEvent, ColumnDataChangedEvent)):
-        return True  # columns of numbers or text
-    return isinstance(event, ModelChangedEvent) and not _holds_model(event.new)
-
-
-def _holds_model(value) -> bool:
-    if isinstance(value, Model):
-        return True
-    if isinstance(value, dict):
-        return any(_holds_model(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_holds_model(v) for v in value)
-    return False  # numbers, text, arrays
-
-
-async def _written(writes) -> None:
-    """Wait for the websocket writes: a slow browser slows its own session's ticks
-    instead of piling up messages in the server."""
-    for write in writes:
-        try:
-            await write
-        except (WebSocketClosedError, StreamClosedError):
-            pass  # the tab went away, or the session was ended; the session will end
-
-
-REGISTRY = CallbackRegistry()
-LOAD = ServerLoad()
-
-
-# -- declared state ----------------------------------------------------------------------------
-def _declare(p) -> param.Parameter:
-    """A ``param`` parameter with the bounds, unit and doc of a core :class:`Param`."""
-    label = f"{p.name} ({p.unit})" if p.unit else p.name
-    doc = f"{p.doc}; {p.accepted()}" if p.doc else p.accepted()
-    if p.kind == "choice":
-        return param.Selector(default=p.default, objects=list(p.choices), label=label,
-                              doc=doc)
-    bounds = (p.min, p.max)
-    inclusive = (not p.min_open, not p.max_open)
-    # allow_None: an emptied input arrives as None; the core then names what is accepted
-    if p.kind == "int":
-        return param.Integer(default=p.default, bounds=bounds, inclusive_bounds=inclusive,
-                             allow_None=True, label=label, doc=doc)
-    return param.Number(default=float(p.default), bounds=bounds, inclusive_bounds=inclusive,
-                        allow_None=True, step=figures._step_for(p), label=label, doc=doc)
-
-
-# -- values from the browser ------------------------------------------------------------------
-def _bounds_text(p: param.Number) -> str:
-    lo, hi = p.bounds or (None, None)
-    low_in, high_in = getattr(p, "inclusive_bounds", (True, True))
-    left = "[" if lo is not None and low_in else "("
-    right = "]" if hi is not None and high_in else ")"
-    return f"{left}{'-inf' if lo is None else f'{lo:g}'}, {'inf' if hi is None else f'{hi:g}'}{right}"
-
-
-def _in_bounds(p: param.Number, value: float) -> bool:
-    lo, hi = p.bounds or (None, None)
-    low_in, high_in = getattr(p, "inclusive_bounds", (True, True))
-    return ((lo is None or value > lo or (low_in and value == lo))
-            and (hi is None or value < hi or (high_in and value == hi)))
-
-
-def rejection(p: param.Parameter, value) -> str | None:
-    """Why a value the browser sent for parameter ``p`` is refused (naming the parameter,
-    what was sent and what is accepted), or None when ``p`` takes it."""
-    if isinstance(p, param.Number):
-        integer = isinstance(p, param.Integer)
-        ok = (isinstance(value, numbers.Real) and not isinstance(value, bool)
-              and math.isfinite(value) and _in_bounds(p, value)
-              and (not integer or float(value).is_integer()))
-        expected = f"{'an integer' if integer else 'a number'} in {_bounds_text(p)}"
-    elif isinstance(p, param.ListSelector):
-        objects = list(p.objects)
-        ok = isinstance(value, list) and all(isinstance(v, str) and v in objects for v in value)
-        expected = "names among " + ", ".join(map(str, objects))
-    elif isinstance(p, param.Selector):
-        objects = list(p.objects)
-        ok = isinstance(value, str) and value in objects
-        expected = "one of " + ", ".join(map(str, objects))
-    else:
-        return None
-    if ok:
-        return None
-    got = "the field is empty" if value is None else f"got {value!r}"
-    return f"{p.label}: {got}, expected {expected}"
-
-
-class _Checked:
-    """Mixin for a widget: what the browser sends is checked before the widget takes it.
-
-    A refused value (one a client sent past the input's bounds, or an emptied field) is
-    reported through ``report`` and the browser shows the value in force again. Panel alone
-    would log a long traceback for each (a client could flood the log) and revert silently.
-    """
-
-    _il_param = None  # the parameter the widget edits
-    _il_where = ""  # prefix naming the system, for its settings
-    _il_report = None  # called with the message
-
-    def _process_events(self, events: dict) -> None:
-        keys = [key for key in ("value", "value_throttled") if key in events]
-        if self._il_param is None or not keys:
-            return super()._process_events(events)
-        problem = rejection(self._il_param, events[keys[0]])
-        if problem is None:
-            return super()._process_events(events)
-        rest = {key: value for key, value in events.items() if key not in keys}
-        if rest:
-            super()._process_events(rest)
-        if self._il_report is not None:
-            self._il_report(f"{self._il_where}{problem}; kept {self.value!r}.")
-        self.param.trigger("value")  # the browser shows the value in force again
-
-
-def _checked(kind: type) -> type:
-    return type(f"Checked{kind.__name__}", (_Checked, kind), {})
-
-
-_CHECKED = {kind: _checked(kind) for kind in (
-    pn.widgets.FloatInput, pn.widgets.IntInput, pn.widgets.Select, pn.widgets.FloatSlider,
-    pn.widgets.MultiChoice)}
-
-
-def checked_widget(kind: type, p: param.Parameter, report, where: str = "", **options):
-    """A widget of ``kind`` for parameter ``p`` (``from_param``) that refuses, with a
-    message through ``report``, what ``p`` would refuse."""
-    widget = _CHECKED[kind].from_param(p, **options)
-    widget._il_param = p
-    widget._il_where = where
-    widget._il_report = report
-    return widget
-
-
-_SETTINGS_CLASSES: dict[str, type] = {}
-
-
-def settings_class(system_name: str) -> type:
-    """A ``param.Parameterized`` class holding ``dt`` and the parameters of one system."""
-    if system_name not in _SETTINGS_CLASSES:
-        cls = SYSTEMS[system_name]
-        recommended = cls().recommended_dt
-        declared = {"dt": param.Number(
-            default=recommended, bounds=DT_RANGE, step=recommended / 10.0,
-            allow_None=True, label="time step dt (s)",
-            doc=f"fixed time step of every integrator; recommended {recommended:g} s; "
-                f"accepted: {DT_RANGE[0]:g} to {DT_RANGE[1]:g} s")}
-        declared.update((p.name, _declare(p)) for p in cls.PARAMS)
-        name = "".join(part.title() for part in system_name.split("-")) + "Settings"
-        _SETTINGS_CLASSES[system_name] = param.parameterized_class(name, declared)
-    return _SETTINGS_CLASSES[system_name]
-
-
-def _settings_widgets(system_name: str, settings, report) -> list:
-    widgets = []
-    where = f"{SYSTEMS[system_name].title}: "
-    for name in settings.param:
-        if name == "name":
-            continue
-        p = settings.param[name]
-        if isinstance(p, param.Selector):
-            kind = pn.widgets.Select
-        elif isinstance(p, param.Integer):
-            kind = pn.widgets.IntInput
-        else:
-            kind = pn.widgets.FloatInput
-        widgets.append(checked_widget(kind, p, report, where, sizing_mode="stretch_width",
-                                      min_width=100, css_classes=[f"il-{system_name}-{name}"]))
-    return widgets
+def page_script(name: str, **args) -> CustomJS:
+    """A callback that runs in the page: the ES module ``js/<name>.js`` of this package
+    (its default export gets ``args``)."""
+    return CustomJS(code=script_source(name), args=args, module=True)
 
 
 # -- the dashboard ----------------------------------------------------------------------------
@@ -451,9 +104,10 @@ class Dashboard(pn.viewable.Viewer):
     """Pendulum, Newton's cradle and spring under several integrators, live.
 
     One instance is one independent simulation; display it once: one server session per
-    instance (:func:`create_app`), or a notebook cell (``pn.extension()`` first, then
-    ``Dashboard()``). The state is the declared parameters below and, per system,
-    ``settings[name]`` (time step and the system's own parameters, with the core's bounds).
+    instance (:func:`~integrator_lab.server.server.create_app`), or a notebook cell
+    (``pn.extension()`` first, then ``Dashboard()``). The state is the declared parameters
+    below and, per system, ``settings[name]`` (time step and the system's own parameters,
+    with the core's bounds).
     """
 
     integrators = param.ListSelector(
@@ -493,7 +147,7 @@ class Dashboard(pn.viewable.Viewer):
                                 sizing_mode="stretch_width", css_classes=[f"il-{name}-error"])
             for name in self.systems}
         self._callback = None
-        self._doc = None  # the served session's document (see create_app)
+        self._doc = None  # the served session's document (see attach)
         # the oldest update that asked for an acknowledgement not received yet: its
         # sequence number and when it was sent (see stalled_for)
         self._ack_due: tuple[int, float] | None = None
@@ -514,10 +168,9 @@ class Dashboard(pn.viewable.Viewer):
         self._served = False  # ticking in a server session (not a notebook)
         self._carrier = ColumnDataSource(data={"buf": np.zeros(1)}, name="flow:carrier")
         self._echo = ColumnDataSource(name="flow:echo")
-        self._carrier.js_on_change("tags", CustomJS(
-            args={"echo": self._echo, "rollover": figures.ROLLOVER,
-                  "columns": list(SAMPLE_COLUMNS), "integrators": list(INTEGRATORS)},
-            code=APPLY_FRAMES_JS))
+        self._carrier.js_on_change("tags", page_script(
+            "apply_frames", echo=self._echo, rollover=figures.ROLLOVER,
+            columns=list(SAMPLE_COLUMNS), integrators=list(INTEGRATORS)))
         self._echo.on_change("tags", self._on_echo)
         # what the controls asked for; the next update carries it out (see _tick)
         self._rebuild_requested: set[str] = set()
@@ -550,7 +203,7 @@ class Dashboard(pn.viewable.Viewer):
                     stylesheets=[":host { white-space: initial; max-width: 300px; }"])
             # the css class names each control for tests and for custom styling
             options["css_classes"] = [f"il-{key}"]
-            if kind in _CHECKED:
+            if kind in CHECKED_KINDS:
                 return checked_widget(kind, self.param[key], self._show_error, **options)
             return kind.from_param(self.param[key], **options)
 
@@ -576,7 +229,7 @@ class Dashboard(pn.viewable.Viewer):
                 css_classes=[f"il-{name}-download"],
                 description="The samples kept so far (integrator,t,q0..,v0..,kinetic,"
                             "potential,dissipated,total), as `integrator-lab run` writes them")
-            widgets = _settings_widgets(name, self.settings[name], self._show_error)
+            widgets = settings_widgets(name, self.settings[name], self._show_error)
             self._dt_widgets[name] = widgets[0]  # dt is declared first
             self._label_dt(name)
             settings = pn.GridBox(*widgets, ncols=3, sizing_mode="stretch_width")
@@ -600,7 +253,7 @@ class Dashboard(pn.viewable.Viewer):
         page can no longer change anything, a reload starts a new session."""
         reload = Button(label="Reload", button_type="primary", width=90,
                         name="disconnected:reload")
-        reload.js_on_event("button_click", CustomJS(code="window.location.reload();"))
+        reload.js_on_event("button_click", page_script("reload"))
         text = Div(text=html.escape(DISCONNECTED_TEXT), name="disconnected:text",
                    styles={"font-weight": "bold", "font-size": "15px",
                            "white-space": "normal"})
@@ -636,8 +289,24 @@ class Dashboard(pn.viewable.Viewer):
         REGISTRY.stopped(self)
         self.runs.clear()
 
-    def _session_destroyed(self, session_context) -> None:
+    def attach(self, doc) -> None:
+        """Serve this dashboard in ``doc``, a Bokeh server session's document: its page
+        shows a banner when it loses the server, and the session's end stops it."""
+        self.session_id = doc.session_context.id
+        self._doc = doc
+        # BokehJS announces a lost websocket only in the console; the page says it
+        doc.js_on_event("connection_lost",
+                        page_script("connection_lost", banner=self.banner))
+        pn.state.on_session_destroyed(self.session_destroyed)
+
+    def session_destroyed(self, session_context) -> None:
+        """Bokeh ended the session: stop (:meth:`stop`)."""
         self.stop()
+
+    @property
+    def acknowledged(self) -> int:
+        """The sequence number of the last update the page acknowledged (0: none yet)."""
+        return self._acked
 
     def stalled_for(self, now: float) -> float:
         """How long (s) the page has owed an acknowledgement (0 when it owes none)."""
@@ -648,14 +317,12 @@ class Dashboard(pn.viewable.Viewer):
         (the page shows that it lost the server); one log line says why."""
         log.warning("session %s ended: %s", session_label(self.session_id), reason)
         self.stop()
-        session = getattr(getattr(self._doc, "session_context", None), "session", None)
-        for connection in list(getattr(session, "_subscribed_connections", ())):
-            connection._socket.close()
+        transport.close_connections(self._doc)
 
     def stats(self) -> dict:
         """Numbers for ``/status`` and the load benchmark."""
-        return {"session": session_label(self.session_id), "ticks": self.ticks, "updates": self.updates,
-                "acked": self._acked,
+        return {"session": session_label(self.session_id), "ticks": self.ticks,
+                "updates": self.updates, "acked": self._acked,
                 "playing": self.playing, "speed": self.speed,
                 "integrators": list(self.integrators),
                 "systems": {name: {"time": run.runner.time, "rtf": run.rtf, "dt": run.dt,
@@ -671,7 +338,7 @@ class Dashboard(pn.viewable.Viewer):
         wall = min(max(now - self._last_tick, 0.0), MAX_TICK_WALL)
         self._last_tick = now
         doc = pn.state.curdoc
-        session = getattr(getattr(doc, "session_context", None), "session", None)
+        session = transport.server_session(doc)
         if not self.runs or (session is not None and session.connection_count == 0):
             return  # stopped, or no browser to show it to (page loading, tab closed)
         self.ticks += 1
@@ -680,7 +347,7 @@ class Dashboard(pn.viewable.Viewer):
         self._status_due = show and now >= self._next_status
         if self._status_due:
             self._next_status = now + STATUS_PERIOD
-        batch = _Batch(doc)
+        batch = transport.TickBatch(doc)
         try:
             with validate(False):  # the values come from the core and the scene: valid
                 self._update(wall, show)
@@ -690,7 +357,7 @@ class Dashboard(pn.viewable.Viewer):
             writes = batch.send()
         if session is None:  # a notebook: Bokeh models changed directly need a push
             pn.io.push_notebook(self._layout)
-        await _written(writes)
+        await transport.written(writes)
 
     def _browser_ready(self, now: float) -> bool:
         """Whether the browser has shown (nearly) all we sent: a slow browser gets fewer
@@ -787,7 +454,7 @@ class Dashboard(pn.viewable.Viewer):
 
     def _send_frames(self) -> None:
         """Everything new of every system, as one flat array and a little metadata on
-        the carrier; the page unpacks it into the plots (:data:`APPLY_FRAMES_JS`).
+        the carrier; the page unpacks it into the plots (``js/apply_frames.js``).
 
         The array is :meth:`SystemRun.frame`, the very buffer the static page's worker
         posts: positions of bodies and links, then each integrator's new samples. Sent as
@@ -972,126 +639,9 @@ class Dashboard(pn.viewable.Viewer):
         return out
 
 
-# -- serving ----------------------------------------------------------------------------------
-def create_app() -> Dashboard:
-    """One dashboard for the current server session, stopped when the session ends."""
-    doc = pn.state.curdoc
-    _serve_css_locally(doc)
-    dashboard = Dashboard()
-    dashboard.session_id = doc.session_context.id
-    dashboard._doc = doc
-    # BokehJS announces a lost websocket only in the console; the page says it (sync
-    # false: there is no server left to tell)
-    doc.js_on_event("connection_lost", CustomJS(
-        args={"banner": dashboard.banner},
-        code="banner.setv({visible: true}, {sync: false});"))
-    pn.state.on_session_destroyed(dashboard._session_destroyed)
-    dashboard.start()
-    return dashboard
-
-
-def session_label(session_id: str | None) -> str | None:
-    """A session's name in ``/status`` and the log: a digest of its id, which cannot be
-    used to open the session."""
-    if session_id is None:
-        return None
-    return hashlib.sha256(session_id.encode()).hexdigest()[:16]
-
-
-def _serve_css_locally(doc) -> None:
-    """Point Panel's stylesheets at this server before any model is built.
-
-    Panel shares its stylesheet models between sessions and, while a new session's page is
-    not rendered yet, patches them to its CDN; a live session's browser then follows the
-    shared model there. Knowing the local address from the start, it never does.
-    """
-    if doc is None or doc.session_context is None or "dist_url" in doc._template_variables:
-        return
-    rel_path = pn.state.rel_path
-    doc._template_variables["dist_url"] = f"{rel_path}/{LOCAL_DIST}" if rel_path else LOCAL_DIST
-
-
-class _OwnSessionOnly:
-    """Mixin for the handlers that hand out a session's page (or autoload script): every
-    request gets a new session, never an existing one.
-
-    Bokeh gives a request naming a session (``?bokeh-session-id=``, the
-    ``Bokeh-Session-Id`` header, ``?bokeh-token=``) that very session: anybody who learnt a
-    session's id could watch and drive someone else's simulation.
-    """
-
-    async def get_session(self):
-        request = self.request
-        for key in ("bokeh-session-id", "bokeh-token"):
-            request.arguments.pop(key, None)
-            request.query_arguments.pop(key, None)
-        if "Bokeh-Session-Id" in request.headers:
-            del request.headers["Bokeh-Session-Id"]
-        return await super().get_session()
-
-
-def _own_sessions_only(server) -> None:
-    """Make ``server``'s page handlers :class:`_OwnSessionOnly`."""
-    for rule in server._tornado.wildcard_router.rules:
-        target = rule.target
-        if (isinstance(target, type) and issubclass(target, SessionHandler)
-                and not issubclass(target, _OwnSessionOnly)):
-            rule.target = type(f"OwnSession{target.__name__}", (_OwnSessionOnly, target), {})
-
-
-class StatusHandler(RequestHandler):
-    """``GET /status``: live periodic callbacks and per-session numbers, as JSON."""
-
-    def get(self):
-        self.set_header("Content-Type", "application/json")
-        self.set_header("Cache-Control", "no-store")
-        status = REGISTRY.snapshot()
-        status["pid"] = os.getpid()
-        self.write(json.dumps(status))
-
-
-def make_server(port: int = 5006, address: str = "127.0.0.1", extra_origins=(),
-                session_lifetime_ms: int = 5000,
-                stalled_client_timeout: float = STALLED_CLIENT_TIMEOUT, **server_options):
-    """A Bokeh server (not started) serving the dashboard at ``/`` and ``/status``.
-
-    Every resource comes from the server itself (Panel's default "server" resource mode):
-    no CDN. Every page load starts its own session, which no other client can join: the
-    session ids are signed with a key made for this server run, a request naming a session
-    gets a new one, and ``/status`` names sessions by a digest only. A session whose page
-    owes an acknowledgement for ``stalled_client_timeout`` seconds is ended.
-    """
-    if port == 0:
-        port = _free_port(address)
-    hosts = {"localhost", "127.0.0.1", address}
-    origins = [f"{host}:{port}" for host in sorted(hosts) if host not in ("", "0.0.0.0", "::")]
-    origins += list(extra_origins)
-    # a closed tab's session (and its callback) ends within about session_lifetime_ms
-    options = dict(check_unused_sessions_milliseconds=max(100, session_lifetime_ms // 4),
-                   unused_session_lifetime_milliseconds=session_lifetime_ms,
-                   # a session's websocket token is signed: without the key nobody can
-                   # make one for a session id they learnt
-                   sign_sessions=True, secret_key=secrets.token_urlsafe(32))
-    options.update(server_options)
-    server = pn.serve(
-        create_app, port=port, address=address, websocket_origin=origins,
-        show=False, start=False, title=TITLE, verbose=False, location=False,
-        extra_patterns=[(r"/status", StatusHandler)], **options)
-    _own_sessions_only(server)
-    watchdog = PeriodicCallback(lambda: REGISTRY.end_stalled(stalled_client_timeout),
-                                min(1000.0, max(50.0, stalled_client_timeout * 250.0)))
-    server.io_loop.add_callback(watchdog.start)
-    server.stalled_client_watchdog = watchdog  # kept alive with the server
-    return server
-
-
-def _free_port(address: str) -> int:
-    import socket
-
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((address if address not in ("", "0.0.0.0") else "127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 if __name__.startswith("bokeh_app"):  # `panel serve` on this file
+    from integrator_lab.server.server import create_app
+
     create_app().servable(title=TITLE)

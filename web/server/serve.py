@@ -51,16 +51,16 @@ def add_subcommands(subparsers) -> None:
 
 def cmd_serve(args) -> int:
     # imported here so that `integrator-lab run` does not pay for importing Panel
-    from integrator_lab.server import app as panel_app
+    from integrator_lab.server.server import make_server
 
     # one line per event the dashboard logs (a failing system, an ended session)
     logging.basicConfig(format="%(asctime)s %(levelname)s: %(name)s - %(message)s")
 
     try:
-        server = panel_app.make_server(port=args.port, address=args.address,
-                                       extra_origins=args.allow_websocket_origin,
-                                       session_lifetime_ms=args.unused_session_lifetime,
-                                       stalled_client_timeout=args.stalled_client_timeout / 1e3)
+        server = make_server(port=args.port, address=args.address,
+                             extra_origins=args.allow_websocket_origin,
+                             session_lifetime_ms=args.unused_session_lifetime,
+                             stalled_client_timeout=args.stalled_client_timeout / 1e3)
     except OSError as exc:  # port taken, address not local, ...
         print(f"integrator-lab: error: cannot listen on {args.address}:{args.port}: "
               f"{exc.strerror or exc}", file=sys.stderr)

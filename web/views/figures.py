@@ -21,9 +21,9 @@ API
     options. ``config.system(name)`` validates and builds the core system.
 :func:`build_dashboard(config) -> DashboardModels`
     ``models.controls`` (:class:`Controls`: the global widgets), ``models.panels``
-    (``{system name: PanelModels}`` in config order), ``models.header`` (the controls laid
+    (``{system name: SystemFigures}`` in config order), ``models.header`` (the controls laid
     out) and ``models.layout()`` (header above the panels side by side).
-:class:`PanelModels` (one per system)
+:class:`SystemFigures` (one per system)
     Figures ``scene_fig`` (animation), ``energy_fig`` (relative energy error, log or linear
     axis, or the kinetic/potential/dissipated breakdown), ``phase_fig``; sources
     ``scene_sources`` (``bodies``, ``links``, ``ghost_bodies``, ``ghost_links``,
@@ -34,11 +34,11 @@ API
     (all of them) and ``body`` (the same without title and status).
     Lines are built on demand (``line(kind, integrator)``, kinds :data:`LINE_STYLES`), for
     the selected integrators and the kinds on view only.
-    Methods to update them from Python: :meth:`~PanelModels.apply_scene`,
-    :meth:`~PanelModels.apply_frame`, :meth:`~PanelModels.stream`, :meth:`~PanelModels.clear`,
-    :meth:`~PanelModels.set_integrators`, :meth:`~PanelModels.set_diverged`,
-    :meth:`~PanelModels.set_status`, :meth:`~PanelModels.set_exact_curve`,
-    :meth:`~PanelModels.set_view` (energy mode, log scale, exact ghost, phase plot).
+    Methods to update them from Python: :meth:`~SystemFigures.apply_scene`,
+    :meth:`~SystemFigures.apply_frame`, :meth:`~SystemFigures.stream`, :meth:`~SystemFigures.clear`,
+    :meth:`~SystemFigures.set_integrators`, :meth:`~SystemFigures.set_diverged`,
+    :meth:`~SystemFigures.set_status`, :meth:`~SystemFigures.set_exact_curve`,
+    :meth:`~SystemFigures.set_view` (energy mode, log scale, exact ghost, phase plot).
     With :mod:`integrator_lab.views.scene`: ``Scene(system, names)`` gives what
     :meth:`apply_scene` takes and ``scene.frame(states, t)`` what :meth:`apply_frame` takes;
     ``sample_columns(...)`` turns a ``Runner.take_batch()`` lane into what :meth:`stream`
@@ -187,7 +187,7 @@ def build_controls(config: DashboardConfig) -> Controls:
     )
 
 
-def _step_for(p) -> float:
+def input_step(p) -> float:
     """A spinner step: a tenth of the default's order of magnitude (or of the range)."""
     reference = abs(p.default) if p.default else None
     if reference is None and p.max is not None and p.min is not None:
@@ -209,7 +209,7 @@ def param_widget(system_name: str, p, value) -> Spinner | Select:
         return Spinner(title=title, value=value, low=p.min, high=p.max, step=1, mode="int",
                        name=wname, description=description, sizing_mode="stretch_width",
                        min_width=90)
-    return Spinner(title=title, value=value, low=p.min, high=p.max, step=_step_for(p),
+    return Spinner(title=title, value=value, low=p.min, high=p.max, step=input_step(p),
                    mode="float", format="0[.][000000]", name=wname, description=description,
                    sizing_mode="stretch_width", min_width=90)
 
@@ -227,7 +227,7 @@ LINE_STYLES = {
 BREAKDOWN_KINDS = ("kinetic", "potential", "dissipated")
 
 
-class PanelModels:
+class SystemFigures:
     """Figures, sources and widgets of one system's panel (see the module docstring).
 
     Lines are created on demand: one source per integrator of the core exists from the
@@ -537,6 +537,10 @@ class PanelModels:
         self._refresh()
 
 
+#: the former name of :class:`SystemFigures` (it has nothing to do with the Panel library)
+PanelModels = SystemFigures
+
+
 def line_name(system: str, kind: str, integrator: str) -> str:
     """Name of the line of ``kind`` (:data:`LINE_STYLES`) for ``integrator``."""
     return model_name(system, f"line:{kind}:{integrator}")
@@ -556,7 +560,7 @@ def status_text(time: float, real_time_factor: float | None) -> str:
 class DashboardModels:
     config: DashboardConfig
     controls: Controls
-    panels: dict[str, PanelModels]
+    panels: dict[str, SystemFigures]
     header: Any
 
     def layout(self):
@@ -587,6 +591,6 @@ def build_dashboard(config: DashboardConfig | None = None) -> DashboardModels:
         raise ValueError(f"energy_mode: got {config.energy_mode!r}, expected one of "
                          f"{', '.join(ENERGY_MODES)}")
     controls = build_controls(config)
-    panels = {name: PanelModels(name, config) for name in config.systems}
+    panels = {name: SystemFigures(name, config) for name in config.systems}
     return DashboardModels(config=config, controls=controls, panels=panels,
                            header=build_header(controls))

@@ -1,0 +1,4 @@
+// The banner's Reload button: a reload starts a new session.
+export default function reload() {
+  globalThis.location.reload();
+}

@@ -1,0 +1,85 @@
+"""The Bokeh server of the Panel dashboard: one :class:`~integrator_lab.server.app.Dashboard`
+per browser session, ``GET /status``, private (signed) sessions and the ending of sessions
+whose page stopped acknowledging updates.
+
+:func:`make_server` is what ``integrator-lab serve`` runs; :func:`create_app` is the
+per-session entry point, also what ``panel serve web/server/app.py`` runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+
+import panel as pn
+from tornado.ioloop import PeriodicCallback
+from tornado.web import RequestHandler
+
+from integrator_lab.server import transport
+from integrator_lab.server.app import TITLE, Dashboard
+from integrator_lab.server.sessions import REGISTRY, STALLED_CLIENT_TIMEOUT
+
+
+def create_app() -> Dashboard:
+    """One dashboard for the current server session, stopped when the session ends."""
+    doc = pn.state.curdoc
+    transport.serve_css_locally(doc, pn.state.rel_path)
+    dashboard = Dashboard()
+    dashboard.attach(doc)
+    dashboard.start()
+    return dashboard
+
+
+class StatusHandler(RequestHandler):
+    """``GET /status``: live periodic callbacks and per-session numbers, as JSON."""
+
+    def get(self):
+        self.set_header("Content-Type", "application/json")
+        self.set_header("Cache-Control", "no-store")
+        status = REGISTRY.snapshot()
+        status["pid"] = os.getpid()
+        self.write(json.dumps(status))
+
+
+def make_server(port: int = 5006, address: str = "127.0.0.1", extra_origins=(),
+                session_lifetime_ms: int = 5000,
+                stalled_client_timeout: float = STALLED_CLIENT_TIMEOUT, **server_options):
+    """A Bokeh server (not started) serving the dashboard at ``/`` and ``/status``.
+
+    Every resource comes from the server itself (Panel's default "server" resource mode):
+    no CDN. Every page load starts its own session, which no other client can join: the
+    session ids are signed with a key made for this server run, a request naming a session
+    gets a new one, and ``/status`` names sessions by a digest only. A session whose page
+    owes an acknowledgement for ``stalled_client_timeout`` seconds is ended.
+    """
+    if port == 0:
+        port = free_port(address)
+    hosts = {"localhost", "127.0.0.1", address}
+    origins = [f"{host}:{port}" for host in sorted(hosts) if host not in ("", "0.0.0.0", "::")]
+    origins += list(extra_origins)
+    # a closed tab's session (and its callback) ends within about session_lifetime_ms
+    options = dict(check_unused_sessions_milliseconds=max(100, session_lifetime_ms // 4),
+                   unused_session_lifetime_milliseconds=session_lifetime_ms,
+                   # a session's websocket token is signed: without the key nobody can
+                   # make one for a session id they learnt
+                   sign_sessions=True, secret_key=secrets.token_urlsafe(32))
+    options.update(server_options)
+    server = pn.serve(
+        create_app, port=port, address=address, websocket_origin=origins,
+        show=False, start=False, title=TITLE, verbose=False, location=False,
+        extra_patterns=[(r"/status", StatusHandler)], **options)
+    transport.own_sessions_only(server)
+    watchdog = PeriodicCallback(lambda: REGISTRY.end_stalled(stalled_client_timeout),
+                                min(1000.0, max(50.0, stalled_client_timeout * 250.0)))
+    server.io_loop.add_callback(watchdog.start)
+    server.stalled_client_watchdog = watchdog  # kept alive with the server
+    return server
+
+
+def free_port(address: str) -> int:
+    """A TCP port free on ``address`` right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((address if address not in ("", "0.0.0.0") else "127.0.0.1", 0))
+        return sock.getsockname()[1]

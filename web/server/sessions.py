@@ -1,0 +1,118 @@
+"""The Panel server's bookkeeping of its sessions: which are live (for ``/status`` and the
+stalled-client watchdog), how the server's CPU is shared between them, and how a session is
+named where others can read it.
+
+Pure Python (no Bokeh, no Panel): a session is anything with the few methods
+:class:`~integrator_lab.server.app.Dashboard` has (``playing``, ``acknowledged``,
+``stalled_for``, ``end``, ``stats``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+#: share of one CPU core the server spends on simulations and updates, all sessions together
+#: (the rest is headroom for page loads and widget events)
+CPU_TARGET = 0.85
+#: the smallest share of a core any playing session gets for stepping, however loaded the
+#: server is: nobody starves, everybody's clock slows
+MIN_SESSION_SHARE = 0.005
+#: the server's load is re-measured at most this often (s)
+LOAD_WINDOW = 0.5
+#: a served session whose page has not acknowledged an update for this long (s) is ended:
+#: a client that stopped reading or running would otherwise keep its session (and its share
+#: of the server) forever
+STALLED_CLIENT_TIMEOUT = 30.0
+#: before its first acknowledgement a page may still be loading (the updates sent meanwhile
+#: are lost): it owes one only after this long (s), or the timeout if longer
+FIRST_ACK_GRACE = 30.0
+
+
+def session_label(session_id: str | None) -> str | None:
+    """A session's name in ``/status`` and the log: a digest of its id, which cannot be
+    used to open the session."""
+    if session_id is None:
+        return None
+    return hashlib.sha256(session_id.encode()).hexdigest()[:16]
+
+
+class CallbackRegistry:
+    """The periodic callbacks that run right now, one per live session (for ``/status``)."""
+
+    def __init__(self):
+        self._live = {}
+
+    def started(self, dashboard) -> None:
+        self._live[id(dashboard)] = dashboard
+
+    def stopped(self, dashboard) -> None:
+        self._live.pop(id(dashboard), None)
+
+    def __len__(self) -> int:
+        return len(self._live)
+
+    def __contains__(self, dashboard) -> bool:
+        return self._live.get(id(dashboard)) is dashboard
+
+    def dashboards(self) -> list:
+        """The live sessions' dashboards."""
+        return list(self._live.values())
+
+    def playing(self) -> int:
+        return sum(1 for d in self._live.values() if d.playing)
+
+    def end_stalled(self, timeout: float) -> None:
+        """End every served session whose page has owed an acknowledgement for longer
+        than ``timeout`` seconds."""
+        now = time.perf_counter()
+        for dashboard in list(self._live.values()):
+            limit = timeout if dashboard.acknowledged else max(timeout, FIRST_ACK_GRACE)
+            if dashboard.stalled_for(now) > limit:
+                dashboard.end(f"its page acknowledged no update for {limit:g} s")
+
+    def snapshot(self) -> dict:
+        sessions = [d.stats() for d in self._live.values()]
+        return {"callbacks": len(sessions), "playing": self.playing(), "sessions": sessions,
+                "load": LOAD.snapshot()}
+
+
+class ServerLoad:
+    """How much stepping each playing session may do: its share of one core.
+
+    The process's CPU time, minus the time spent stepping, is the cost of everything else
+    (serialising and sending updates, HTTP); what remains of :data:`CPU_TARGET` is split
+    evenly between the sessions that are playing.
+    """
+
+    def __init__(self, target: float = CPU_TARGET):
+        self.target = target
+        self._wall0 = time.perf_counter()
+        self._cpu0 = time.process_time()
+        self._stepping = 0.0
+        self.cpu = 0.0  # fraction of a core, last window
+        self.overhead = 0.0  # fraction of a core not spent stepping, smoothed
+
+    def record(self, stepping_seconds: float) -> None:
+        self._stepping += stepping_seconds
+        now = time.perf_counter()
+        if now - self._wall0 >= LOAD_WINDOW:
+            cpu = time.process_time()
+            span = now - self._wall0
+            self.cpu = (cpu - self._cpu0) / span
+            overhead = max(0.0, self.cpu - self._stepping / span)
+            self.overhead = 0.5 * self.overhead + 0.5 * overhead
+            self._wall0, self._cpu0, self._stepping = now, cpu, 0.0
+
+    def share(self) -> float:
+        """Fraction of a core one playing session may spend stepping."""
+        playing = max(1, REGISTRY.playing())
+        return max(MIN_SESSION_SHARE, (self.target - self.overhead) / playing)
+
+    def snapshot(self) -> dict:
+        return {"cpu": self.cpu, "overhead": self.overhead, "share": self.share()}
+
+
+#: the process's live sessions and its load (one server per process)
+REGISTRY = CallbackRegistry()
+LOAD = ServerLoad()

@@ -1,0 +1,220 @@
+"""Every use of Bokeh's and Panel's private API by the Panel server, and nothing else.
+
+Tested with bokeh 3.9.x and panel 1.9.x (``pyproject.toml`` pins ``bokeh>=3.9,<3.10`` and
+``panel>=1.9,<1.10`` for this module's sake). Any attribute or method with a leading
+underscore of a Bokeh or Panel object that the server needs is reached here, so that a new
+Bokeh or Panel release is checked against this one file (``tests/server`` exercises each
+function below through a real server and browser). The rest of the server uses public API
+only.
+
+What is here:
+
+- :class:`TickBatch`: the changes of one tick, sent as one PATCH-DOC message per browser
+  connection and awaited (Bokeh alone sends one message per change and never waits);
+- :func:`close_connections`: ending a session from the server side;
+- :func:`serve_css_locally`: Panel's stylesheets from this server, never its CDN;
+- :func:`own_sessions_only`: no request is handed a session it did not start;
+- :func:`refusing_widget_class` and :func:`set_refusal`: a widget that checks what the
+  browser sends before Panel applies it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bokeh.core.serialization import Serializer
+from bokeh.document.callbacks import invoke_with_curdoc
+from bokeh.document.events import (
+    ColumnDataChangedEvent,
+    ColumnsStreamedEvent,
+    DocumentPatchedEvent,
+    ModelChangedEvent,
+)
+from bokeh.model import Model
+from bokeh.protocol.messages.patch_doc import PatchJson, patch_doc
+from bokeh.server.views.session_handler import SessionHandler
+from panel.io.resources import LOCAL_DIST
+from tornado.iostream import StreamClosedError
+from tornado.websocket import WebSocketClosedError
+
+
+# -- the tick's one message --------------------------------------------------------------------
+def server_session(doc):
+    """The Bokeh server session showing ``doc``, or None (a notebook, no document)."""
+    return getattr(getattr(doc, "session_context", None), "session", None)
+
+
+def _connections(doc) -> list:
+    return list(getattr(server_session(doc), "_subscribed_connections", None) or ())
+
+
+class TickBatch:
+    """Holds the document changes of one tick and sends them as one message per browser
+    connection (Bokeh alone would send one message per change)."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        self.own = doc is not None and doc.callbacks.hold_value is None
+        if self.own:
+            doc.hold("combine")
+
+    def send(self) -> list:
+        """Release the hold; return the pending writes to wait for (:func:`written`)."""
+        if not self.own:
+            return []
+        doc = self.doc
+        connections = _connections(doc)
+        if not connections:
+            doc.unhold()  # no server session (a notebook): Bokeh/Panel deliver the events
+            return []
+        callbacks = doc.callbacks
+        events = [e for e in callbacks._held_events if isinstance(e, DocumentPatchedEvent)]
+        callbacks._held_events = [e for e in callbacks._held_events
+                                  if not isinstance(e, DocumentPatchedEvent)]
+        doc.unhold()
+        if not events:
+            return []
+        for event in events:  # what Bokeh's unhold would have run in Python for them
+            if event.callback_invoker is not None:
+                invoke_with_curdoc(doc, event.callback_invoker)
+        message = patch_message(doc, events)
+        return [connection._socket.send_message(message) for connection in connections]
+
+
+def patch_message(doc, events):
+    """One PATCH-DOC message for ``events``.
+
+    Bokeh's own factory first indexes every model the page already knows (hundreds here),
+    to send those as references should a value contain one. The values of a plain update
+    (numbers, text, arrays) contain none, so that index is skipped for them: it was the
+    largest cost of an update.
+    """
+    if not all(_plain(event) for event in events):
+        return patch_doc.create(events)
+    serializer = Serializer(deferred=True)
+    message = patch_doc(patch_doc.create_header(), {},
+                        PatchJson(events=serializer.encode(events)))
+    message.add_buffers(*serializer.buffers)
+    return message
+
+
+def _plain(event) -> bool:
+    if isinstance(event, (ColumnsStreamedEvent, ColumnDataChangedEvent)):
+        return True  # columns of numbers or text
+    return isinstance(event, ModelChangedEvent) and not _holds_model(event.new)
+
+
+def _holds_model(value) -> bool:
+    if isinstance(value, Model):
+        return True
+    if isinstance(value, dict):
+        return any(_holds_model(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_holds_model(v) for v in value)
+    return False  # numbers, text, arrays
+
+
+async def written(writes) -> None:
+    """Wait for the websocket writes of :meth:`TickBatch.send`: a slow browser slows its
+    own session's ticks instead of piling up messages in the server."""
+    for write in writes:
+        try:
+            await write
+        except (WebSocketClosedError, StreamClosedError):
+            pass  # the tab went away, or the session was ended; the session will end
+
+
+def close_connections(doc) -> None:
+    """Close every browser connection to ``doc``'s session (its pages show that they lost
+    the server; Bokeh then ends the session as for a closed tab)."""
+    for connection in _connections(doc):
+        connection._socket.close()
+
+
+# -- pages and sessions ------------------------------------------------------------------------
+def serve_css_locally(doc, rel_path: str | None) -> None:
+    """Point Panel's stylesheets at this server before any model is built.
+
+    Panel shares its stylesheet models between sessions and, while a new session's page is
+    not rendered yet, patches them to its CDN; a live session's browser then follows the
+    shared model there. Knowing the local address from the start, it never does.
+    ``rel_path`` is ``pn.state.rel_path`` (the page's path back to the server's root).
+    """
+    if doc is None or doc.session_context is None or "dist_url" in doc._template_variables:
+        return
+    doc._template_variables["dist_url"] = f"{rel_path}/{LOCAL_DIST}" if rel_path else LOCAL_DIST
+
+
+class _OwnSessionOnly:
+    """Mixin for the handlers that hand out a session's page (or autoload script): every
+    request gets a new session, never an existing one.
+
+    Bokeh gives a request naming a session (``?bokeh-session-id=``, the
+    ``Bokeh-Session-Id`` header, ``?bokeh-token=``) that very session: anybody who learnt a
+    session's id could watch and drive someone else's simulation.
+    """
+
+    async def get_session(self):
+        request = self.request
+        for key in ("bokeh-session-id", "bokeh-token"):
+            request.arguments.pop(key, None)
+            request.query_arguments.pop(key, None)
+        if "Bokeh-Session-Id" in request.headers:
+            del request.headers["Bokeh-Session-Id"]
+        return await super().get_session()
+
+
+def own_sessions_only(server) -> None:
+    """Make the page handlers of ``server`` (a Bokeh ``Server``, not started) hand every
+    request a new session (:class:`_OwnSessionOnly`)."""
+    for rule in server._tornado.wildcard_router.rules:
+        target = rule.target
+        if (isinstance(target, type) and issubclass(target, SessionHandler)
+                and not issubclass(target, _OwnSessionOnly)):
+            rule.target = type(f"OwnSession{target.__name__}", (_OwnSessionOnly, target), {})
+
+
+# -- values from the browser -------------------------------------------------------------------
+#: ``refuse(value)`` says (and returns True) when a widget must not take ``value``
+Refusal = Callable[[Any], bool]
+
+
+class _Refusing:
+    """Mixin for a Panel widget: what the browser sends is shown to the widget's refusal
+    (:func:`set_refusal`) before the widget takes it.
+
+    A refused value is dropped and the browser shows the value in force again. Panel alone
+    would log a long traceback for a value its parameter rejects (a client could flood the
+    log) and revert silently.
+    """
+
+    _il_refuse: Refusal | None = None
+
+    def _process_events(self, events: dict) -> None:
+        keys = [key for key in ("value", "value_throttled") if key in events]
+        if self._il_refuse is None or not keys or not self._il_refuse(events[keys[0]]):
+            return super()._process_events(events)
+        rest = {key: value for key, value in events.items() if key not in keys}
+        if rest:
+            super()._process_events(rest)
+        self.param.trigger("value")  # the browser shows the value in force again
+
+
+_REFUSING: dict[type, type] = {}
+
+
+def refusing_widget_class(kind: type) -> type:
+    """The subclass of Panel widget class ``kind`` whose instances may refuse what the
+    browser sends (:func:`set_refusal`); one per ``kind``."""
+    if kind not in _REFUSING:
+        _REFUSING[kind] = type(f"Checked{kind.__name__}", (_Refusing, kind), {})
+    return _REFUSING[kind]
+
+
+def set_refusal(widget, refuse: Refusal) -> None:
+    """Have ``widget`` (made from :func:`refusing_widget_class`) ask ``refuse`` about every
+    value the browser sends."""
+    if not isinstance(widget, _Refusing):
+        raise TypeError(f"{type(widget).__name__} is not made by refusing_widget_class")
+    widget._il_refuse = refuse
