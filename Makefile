@@ -14,6 +14,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 test: venv node_modules pyodide-wheels chromium
 	@status=0; \
+	$(MAKE) --no-print-directory lint || status=1; \
 	printf '\n======== [1/2] pytest under CPython: tests/ ========\n'; \
 	INTEGRATOR_LAB_REQUIRE_PYODIDE=1 $(PY) -m pytest || status=1; \
 	printf '\n======== [2/2] core tests inside Pyodide (Node): tests/core/ ========\n'; \
@@ -21,10 +22,19 @@ test: venv node_modules pyodide-wheels chromium
 	if [ $$status -ne 0 ]; then printf '\nmake test: FAILED (see above)\n' >&2; fi; \
 	exit $$status
 
-# Static checks. For now: the physics core under mypy --strict (configured in pyproject.toml,
-# [tool.mypy]); not yet part of `make test`.
-.PHONY: lint typecheck-core
-lint: typecheck-core
+# Guardrails, run by `make test` first: ruff (lint, and format at line length 100; `make format`
+# applies it), mypy --strict on the core (settings in pyproject.toml), ESLint on the JavaScript.
+.PHONY: lint format typecheck-core
+lint: venv node_modules
+	@printf '\n======== lint: ruff, mypy (core, strict), eslint ========\n'
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) -m mypy
+	node_modules/.bin/eslint -c static/eslint.config.mjs static web
+
+format: venv
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
 
 typecheck-core: venv
 	$(PY) -m mypy

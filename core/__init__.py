@@ -17,10 +17,26 @@ from .systems import SYSTEMS, get_system
 
 def catalog() -> dict[str, list[dict[str, Any]]]:
     """Every system and integrator with its declarations (for listings and user interfaces)."""
-    return {"systems": [cls.describe() for cls in SYSTEMS.values()],
-            "integrators": [cls.describe() for cls in INTEGRATORS.values()]}
+    return {
+        "systems": [cls.describe() for cls in SYSTEMS.values()],
+        "integrators": [cls.describe() for cls in INTEGRATORS.values()],
+    }
 
 
-__all__ = ["SYSTEMS", "INTEGRATORS", "DEFAULT_INTEGRATORS", "get_system", "get_integrator",
-           "Runner", "simulate", "simulate_many", "SimulationResult", "ConvergenceError",
-           "Param", "catalog", "Study", "StudyResult", "study"]
+__all__ = [
+    "SYSTEMS",
+    "INTEGRATORS",
+    "DEFAULT_INTEGRATORS",
+    "get_system",
+    "get_integrator",
+    "Runner",
+    "simulate",
+    "simulate_many",
+    "SimulationResult",
+    "ConvergenceError",
+    "Param",
+    "catalog",
+    "Study",
+    "StudyResult",
+    "study",
+]

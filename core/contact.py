@@ -58,8 +58,10 @@ def collision_restitution(law: str, a: float) -> float:
         k2x, k2u = u + 0.5 * h * k1u, _accel(law, a, x + 0.5 * h * k1x, u + 0.5 * h * k1u)
         k3x, k3u = u + 0.5 * h * k2u, _accel(law, a, x + 0.5 * h * k2x, u + 0.5 * h * k2u)
         k4x, k4u = u + h * k3u, _accel(law, a, x + h * k3x, u + h * k3u)
-        return (x + h / 6.0 * (k1x + 2.0 * k2x + 2.0 * k3x + k4x),
-                u + h / 6.0 * (k1u + 2.0 * k2u + 2.0 * k3u + k4u))
+        return (
+            x + h / 6.0 * (k1x + 2.0 * k2x + 2.0 * k3x + k4x),
+            u + h / 6.0 * (k1u + 2.0 * k2u + 2.0 * k3u + k4u),
+        )
 
     # first step: the force is zero at x = 0, so step once before testing the sign
     x, u = rk4(x, u, h)
@@ -101,8 +103,9 @@ def damping_for_restitution(law: str, restitution: float) -> float:
     Illinois variant of regula falsi to a relative tolerance of 1e-9 in e.
     """
     if not MIN_RESTITUTION <= restitution <= 1.0:
-        raise ValueError(f"restitution: got {restitution!r}, expected a number in "
-                         f"[{MIN_RESTITUTION}, 1]")
+        raise ValueError(
+            f"restitution: got {restitution!r}, expected a number in [{MIN_RESTITUTION}, 1]"
+        )
     if restitution == 1.0:
         return 0.0
     lo, f_lo = 0.0, 1.0 - restitution

@@ -49,8 +49,14 @@ from types import CodeType
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeGuard, cast
 
 from .integrators import INTEGRATORS, ConvergenceError, Integrator, get_integrator
-from .integrators.conditions import (TOLERANCE, Coefficient, is_palindromic, kick_evaluations,
-                                     splitting_order, tableau_order)
+from .integrators.conditions import (
+    TOLERANCE,
+    Coefficient,
+    is_palindromic,
+    kick_evaluations,
+    splitting_order,
+    tableau_order,
+)
 from .integrators.runge_kutta import ButcherTableau, RungeKutta, format_number, tableau_problems
 from .integrators.splitting import Splitting
 from .usercode import CODE_FILENAME, compile_module, run_module
@@ -75,8 +81,11 @@ MAX_CODE_CHARS = 100_000
 MAX_NAME_CHARS = 40
 MAX_DECLARED_ORDER = 20
 _NAME_PATTERN = r"[^\W_][\w .+\-\u2013()']*"
-_KEYS = {"tableau": ("kind", "name", "a", "b", "c"), "splitting": ("kind", "name", "sequence"),
-         "python": ("kind", "name", "code")}
+_KEYS = {
+    "tableau": ("kind", "name", "a", "b", "c"),
+    "splitting": ("kind", "name", "sequence"),
+    "python": ("kind", "name", "code"),
+}
 
 
 class DefinitionError(ValueError):
@@ -108,17 +117,21 @@ def _number(value: object, where: str, problems: list[str]) -> Coefficient | Non
             return Fraction(value.strip())
         except (ValueError, ZeroDivisionError):
             pass
-    problems.append(f"{where}: got {value!r}, expected a finite number or an exact fraction "
-                    "or decimal as a string, like '2/3' or '0.75'")
+    problems.append(
+        f"{where}: got {value!r}, expected a finite number or an exact fraction "
+        "or decimal as a string, like '2/3' or '0.75'"
+    )
     return None
 
 
-def _list(value: object, where: str, problems: list[str],
-          length_hint: str = "entries") -> list[object] | None:
+def _list(
+    value: object, where: str, problems: list[str], length_hint: str = "entries"
+) -> list[object] | None:
     if isinstance(value, (list, tuple)):
         return list(value)
-    problems.append(f"{where}: got {type(value).__name__} {value!r:.40}, expected a list of "
-                    f"{length_hint}")
+    problems.append(
+        f"{where}: got {type(value).__name__} {value!r:.40}, expected a list of {length_hint}"
+    )
     return None
 
 
@@ -134,11 +147,14 @@ def name_problem(name: object) -> str | None:
     if name is None:
         return f"name: missing; give the method a name of at most {MAX_NAME_CHARS} characters"
     if not isinstance(name, str) or not name.strip():
-        return (f"name: got {name!r}, expected a non-empty name of at most {MAX_NAME_CHARS} "
-                "characters")
+        return (
+            f"name: got {name!r}, expected a non-empty name of at most {MAX_NAME_CHARS} characters"
+        )
     if len(name) > MAX_NAME_CHARS or not re.fullmatch(_NAME_PATTERN, name):
-        return (f"name: got {name!r}, expected at most {MAX_NAME_CHARS} letters, digits, "
-                "spaces or _ . + - ( ) ', starting with a letter or a digit")
+        return (
+            f"name: got {name!r}, expected at most {MAX_NAME_CHARS} letters, digits, "
+            "spaces or _ . + - ( ) ', starting with a letter or a digit"
+        )
     builtin = {n.lower(): n for n in INTEGRATORS}.get(name.lower())
     if builtin is not None:
         return f"name: {name!r} is the built-in integrator {builtin!r}; choose another name"
@@ -148,8 +164,9 @@ def name_problem(name: object) -> str | None:
 def _keys(data: JSONObject, kind: str, problems: list[str]) -> None:
     unknown = [key for key in data if key not in _KEYS[kind]]
     if unknown:
-        problems.append(f"{unknown[0]}: unknown key for a {kind} definition; expected "
-                        f"{', '.join(_KEYS[kind])}")
+        problems.append(
+            f"{unknown[0]}: unknown key for a {kind} definition; expected {', '.join(_KEYS[kind])}"
+        )
 
 
 # -- the definitions --------------------------------------------------------------------------
@@ -189,35 +206,51 @@ class TableauMethod(MethodDefinition):
     kind = "tableau"
     order: int  # computed from the order conditions
 
-    def __init__(self, name: str, a: list[list[Coefficient]], b: list[Coefficient],
-                 c: list[Coefficient]) -> None:
+    def __init__(
+        self, name: str, a: list[list[Coefficient]], b: list[Coefficient], c: list[Coefficient]
+    ) -> None:
         self.name, self.a, self.b, self.c = name, a, b, c
         self.result = tableau_order(a, b)
         self.order = self.result.order
-        self.tableau = ButcherTableau(c=tuple(map(float, c)),
-                                      a=tuple(tuple(map(float, row)) for row in a),
-                                      b=tuple(map(float, b)), tolerance=2 * TOLERANCE)
+        self.tableau = ButcherTableau(
+            c=tuple(map(float, c)),
+            a=tuple(tuple(map(float, row)) for row in a),
+            b=tuple(map(float, b)),
+            tolerance=2 * TOLERANCE,
+        )
 
     def integrator(self) -> CustomRungeKutta:
         return CustomRungeKutta(self)
 
     def to_dict(self) -> JSONObject:
-        return {"kind": "tableau", "name": self.name,
-                "a": [[_json_number(x) for x in row] for row in self.a],
-                "b": [_json_number(x) for x in self.b], "c": [_json_number(x) for x in self.c]}
+        return {
+            "kind": "tableau",
+            "name": self.name,
+            "a": [[_json_number(x) for x in row] for row in self.a],
+            "b": [_json_number(x) for x in self.b],
+            "c": [_json_number(x) for x in self.c],
+        }
 
     def describe(self) -> dict[str, Any]:
         result, stages = self.result, len(self.b)
-        summary = (f"explicit Runge-Kutta, {stages} stage{'s' * (stages > 1)}, "
-                   f"{result.text()}")
+        summary = f"explicit Runge-Kutta, {stages} stage{'s' * (stages > 1)}, {result.text()}"
         if result.unmet is not None:
             text, value = result.unmet
-            summary += f" (the order-{result.order + 1} condition {text} gives " \
-                       f"{format_number(value)})"
-        return {"name": self.name, "kind": self.kind, "order": self.order,
-                "order_text": result.text(), "order_exact": result.exact,
-                "symplectic": False, "symmetric": False, "evaluations": stages,
-                "stages": stages, "summary": summary}
+            summary += (
+                f" (the order-{result.order + 1} condition {text} gives {format_number(value)})"
+            )
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "order": self.order,
+            "order_text": result.text(),
+            "order_exact": result.exact,
+            "symplectic": False,
+            "symmetric": False,
+            "evaluations": stages,
+            "stages": stages,
+            "summary": summary,
+        }
 
 
 class SplittingMethod(MethodDefinition):
@@ -237,18 +270,28 @@ class SplittingMethod(MethodDefinition):
         return CustomSplitting(self)
 
     def to_dict(self) -> JSONObject:
-        return {"kind": "splitting", "name": self.name,
-                "sequence": [[kind, _json_number(w)] for kind, w in self.sequence]}
+        return {
+            "kind": "splitting",
+            "name": self.name,
+            "sequence": [[kind, _json_number(w)] for kind, w in self.sequence],
+        }
 
     def describe(self) -> dict[str, Any]:
         symmetric = "symmetric" if self.symmetric else "not symmetric"
-        return {"name": self.name, "kind": self.kind, "order": self.order,
-                "order_text": self.result.text(), "order_exact": self.result.exact,
-                "symplectic": True, "symmetric": self.symmetric,
-                "evaluations": self.evaluations, "stages": len(self.sequence),
-                "summary": f"splitting, {self.result.text()}, {symmetric}, "
-                           f"{self.evaluations} force evaluation"
-                           f"{'s' * (self.evaluations != 1)} per step"}
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "order": self.order,
+            "order_text": self.result.text(),
+            "order_exact": self.result.exact,
+            "symplectic": True,
+            "symmetric": self.symmetric,
+            "evaluations": self.evaluations,
+            "stages": len(self.sequence),
+            "summary": f"splitting, {self.result.text()}, {symmetric}, "
+            f"{self.evaluations} force evaluation"
+            f"{'s' * (self.evaluations != 1)} per step",
+        }
 
 
 class PythonMethod(MethodDefinition):
@@ -273,10 +316,18 @@ class PythonMethod(MethodDefinition):
 
     def describe(self) -> dict[str, Any]:
         order = "order not declared" if self.order is None else f"order {self.order} (declared)"
-        return {"name": self.name, "kind": self.kind, "order": self.order,
-                "order_text": order, "order_exact": False, "symplectic": False,
-                "symmetric": False, "evaluations": None, "stages": None,
-                "summary": f"Python code, {order}"}
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "order": self.order,
+            "order_text": order,
+            "order_exact": False,
+            "symplectic": False,
+            "symmetric": False,
+            "evaluations": None,
+            "stages": None,
+            "summary": f"Python code, {order}",
+        }
 
 
 # -- parsing ----------------------------------------------------------------------------------
@@ -308,8 +359,10 @@ _CODE_REFUSED = "kind: 'python' (running Python code) is not allowed here"
 
 def _parse(data: object, allow_code: bool, problems: list[str]) -> MethodDefinition | None:
     if not isinstance(data, dict):
-        problems.append(f"definition: got {type(data).__name__}, expected an object with "
-                        f"'kind' ({', '.join(KINDS)}) and 'name'")
+        problems.append(
+            f"definition: got {type(data).__name__}, expected an object with "
+            f"'kind' ({', '.join(KINDS)}) and 'name'"
+        )
         return None
     kind = data.get("kind")
     if kind not in KINDS:
@@ -333,8 +386,7 @@ def _parse(data: object, allow_code: bool, problems: list[str]) -> MethodDefinit
 def _parse_tableau(data: JSONObject, problems: list[str]) -> TableauMethod | None:
     for key in ("a", "b", "c"):
         if key not in data:
-            problems.append(f"{key}: missing; a tableau needs a (a square list of rows), "
-                            "b and c")
+            problems.append(f"{key}: missing; a tableau needs a (a square list of rows), b and c")
             return None
     c_entries = _list(data["c"], "c", problems)
     b_entries = _list(data["b"], "b", problems)
@@ -342,8 +394,9 @@ def _parse_tableau(data: JSONObject, problems: list[str]) -> TableauMethod | Non
     if c_entries is None or b_entries is None or a is None:
         return None
     if not 1 <= len(c_entries) <= MAX_STAGES:
-        problems.append(f"c: has {len(c_entries)} entries, expected 1 to {MAX_STAGES} (one per "
-                        "stage)")
+        problems.append(
+            f"c: has {len(c_entries)} entries, expected 1 to {MAX_STAGES} (one per stage)"
+        )
         return None
     before = len(problems)
     parsed_c = [_number(x, f"c[{i}]", problems) for i, x in enumerate(c_entries)]
@@ -351,8 +404,11 @@ def _parse_tableau(data: JSONObject, problems: list[str]) -> TableauMethod | Non
     parsed_rows: list[list[Coefficient | None] | None] = []
     for i, entries in enumerate(a):
         row = _list(entries, f"a[{i}]", problems)
-        parsed_rows.append(None if row is None else
-                           [_number(x, f"a[{i}][{j}]", problems) for j, x in enumerate(row)])
+        parsed_rows.append(
+            None
+            if row is None
+            else [_number(x, f"a[{i}][{j}]", problems) for j, x in enumerate(row)]
+        )
     if len(problems) > before:
         return None
     # no None is left: each one came with a problem
@@ -368,8 +424,10 @@ def _parse_tableau(data: JSONObject, problems: list[str]) -> TableauMethod | Non
 
 def _parse_splitting(data: JSONObject, problems: list[str]) -> SplittingMethod | None:
     if "sequence" not in data:
-        problems.append("sequence: missing; a splitting needs a list of [kind, weight] pairs, "
-                        "kinds 'kick' and 'drift'")
+        problems.append(
+            "sequence: missing; a splitting needs a list of [kind, weight] pairs, "
+            "kinds 'kick' and 'drift'"
+        )
         return None
     sequence = _list(data["sequence"], "sequence", problems, "[kind, weight] pairs")
     if sequence is None:
@@ -381,8 +439,10 @@ def _parse_splitting(data: JSONObject, problems: list[str]) -> SplittingMethod |
     parsed: list[tuple[str, Coefficient]] = []
     for i, entry in enumerate(sequence):
         if not (isinstance(entry, (list, tuple)) and len(entry) == 2):
-            problems.append(f"sequence[{i}]: got {entry!r:.40}, expected a pair [kind, weight]"
-                            ", e.g. ['kick', 0.5]")
+            problems.append(
+                f"sequence[{i}]: got {entry!r:.40}, expected a pair [kind, weight]"
+                ", e.g. ['kick', 0.5]"
+            )
             continue
         kind, weight = entry
         if kind not in ("kick", "drift"):
@@ -406,10 +466,13 @@ def _parse_splitting(data: JSONObject, problems: list[str]) -> SplittingMethod |
         exact = all(isinstance(w, Fraction) for w in weights)
         size = sum(abs(float(w)) for w in weights)
         # (abs() of a Fraction | int is one of them, but mypy joins them to an abstract type)
-        if (total != 1) if exact else abs(total - 1) > TOLERANCE * max(  # type: ignore[operator]
-                1.0, size):
-            problems.append(f"sequence: the {kind} weights sum to {format_number(total)}, "
-                            f"expected 1 (the {kind}s together cover one step)")
+        limit = TOLERANCE * max(1.0, size)
+        off = abs(total - 1)
+        if (total != 1) if exact else off > limit:  # type: ignore[operator]
+            problems.append(
+                f"sequence: the {kind} weights sum to {format_number(total)}, "
+                f"expected 1 (the {kind}s together cover one step)"
+            )
     if len(problems) > before:
         return None
     return None if problems else SplittingMethod(data["name"], parsed)
@@ -418,8 +481,9 @@ def _parse_splitting(data: JSONObject, problems: list[str]) -> SplittingMethod |
 def _parse_python(data: JSONObject, problems: list[str]) -> PythonMethod | None:
     code = data.get("code")
     if not isinstance(code, str) or not code.strip():
-        problems.append("code: missing or empty; expected Python code that defines "
-                        "step(accel, q, v, t, dt)")
+        problems.append(
+            "code: missing or empty; expected Python code that defines step(accel, q, v, t, dt)"
+        )
         return None
     if len(code) > MAX_CODE_CHARS:
         problems.append(f"code: {len(code)} characters, expected at most {MAX_CODE_CHARS}")
@@ -432,32 +496,35 @@ def _parse_python(data: JSONObject, problems: list[str]) -> PythonMethod | None:
         return None
     step = namespace.get("step")
     if not callable(step):
-        problems.append("step: not defined; the code must define "
-                        "def step(accel, q, v, t, dt): ... return q, v")
+        problems.append(
+            "step: not defined; the code must define def step(accel, q, v, t, dt): ... return q, v"
+        )
         return None
     try:
         inspect.signature(step).bind(None, None, None, None, None)
     except TypeError:
         line = getattr(getattr(step, "__code__", None), "co_firstlineno", None)
-        problems.append(f"{f'line {line}: ' if line else ''}step must take five arguments "
-                        "(accel, q, v, t, dt)")
+        problems.append(
+            f"{f'line {line}: ' if line else ''}step must take five arguments (accel, q, v, t, dt)"
+        )
         return None
     except ValueError:
         pass  # no signature to inspect (a builtin): calling it will tell
     name = namespace.get("NAME", data.get("name"))
     if name is None:
-        problems.append("name: missing; set NAME = \"...\" in the code")
+        problems.append('name: missing; set NAME = "..." in the code')
         return None
     problem = name_problem(name)
     if problem:
-        problems.append(problem.replace("name:", "NAME:", 1) if "NAME" in namespace
-                        else problem)
+        problems.append(problem.replace("name:", "NAME:", 1) if "NAME" in namespace else problem)
         return None
     order = namespace.get("ORDER")
-    if order is not None and (isinstance(order, bool) or not isinstance(order, int)
-                              or not 1 <= order <= MAX_DECLARED_ORDER):
-        problems.append(f"ORDER: got {order!r}, expected an integer in "
-                        f"[1, {MAX_DECLARED_ORDER}]")
+    if order is not None and (
+        isinstance(order, bool)
+        or not isinstance(order, int)
+        or not 1 <= order <= MAX_DECLARED_ORDER
+    ):
+        problems.append(f"ORDER: got {order!r}, expected an integer in [1, {MAX_DECLARED_ORDER}]")
         return None
     return PythonMethod(name, code, order, code_object)
 
@@ -525,8 +592,10 @@ def _make_accel(system: Dynamics, n: int) -> Accel:
 
     def accel(q: Sequence[float], v: Sequence[float], t: float) -> list[float]:
         if len(q) != size or len(v) != size:
-            raise ValueError(f"accel(q, v, t): got q with {len(q)} and v with {len(v)} "
-                             f"entries, expected {size} each, as step received them")
+            raise ValueError(
+                f"accel(q, v, t): got q with {len(q)} and v with {len(v)} "
+                f"entries, expected {size} each, as step received them"
+            )
         a, p = forces(list(q[:n]), list(v[:n]), t)
         return [*a, p]
 
@@ -538,11 +607,14 @@ def _real_list(values: Any, what: str, size: int) -> list[float]:
     try:
         items: list[float] = list(values)
     except TypeError:
-        raise TypeError(f"step returned {what} as {type(values).__name__}, expected a list "
-                        "of numbers") from None
+        raise TypeError(
+            f"step returned {what} as {type(values).__name__}, expected a list of numbers"
+        ) from None
     if len(items) != size:
-        raise ValueError(f"step returned {what} with {len(items)} entries, expected {size} "
-                         "(as many as it received)")
+        raise ValueError(
+            f"step returned {what} with {len(items)} entries, expected {size} "
+            "(as many as it received)"
+        )
     for x in items:
         if type(x) is not float and (isinstance(x, bool) or not isinstance(x, numbers.Real)):
             raise TypeError(f"step returned {x!r} in {what}, expected real numbers")
@@ -588,12 +660,12 @@ class PythonIntegrator(Integrator):
     def describe(self) -> dict[str, Any]:  # type: ignore[override]  # (as CustomRungeKutta)
         return self.definition.describe()
 
-    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
-             dt: float) -> State:
+    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float) -> State:
         return self._call(_make_accel(system, len(q)), q, v, w, t, dt, self.steps + 1)
 
-    def advance(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float,
-                steps: int) -> State:
+    def advance(
+        self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float, steps: int
+    ) -> State:
         accel = _make_accel(system, len(q))
         post, call, first = system.post_step, self._call, self.steps + 1
         for i in range(steps):
@@ -603,8 +675,9 @@ class PythonIntegrator(Integrator):
         self.steps += steps
         return q, v, w
 
-    def _call(self, accel: Accel, q: Vector, v: Vector, w: float, t: float, dt: float,
-              number: int) -> State:
+    def _call(
+        self, accel: Accel, q: Vector, v: Vector, w: float, t: float, dt: float, number: int
+    ) -> State:
         n = len(q)
         try:
             q1, v1 = self._step(accel, [*q, 0.0], [*v, w], t, dt)
@@ -627,8 +700,10 @@ def resolve_method(entry: object) -> Method:
         return entry
     if isinstance(entry, (dict, MethodDefinition)):
         return parse_definition(entry)
-    raise ValueError(f"integrator: got {entry!r:.60}, expected an integrator name or a "
-                     "definition (a dict with 'kind' and 'name')")
+    raise ValueError(
+        f"integrator: got {entry!r:.60}, expected an integrator name or a "
+        "definition (a dict with 'kind' and 'name')"
+    )
 
 
 def method_name(entry: Method) -> str:
@@ -693,14 +768,28 @@ TEMPLATES = {
     },
     "ralston": {
         "title": "Ralston (tableau)",
-        "definition": {"kind": "tableau", "name": "ralston",
-                       "a": [[0, 0], ["2/3", 0]], "b": ["1/4", "3/4"], "c": [0, "2/3"]},
+        "definition": {
+            "kind": "tableau",
+            "name": "ralston",
+            "a": [[0, 0], ["2/3", 0]],
+            "b": ["1/4", "3/4"],
+            "c": [0, "2/3"],
+        },
     },
     "forest-ruth": {
         "title": "Forest\u2013Ruth (splitting)",
-        "definition": {"kind": "splitting", "name": "forest-ruth", "sequence": [
-            ["drift", _THETA / 2], ["kick", _THETA], ["drift", (1 - _THETA) / 2],
-            ["kick", 1 - 2 * _THETA], ["drift", (1 - _THETA) / 2], ["kick", _THETA],
-            ["drift", _THETA / 2]]},
+        "definition": {
+            "kind": "splitting",
+            "name": "forest-ruth",
+            "sequence": [
+                ["drift", _THETA / 2],
+                ["kick", _THETA],
+                ["drift", (1 - _THETA) / 2],
+                ["kick", 1 - 2 * _THETA],
+                ["drift", (1 - _THETA) / 2],
+                ["kick", _THETA],
+                ["drift", _THETA / 2],
+            ],
+        },
     },
 }

@@ -68,8 +68,14 @@ class Param:
         return number
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default,
-                               "unit": self.unit, "doc": self.doc, "accepted": self.accepted()}
+        out: dict[str, Any] = {
+            "name": self.name,
+            "kind": self.kind,
+            "default": self.default,
+            "unit": self.unit,
+            "doc": self.doc,
+            "accepted": self.accepted(),
+        }
         if self.kind == "choice":
             out["choices"] = list(self.choices)
         else:
@@ -100,26 +106,25 @@ def _to_number(value: object) -> int | float | None:
     return None
 
 
-def resolve(params: tuple[Param, ...], given: dict[str, object], *,
-            owner: str) -> dict[str, Value]:
+def resolve(params: tuple[Param, ...], given: dict[str, object], *, owner: str) -> dict[str, Value]:
     """Validate ``given`` against ``params`` and fill in defaults; unknown names are errors."""
     by_name = {p.name: p for p in params}
     for name in given:
         if name not in by_name:
             valid = ", ".join(by_name) or "(none)"
             raise ValueError(f"{owner}: unknown parameter '{name}'; valid parameters: {valid}")
-    return {p.name: p.validate(given[p.name], owner=owner) if p.name in given else p.default
-            for p in params}
+    return {
+        p.name: p.validate(given[p.name], owner=owner) if p.name in given else p.default
+        for p in params
+    }
 
 
 @overload
-def positive_time(name: str, value: object, *, allow_none: Literal[False] = False) -> float:
-    ...
+def positive_time(name: str, value: object, *, allow_none: Literal[False] = False) -> float: ...
 
 
 @overload
-def positive_time(name: str, value: object, *, allow_none: bool) -> float | None:
-    ...
+def positive_time(name: str, value: object, *, allow_none: bool) -> float | None: ...
 
 
 def positive_time(name: str, value: object, *, allow_none: bool = False) -> float | None:

@@ -27,8 +27,14 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any, TypeAlias
 
-from .custom import (Method, MethodEntry, make_integrator, method_entries, method_name,
-                     resolve_method)
+from .custom import (
+    Method,
+    MethodEntry,
+    make_integrator,
+    method_entries,
+    method_name,
+    resolve_method,
+)
 from .integrators import ConvergenceError, Integrator
 from .params import positive_time
 from .systems import System
@@ -71,9 +77,15 @@ class Runner:
     dict, see :mod:`integrator_lab.core.custom`), known by its own name.
     """
 
-    def __init__(self, system: System, names: MethodEntry | Iterable[MethodEntry],
-                 dt: float | None = None, *,
-                 every: int = 1, capacity: int | None = DEFAULT_CAPACITY) -> None:
+    def __init__(
+        self,
+        system: System,
+        names: MethodEntry | Iterable[MethodEntry],
+        dt: float | None = None,
+        *,
+        every: int = 1,
+        capacity: int | None = DEFAULT_CAPACITY,
+    ) -> None:
         entries = [resolve_method(entry) for entry in method_entries(names)]
         names = [method_name(entry) for entry in entries]
         if not names:
@@ -104,8 +116,12 @@ class Runner:
 
     def columns(self) -> list[str]:
         n = self.system.ndof
-        return (["t"] + [f"q{i}" for i in range(n)] + [f"v{i}" for i in range(n)]
-                + ["kinetic", "potential", "dissipated", "total"])
+        return (
+            ["t"]
+            + [f"q{i}" for i in range(n)]
+            + [f"v{i}" for i in range(n)]
+            + ["kinetic", "potential", "dissipated", "total"]
+        )
 
     # -- stepping -----------------------------------------------------------------------
     def advance(self, steps: int) -> None:
@@ -135,8 +151,7 @@ class Runner:
         # the integrator's own state (cached forces, adaptive step size) goes back too
         saved = dict(integrator.__dict__) if block > 1 else None
         try:
-            q, v, w = integrator.advance(self.system, lane.q, lane.v, lane.w, first * dt, dt,
-                                         block)
+            q, v, w = integrator.advance(self.system, lane.q, lane.v, lane.w, first * dt, dt, block)
         except (ArithmeticError, ValueError) as exc:
             reason = _failure(exc)
         else:
@@ -177,8 +192,9 @@ class Runner:
     def _runaway_limit(self, now: float) -> float:
         return RUNAWAY_FACTOR * max(self.scale, self.system.kinetic_bound(now))
 
-    def _judge(self, lane: Lane, q: Vector, v: Vector, w: float, now: float,
-               limit: float) -> str | None:
+    def _judge(
+        self, lane: Lane, q: Vector, v: Vector, w: float, now: float, limit: float
+    ) -> str | None:
         """Keep ``(q, v, w)`` as the lane's state and return None if it has not diverged at
         time ``now``; otherwise leave the lane alone and return why."""
         try:
@@ -240,12 +256,20 @@ class Runner:
                 flat.extend(sample)
             lane.pending.clear()
             out[lane.name] = flat
-        return {"columns": self.columns(), "stride": self.stride, "time": self.time,
-                "lanes": out, "diverged": self.diverged()}
+        return {
+            "columns": self.columns(),
+            "stride": self.stride,
+            "time": self.time,
+            "lanes": out,
+            "diverged": self.diverged(),
+        }
 
     def diverged(self) -> dict[str, dict[str, float | str | None]]:
-        return {lane.name: {"at": lane.diverged_at, "reason": lane.reason}
-                for lane in self.lanes if lane.diverged_at is not None}
+        return {
+            lane.name: {"at": lane.diverged_at, "reason": lane.reason}
+            for lane in self.lanes
+            if lane.diverged_at is not None
+        }
 
 
 def _failure(exc: Exception) -> str:

@@ -66,7 +66,7 @@ def jacobi(u: float, k: float) -> tuple[float, float, float]:
         a_list.append(a)
         c_list.append(c)
     n = len(a_list) - 1
-    phi = (2.0 ** n) * a_list[n] * u
+    phi = (2.0**n) * a_list[n] * u
     for i in range(n, 0, -1):
         phi = 0.5 * (phi + math.asin(c_list[i] / a_list[i] * math.sin(phi)))
     sn, cn = math.sin(phi), math.cos(phi)

@@ -57,9 +57,16 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .custom import (Method, MethodEntry, make_integrator, method_entries, method_info,
-                     method_name, resolve_method)
-from .integrators import INTEGRATORS, ConvergenceError, Integrator, get_integrator
+from .custom import (
+    Method,
+    MethodEntry,
+    make_integrator,
+    method_entries,
+    method_info,
+    method_name,
+    resolve_method,
+)
+from .integrators import INTEGRATORS, ConvergenceError, Integrator
 from .integrators.adaptive import RK45
 from .params import positive_time
 from .runner import RUNAWAY_FACTOR
@@ -104,6 +111,7 @@ def _count_calls(function: Callable[..., _T], cell: list[int]) -> Callable[..., 
     def counted(*args: Any) -> _T:
         cell[0] += 1
         return function(*args)
+
     return counted
 
 
@@ -159,13 +167,15 @@ def plan_steps(duration: float, dt_max: float, dt_min: float, points: int) -> li
     n_lo = max(1, math.ceil(duration / dt_max - 1e-9))
     n_hi = math.floor(duration / dt_min + 1e-9)
     if n_hi - n_lo + 1 < points:
-        raise ValueError(f"'points': got {points}, expected at most {max(n_hi - n_lo + 1, 0)}"
-                         f" distinct steps T/n between dt_min = {dt_min:g} s and dt_max = "
-                         f"{dt_max:g} s for duration {duration:g} s (widen the range)")
+        raise ValueError(
+            f"'points': got {points}, expected at most {max(n_hi - n_lo + 1, 0)}"
+            f" distinct steps T/n between dt_min = {dt_min:g} s and dt_max = "
+            f"{dt_max:g} s for duration {duration:g} s (widen the range)"
+        )
     ratio = (n_hi / n_lo) ** (1.0 / (points - 1))
     steps: list[int] = []
     for i in range(points):
-        n = n_lo if i == 0 else max(round(n_lo * ratio ** i), steps[-1] + 1)
+        n = n_lo if i == 0 else max(round(n_lo * ratio**i), steps[-1] + 1)
         steps.append(n)
     # the rounding may push the tail beyond n_hi: pull it back, keeping the counts distinct
     steps[-1] = n_hi
@@ -181,24 +191,37 @@ def _points_value(points: object) -> int:
     return points
 
 
-def _step_bounds(system: System, duration: float, dt_max: float | None,
-                 dt_min: float | None) -> tuple[float, float]:
+def _step_bounds(
+    system: System, duration: float, dt_max: float | None, dt_min: float | None
+) -> tuple[float, float]:
     """Validated ``(dt_max, dt_min)``, defaults filled in."""
     recommended = system.recommended_dt
-    dt_max = (min(duration, DT_MAX_FACTOR * recommended) if dt_max is None
-              else positive_time("dt_max", dt_max))
+    dt_max = (
+        min(duration, DT_MAX_FACTOR * recommended)
+        if dt_max is None
+        else positive_time("dt_max", dt_max)
+    )
     if dt_max > duration:
-        raise ValueError(f"'dt_max': got {dt_max!r}, expected a number of seconds in "
-                         f"(0, {duration:g}] (at most the duration)")
-    dt_min = (min(dt_max, recommended) / DT_MIN_DIVISOR if dt_min is None
-              else positive_time("dt_min", dt_min))
+        raise ValueError(
+            f"'dt_max': got {dt_max!r}, expected a number of seconds in "
+            f"(0, {duration:g}] (at most the duration)"
+        )
+    dt_min = (
+        min(dt_max, recommended) / DT_MIN_DIVISOR
+        if dt_min is None
+        else positive_time("dt_min", dt_min)
+    )
     if not dt_min < dt_max:
-        raise ValueError(f"'dt_min': got {dt_min!r}, expected a number of seconds in "
-                         f"(0, {dt_max:g}) (below dt_max)")
+        raise ValueError(
+            f"'dt_min': got {dt_min!r}, expected a number of seconds in "
+            f"(0, {dt_max:g}) (below dt_max)"
+        )
     if not duration / dt_min <= MAX_STUDY_STEPS:  # also catches an overflow to inf
-        raise ValueError(f"'dt_min': got {dt_min!r}, expected at least "
-                         f"{duration / MAX_STUDY_STEPS:g} s (duration / {MAX_STUDY_STEPS} "
-                         "steps)")
+        raise ValueError(
+            f"'dt_min': got {dt_min!r}, expected at least "
+            f"{duration / MAX_STUDY_STEPS:g} s (duration / {MAX_STUDY_STEPS} "
+            "steps)"
+        )
     return dt_max, dt_min
 
 
@@ -207,10 +230,14 @@ def _steps_value(steps: Iterable[int]) -> list[int]:
         counts = sorted(set(steps))
     except TypeError:
         counts = None
-    if (not counts or any(isinstance(n, bool) or not isinstance(n, int) or n < 1
-                          for n in counts) or len(counts) > POINTS_RANGE[1]):
-        raise ValueError(f"'steps': got {steps!r}, expected 1 to {POINTS_RANGE[1]} step counts,"
-                         " integers >= 1")
+    if (
+        not counts
+        or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in counts)
+        or len(counts) > POINTS_RANGE[1]
+    ):
+        raise ValueError(
+            f"'steps': got {steps!r}, expected 1 to {POINTS_RANGE[1]} step counts, integers >= 1"
+        )
     return counts
 
 
@@ -233,8 +260,9 @@ class Reference:
         self._solvers: list[RK45] = []
         if not self.exact:
             # REFERENCE_METHOD, whose tolerances are its own (not the Integrator interface's)
-            self._solvers = [RK45(REFERENCE_RTOL * factor, REFERENCE_ATOL * factor)
-                             for factor in (1.0, 10.0)]
+            self._solvers = [
+                RK45(REFERENCE_RTOL * factor, REFERENCE_ATOL * factor) for factor in (1.0, 10.0)
+            ]
         #: the reference state at T, once done
         self.q: Vector | None = None
         self.v: Vector | None = None
@@ -242,8 +270,12 @@ class Reference:
     def describe(self) -> dict[str, Any]:
         if self.exact:
             return {"method": "exact"}
-        return {"method": REFERENCE_METHOD, "rtol": REFERENCE_RTOL, "atol": REFERENCE_ATOL,
-                "estimated_error": self.error}
+        return {
+            "method": REFERENCE_METHOD,
+            "rtol": REFERENCE_RTOL,
+            "atol": REFERENCE_ATOL,
+            "estimated_error": self.error,
+        }
 
     @property
     def done(self) -> bool:
@@ -265,15 +297,19 @@ class Reference:
                 for k, solver in enumerate(self._solvers):
                     q0, v0, w0 = self._state[k]
                     try:
-                        self._state[k] = solver.advance(self.system, q0, v0, w0,
-                                                        (i - 1) * h, t - (i - 1) * h, 1)
+                        self._state[k] = solver.advance(
+                            self.system, q0, v0, w0, (i - 1) * h, t - (i - 1) * h, 1
+                        )
                     except (ConvergenceError, OverflowError, ZeroDivisionError) as exc:
-                        raise ValueError(f"reference: {REFERENCE_METHOD} failed on "
-                                         f"{self.system.name} ({exc})") from None
+                        raise ValueError(
+                            f"reference: {REFERENCE_METHOD} failed on {self.system.name} ({exc})"
+                        ) from None
             q, v, _ = self._state[0]
             if not (math.isfinite(sum(q)) and math.isfinite(sum(v))):
-                raise ValueError(f"reference: the {self.describe()['method']} solution of "
-                                 f"{self.system.name} is not finite at t = {t:g} s")
+                raise ValueError(
+                    f"reference: the {self.describe()['method']} solution of "
+                    f"{self.system.name} is not finite at t = {t:g} s"
+                )
             self.scale_q = max(self.scale_q, _norm(q))
             self.scale_v = max(self.scale_v, _norm(v))
             self.samples_done = i
@@ -286,16 +322,18 @@ class Reference:
                 loose_q, loose_v, _ = self._state[1]
                 # errors scale with the tolerance: the tight run's is about a tenth of the
                 # difference between the two runs
-                self.error = 0.1 * max(_diff(loose_q, self.q) / self.scale_q,
-                                       _diff(loose_v, self.v) / self.scale_v)
+                self.error = 0.1 * max(
+                    _diff(loose_q, self.q) / self.scale_q, _diff(loose_v, self.v) / self.scale_v
+                )
         return count
 
 
 class StudyPoint:
     """One integrator at one step count: state while it runs, measurements once done."""
 
-    def __init__(self, integrator: str, steps: int, dt: float,
-                 method: Method | None = None) -> None:
+    def __init__(
+        self, integrator: str, steps: int, dt: float, method: Method | None = None
+    ) -> None:
         self.integrator, self.steps, self.dt = integrator, steps, dt
         self.method = integrator if method is None else method  # a name or a definition
         self.steps_done = 0
@@ -348,32 +386,44 @@ class StudyPoint:
 
     def to_dict(self) -> dict[str, Any]:
         """The point as a view streams it (non-finite errors as None)."""
+
         def finite(x: float) -> float | None:
             return x if math.isfinite(x) else None
 
-        return {"integrator": self.integrator, "dt": self.dt, "steps": self.steps,
-                "steps_done": self.steps_done, "done": self.done, "error": finite(self.error),
-                "position_error": finite(self.position_error),
-                "energy_error": finite(self.energy_error), "evaluations": self.evaluations,
-                "seconds": self.seconds, "failure": self.failure}
+        return {
+            "integrator": self.integrator,
+            "dt": self.dt,
+            "steps": self.steps,
+            "steps_done": self.steps_done,
+            "done": self.done,
+            "error": finite(self.error),
+            "position_error": finite(self.position_error),
+            "energy_error": finite(self.energy_error),
+            "evaluations": self.evaluations,
+            "seconds": self.seconds,
+            "failure": self.failure,
+        }
 
-    def measure(self, system: System, reference: Reference, energy0: float,
-                energy_scale: float) -> None:
+    def measure(
+        self, system: System, reference: Reference, energy0: float, energy_scale: float
+    ) -> None:
         if self.failure is not None:
             self.error = self.position_error = self.energy_error = math.inf
         else:
             assert self._state is not None and reference.q is not None and reference.v is not None
             q, v, w = self._state
             self.position_error = _diff(q, reference.q)
-            self.error = max(self.position_error / reference.scale_q,
-                             _diff(v, reference.v) / reference.scale_v)
+            self.error = max(
+                self.position_error / reference.scale_q, _diff(v, reference.v) / reference.scale_v
+            )
             kinetic, potential = system.energy(q, v)
             self.energy_error = abs(kinetic + potential + w - energy0) / energy_scale
         self._method = self._proxy = self._state = None  # free what only a running point needs
 
 
-def fit_power_law(dts: Sequence[float], errors: Sequence[float], floors: Sequence[float]
-                  ) -> tuple[float | None, tuple[int, int] | None, list[str | None]]:
+def fit_power_law(
+    dts: Sequence[float], errors: Sequence[float], floors: Sequence[float]
+) -> tuple[float | None, tuple[int, int] | None, list[str | None]]:
     """Fit ``error ~ C dt^p`` over the asymptotic range (see the module's docstring).
 
     ``dts`` decreasing; ``floors`` the per-point roundoff floor. Returns ``(slope, (i, j),
@@ -405,19 +455,21 @@ def fit_power_law(dts: Sequence[float], errors: Sequence[float], floors: Sequenc
     if best is None:
         for k, reason in enumerate(reasons):
             if reason is None:
-                reasons[k] = (f"no power law: fewer than {MIN_FIT_POINTS} consecutive points "
-                              "follow one")
+                reasons[k] = (
+                    f"no power law: fewer than {MIN_FIT_POINTS} consecutive points follow one"
+                )
         return None, None, reasons
     lo, hi = best
-    slope = _least_squares_slope(dts[lo:hi + 1], errors[lo:hi + 1])
+    slope = _least_squares_slope(dts[lo : hi + 1], errors[lo : hi + 1])
     for k in range(len(dts)):
         if reasons[k] is not None or lo <= k <= hi:
             continue
         if k > hi:
             local = _local_slope(dts, errors, k - 1, k)
             if local < MIN_SLOPE:
-                reasons[k] = (f"roundoff: the error stopped following the power law (local "
-                              f"slope {local:.2f})")
+                reasons[k] = (
+                    f"roundoff: the error stopped following the power law (local slope {local:.2f})"
+                )
             else:
                 reasons[k] = f"off the power law: local slope {local:.2f}, fitted {slope:.2f}"
         else:
@@ -433,14 +485,15 @@ def _local_slope(dts: Sequence[float], errors: Sequence[float], i: int, j: int) 
 def _follows(slopes: list[float]) -> bool:
     ordered = sorted(slopes)
     middle = len(ordered) // 2
-    median = (ordered[middle] if len(ordered) % 2
-              else 0.5 * (ordered[middle - 1] + ordered[middle]))
-    return median > MIN_SLOPE and all(abs(s - median) <= SLOPE_BAND and s > MIN_SLOPE
-                                      for s in slopes)
+    median = ordered[middle] if len(ordered) % 2 else 0.5 * (ordered[middle - 1] + ordered[middle])
+    return median > MIN_SLOPE and all(
+        abs(s - median) <= SLOPE_BAND and s > MIN_SLOPE for s in slopes
+    )
 
 
-def _finest_power_law(dts: Sequence[float], errors: Sequence[float], first: int,
-                      last: int) -> tuple[int, int] | None:
+def _finest_power_law(
+    dts: Sequence[float], errors: Sequence[float], first: int, last: int
+) -> tuple[int, int] | None:
     """The finest run of >= MIN_FIT_POINTS points in ``first..last`` whose local slopes follow
     one power law, extended towards larger dt while they still do; None if there is none."""
     slopes = [_local_slope(dts, errors, k, k + 1) for k in range(first, last)]
@@ -449,7 +502,7 @@ def _finest_power_law(dts: Sequence[float], errors: Sequence[float], first: int,
         start = end - need
         if not _follows(slopes[start:end]):
             continue
-        while start > 0 and _follows(slopes[start - 1:end]):
+        while start > 0 and _follows(slopes[start - 1 : end]):
             start -= 1
         return first + start, first + end
     return None
@@ -459,8 +512,7 @@ def _least_squares_slope(xs: Sequence[float], ys: Sequence[float]) -> float:
     lx = [math.log(x) for x in xs]
     ly = [math.log(y) for y in ys]
     mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
-    return (sum((a - mx) * (b - my) for a, b in zip(lx, ly))
-            / sum((a - mx) ** 2 for a in lx))
+    return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sum((a - mx) ** 2 for a in lx)
 
 
 class Study:
@@ -480,11 +532,18 @@ class Study:
     :meth:`result`.
     """
 
-    def __init__(self, system: str | System,
-                 integrators: MethodEntry | Iterable[MethodEntry] | None = None, *,
-                 duration: float, dt_max: float | None = None, dt_min: float | None = None,
-                 points: int = DEFAULT_POINTS, steps: Iterable[int] | None = None,
-                 **params: object) -> None:
+    def __init__(
+        self,
+        system: str | System,
+        integrators: MethodEntry | Iterable[MethodEntry] | None = None,
+        *,
+        duration: float,
+        dt_max: float | None = None,
+        dt_min: float | None = None,
+        points: int = DEFAULT_POINTS,
+        steps: Iterable[int] | None = None,
+        **params: object,
+    ) -> None:
         if isinstance(system, str):
             system = get_system(system, **params)
         elif params:
@@ -497,8 +556,7 @@ class Study:
         if not names:
             raise ValueError("integrators: got none, expected at least one integrator name")
         if len(set(names)) != len(names):
-            raise ValueError(f"integrators: got duplicates in {names}, expected distinct "
-                             "names")
+            raise ValueError(f"integrators: got duplicates in {names}, expected distinct names")
         self.system = system
         self.integrators = names
         self.methods = dict(zip(names, methods))
@@ -507,8 +565,7 @@ class Study:
         if steps is None:
             self.dt_max, self.dt_min = _step_bounds(system, duration, dt_max, dt_min)
             self.points_per_integrator = _points_value(points)
-            self.steps = plan_steps(duration, self.dt_max, self.dt_min,
-                                    self.points_per_integrator)
+            self.steps = plan_steps(duration, self.dt_max, self.dt_min, self.points_per_integrator)
             culprit, given = "dt_min", self.dt_min
         else:
             self.steps = _steps_value(steps)
@@ -517,20 +574,24 @@ class Study:
             culprit, given = "steps", steps
         total = sum(self.steps) * len(names)
         if total > MAX_STUDY_STEPS:
-            raise ValueError(f"'{culprit}': got {given!r}, which needs {total} "
-                             f"steps in all, expected at most {MAX_STUDY_STEPS} (fewer or "
-                             "larger steps, or a shorter duration)")
+            raise ValueError(
+                f"'{culprit}': got {given!r}, which needs {total} "
+                f"steps in all, expected at most {MAX_STUDY_STEPS} (fewer or "
+                "larger steps, or a shorter duration)"
+            )
         self.reference = Reference(system, duration)
         q, v = system.initial_state()
         self.energy0 = system.energies(q, v, 0.0)[3]
         self.energy_scale = system.energy_scale()
         self.runaway = RUNAWAY_FACTOR * self.energy_scale
-        self._points = [StudyPoint(name, n, duration / n, self.methods[name])
-                        for n in self.steps for name in names]
+        self._points = [
+            StudyPoint(name, n, duration / n, self.methods[name])
+            for n in self.steps
+            for name in names
+        ]
         self._next = 0  # index of the first unfinished point
         # work units for progress: steps weighted by declared evaluations, plus the reference
-        evaluations = {name: method_info(m)["evaluations"] or 1
-                       for name, m in self.methods.items()}
+        evaluations = {name: method_info(m)["evaluations"] or 1 for name, m in self.methods.items()}
         self._weights = [p.steps * max(1, evaluations[p.integrator]) for p in self._points]
         self._work_total = sum(self._weights)
         self._work_done = 0
@@ -551,12 +612,14 @@ class Study:
         work: float = self._work_done
         if self._next < len(self._points):
             work += self._points[self._next].steps_done * (
-                self._weights[self._next] / self._points[self._next].steps)
-        return (0.05 * ref + 0.95 * work / self._work_total)
+                self._weights[self._next] / self._points[self._next].steps
+            )
+        return 0.05 * ref + 0.95 * work / self._work_total
 
     # -- running --------------------------------------------------------------------------
-    def run_next(self, budget_seconds: float | None = None,
-                 max_steps: int | None = None) -> list[StudyPoint]:
+    def run_next(
+        self, budget_seconds: float | None = None, max_steps: int | None = None
+    ) -> list[StudyPoint]:
         """Advance the study and return the points finished by this call.
 
         With neither limit, the reference (if still needed) and exactly one point are finished,
@@ -569,10 +632,10 @@ class Study:
         slicing that the count includes.
         """
         if budget_seconds is not None and not budget_seconds >= 0.0:
-            raise ValueError(f"'budget_seconds': got {budget_seconds!r}, expected a number "
-                             ">= 0")
-        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(
-                max_steps, int) or max_steps < 1):
+            raise ValueError(f"'budget_seconds': got {budget_seconds!r}, expected a number >= 0")
+        if max_steps is not None and (
+            isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1
+        ):
             raise ValueError(f"'max_steps': got {max_steps!r}, expected an integer >= 1")
         began = time.perf_counter()
         finished: list[StudyPoint] = []
@@ -584,8 +647,7 @@ class Study:
                 break
             progressed = True
             if not self.reference.done:
-                taken = self.reference.advance(1 if budget_seconds or left else
-                                               REFERENCE_SAMPLES)
+                taken = self.reference.advance(1 if budget_seconds or left else REFERENCE_SAMPLES)
             else:
                 point = self._points[self._next]
                 if point._method is None:
@@ -629,8 +691,13 @@ class Study:
 class StudyRun:
     """One integrator's points, coarse to fine, and the fitted slope over its asymptotic range."""
 
-    def __init__(self, integrator: str, points: list[StudyPoint], floors: list[float],
-                 info: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        integrator: str,
+        points: list[StudyPoint],
+        floors: list[float],
+        info: dict[str, Any] | None = None,
+    ) -> None:
         info = info or method_info(integrator)
         self.integrator = integrator
         #: declared or computed order; None for code that declares none
@@ -644,38 +711,54 @@ class StudyRun:
         self.evaluations = [p.evaluations for p in points]
         self.seconds = [p.seconds for p in points]
         self.slope, fit, reasons = fit_power_law(self.dt, self.error, floors)
-        self.excluded = [f"diverged: {p.failure}" if p.failure is not None else reason
-                         for p, reason in zip(points, reasons)]
+        self.excluded = [
+            f"diverged: {p.failure}" if p.failure is not None else reason
+            for p, reason in zip(points, reasons)
+        ]
         self.slope_range = None if fit is None else [self.dt[fit[1]], self.dt[fit[0]]]
         #: None when there is no slope, else whether it agrees with the declared order
         self.order_matches: bool | None = None
         self.note: str | None = None
         if self.slope is None:
             if points and all(r is not None and r.startswith("roundoff") for r in reasons):
-                self.note = ("every error is at the roundoff floor: exact for this system, "
-                             "no slope to fit")
+                self.note = (
+                    "every error is at the roundoff floor: exact for this system, no slope to fit"
+                )
             else:
-                self.note = (f"no power-law range: fewer than {MIN_FIT_POINTS} consecutive "
-                             "points follow one; the slope is not fitted")
+                self.note = (
+                    f"no power-law range: fewer than {MIN_FIT_POINTS} consecutive "
+                    "points follow one; the slope is not fitted"
+                )
         elif self.order is None:
             self.note = f"fitted slope {self.slope:.2f}; the method declares no order"
         else:
             self.order_matches = abs(self.slope - self.order) <= ORDER_MISMATCH
             if not self.order_matches:
-                self.note = (f"fitted slope {self.slope:.2f} differs from the declared order "
-                             f"{self.order}")
+                self.note = (
+                    f"fitted slope {self.slope:.2f} differs from the declared order {self.order}"
+                )
 
     def to_dict(self) -> dict[str, Any]:
         def finite(values: list[float]) -> list[float | None]:
             return [x if math.isfinite(x) else None for x in values]
 
-        return {"integrator": self.integrator, "order": self.order, "dt": self.dt,
-                "steps": self.steps, "error": finite(self.error),
-                "position_error": finite(self.position_error),
-                "energy_error": finite(self.energy_error), "evaluations": self.evaluations,
-                "declared_evaluations": self.declared_evaluations, "seconds": self.seconds,
-                "excluded": self.excluded, "slope": self.slope, "slope_range": self.slope_range,
-                "order_matches": self.order_matches, "note": self.note}
+        return {
+            "integrator": self.integrator,
+            "order": self.order,
+            "dt": self.dt,
+            "steps": self.steps,
+            "error": finite(self.error),
+            "position_error": finite(self.position_error),
+            "energy_error": finite(self.energy_error),
+            "evaluations": self.evaluations,
+            "declared_evaluations": self.declared_evaluations,
+            "seconds": self.seconds,
+            "excluded": self.excluded,
+            "slope": self.slope,
+            "slope_range": self.slope_range,
+            "order_matches": self.order_matches,
+            "note": self.note,
+        }
 
 
 class StudyResult:
@@ -688,32 +771,56 @@ class StudyResult:
         self.runs: list[StudyRun] = []
         for name in study.integrators:
             own = [p for p in points if p.integrator == name]
-            floors = [max(ROUNDOFF_FACTOR * EPS * math.sqrt(p.steps),
-                          REFERENCE_MARGIN * study.reference.error) for p in own]
+            floors = [
+                max(
+                    ROUNDOFF_FACTOR * EPS * math.sqrt(p.steps),
+                    REFERENCE_MARGIN * study.reference.error,
+                )
+                for p in own
+            ]
             self.runs.append(StudyRun(name, own, floors, method_info(study.methods[name])))
 
     def run(self, integrator: str) -> StudyRun:
         for run in self.runs:
             if run.integrator == integrator:
                 return run
-        raise ValueError(f"integrator: {integrator!r} is not part of this study; studied: "
-                         f"{', '.join(r.integrator for r in self.runs)}")
+        raise ValueError(
+            f"integrator: {integrator!r} is not part of this study; studied: "
+            f"{', '.join(r.integrator for r in self.runs)}"
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"system": self.system.name, "params": self.system.params,
-                "duration": self.duration, "reference": self.reference,
-                "error_measure": "max(|q - q_ref| / Q, |v - v_ref| / V) at T, Q and V the "
-                                 "largest |q| and |v| along the reference",
-                "energy_error_measure": "|E(T) - E(0)| / E_scale, E = kinetic + potential + "
-                                        "dissipated",
-                "runs": [run.to_dict() for run in self.runs]}
+        return {
+            "system": self.system.name,
+            "params": self.system.params,
+            "duration": self.duration,
+            "reference": self.reference,
+            "error_measure": "max(|q - q_ref| / Q, |v - v_ref| / V) at T, Q and V the "
+            "largest |q| and |v| along the reference",
+            "energy_error_measure": "|E(T) - E(0)| / E_scale, E = kinetic + potential + dissipated",
+            "runs": [run.to_dict() for run in self.runs],
+        }
 
 
-def study(system: str | System, integrators: MethodEntry | Iterable[MethodEntry] | None = None,
-          *,
-          duration: float, dt_max: float | None = None, dt_min: float | None = None,
-          points: int = DEFAULT_POINTS, steps: Iterable[int] | None = None,
-          **params: object) -> StudyResult:
+def study(
+    system: str | System,
+    integrators: MethodEntry | Iterable[MethodEntry] | None = None,
+    *,
+    duration: float,
+    dt_max: float | None = None,
+    dt_min: float | None = None,
+    points: int = DEFAULT_POINTS,
+    steps: Iterable[int] | None = None,
+    **params: object,
+) -> StudyResult:
     """Run a whole :class:`Study` in one call and return its :class:`StudyResult`."""
-    return Study(system, integrators, duration=duration, dt_max=dt_max, dt_min=dt_min,
-                 points=points, steps=steps, **params).run()
+    return Study(
+        system,
+        integrators,
+        duration=duration,
+        dt_max=dt_max,
+        dt_min=dt_min,
+        points=points,
+        steps=steps,
+        **params,
+    ).run()

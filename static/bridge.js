@@ -219,7 +219,7 @@
     return location.origin + location.pathname + (query ? "?" + query : "");
   }
 
-  let state = stateFromQuery(location.search);
+  const state = stateFromQuery(location.search);
   function saveState() {
     const query = queryFromState(state);
     history.replaceState(null, "", location.pathname + (query ? "?" + query : ""));
@@ -899,8 +899,7 @@
       const entry = live.systems[system];
       const integrators = {};
       for (const name of state.integrators) {
-        let samples = 0;
-        samples = sampleSource(system, name).data.t.length;
+        const samples = sampleSource(system, name).data.t.length;
         const at = entry.diverged[name];
         integrators[name] = { samples, divergedAt: at === undefined ? null : at };
       }
@@ -977,7 +976,7 @@
   // and the worker has its own thread
   startWorker();
   Promise.all(embeds).then(() => {
-    try { avoidNeedlessRestyles(); } catch (error) { /* an optimisation only */ }
+    try { avoidNeedlessRestyles(); } catch { /* an optimisation only */ }
     setWidgetsFromState();
     applyView();
     wireWidgets();

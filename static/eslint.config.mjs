@@ -1,5 +1,5 @@
 // ESLint for the hand-written JavaScript: the page (bridge.js, a classic script), its module
-// worker and the Node scripts of the build and the tests. `make lint` runs it.
+// worker, the Panel server's page scripts and the Node scripts of the build and the tests. `make lint` runs it.
 import js from "@eslint/js";
 import globals from "globals";
 
@@ -12,6 +12,11 @@ export default [
   {
     files: ["static/**/*.mjs"],
     languageOptions: { sourceType: "module", globals: { ...globals.worker } },
+  },
+  {
+    // the Panel server's scripts: Bokeh CustomJS modules, run in the page
+    files: ["web/server/js/*.js"],
+    languageOptions: { sourceType: "module", globals: { ...globals.browser } },
   },
   {
     files: ["web/**/*.mjs"],

@@ -19,7 +19,9 @@ def _setuptools_config():
 def test_every_python_package_directory_is_listed():
     config = _setuptools_config()
     listed = set(config["packages"])
-    mapped = {(ROOT / directory).resolve(): name for name, directory in config["package-dir"].items()}
+    mapped = {
+        (ROOT / directory).resolve(): name for name, directory in config["package-dir"].items()
+    }
     for directory, package in mapped.items():
         for init in directory.rglob("__init__.py"):
             if "__pycache__" in init.parts or init.parent in mapped and init.parent != directory:

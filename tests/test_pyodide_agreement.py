@@ -41,8 +41,7 @@ def _mismatches(cpython, pyodide, path="", found=None):
         if math.isnan(cpython) or math.isnan(pyodide):
             if not (math.isnan(cpython) and math.isnan(pyodide)):
                 found.append(f"{path}: {cpython!r} != {pyodide!r}")
-        elif not math.isclose(cpython, pyodide, rel_tol=RELATIVE_TOLERANCE,
-                              abs_tol=ABSOLUTE_FLOOR):
+        elif not math.isclose(cpython, pyodide, rel_tol=RELATIVE_TOLERANCE, abs_tol=ABSOLUTE_FLOOR):
             found.append(f"{path}: {cpython!r} != {pyodide!r}")
     elif cpython != pyodide:
         found.append(f"{path}: {cpython!r} != {pyodide!r}")
@@ -52,7 +51,10 @@ def _mismatches(cpython, pyodide, path="", found=None):
 def test_cpython_and_pyodide_trajectories_agree():
     script = TRAJECTORIES.read_text(encoding="utf-8")
     in_cpython = subprocess.run(
-        [sys.executable, str(TRAJECTORIES)], capture_output=True, text=True, timeout=120,
+        [sys.executable, str(TRAJECTORIES)],
+        capture_output=True,
+        text=True,
+        timeout=120,
         check=False,
     )
     assert in_cpython.returncode == 0, in_cpython.stderr
@@ -70,6 +72,4 @@ def test_cpython_and_pyodide_trajectories_agree():
     for run, data in expected.items():
         assert KEYS <= data.keys(), f"{run}: missing {sorted(KEYS - data.keys())}"
     mismatches = _mismatches(expected, actual)
-    assert not mismatches, f"{len(mismatches)} numbers differ, first: " + "; ".join(
-        mismatches[:10]
-    )
+    assert not mismatches, f"{len(mismatches)} numbers differ, first: " + "; ".join(mismatches[:10])

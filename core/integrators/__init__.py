@@ -10,8 +10,19 @@ from .splitting import Leapfrog, Splitting, SymplecticEuler, VelocityVerlet, Yos
 
 INTEGRATORS: dict[str, type[Integrator]] = {
     cls.name: cls
-    for cls in (ExplicitEuler, SymplecticEuler, VelocityVerlet, Leapfrog, Midpoint, Heun,
-                ClassicRK4, ImplicitEuler, ImplicitMidpoint, Yoshida4, RK45)
+    for cls in (
+        ExplicitEuler,
+        SymplecticEuler,
+        VelocityVerlet,
+        Leapfrog,
+        Midpoint,
+        Heun,
+        ClassicRK4,
+        ImplicitEuler,
+        ImplicitMidpoint,
+        Yoshida4,
+        RK45,
+    )
 }
 
 #: the integrators shown when nobody chose
@@ -23,10 +34,19 @@ def get_integrator(name: str) -> Integrator:
     try:
         cls = INTEGRATORS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown integrator {name!r}; valid integrators: "
-                         f"{', '.join(INTEGRATORS)}") from None
+        raise ValueError(
+            f"unknown integrator {name!r}; valid integrators: {', '.join(INTEGRATORS)}"
+        ) from None
     return cls()
 
 
-__all__ = ["INTEGRATORS", "DEFAULT_INTEGRATORS", "get_integrator", "Integrator",
-           "ConvergenceError", "ButcherTableau", "RungeKutta", "Splitting"]
+__all__ = [
+    "INTEGRATORS",
+    "DEFAULT_INTEGRATORS",
+    "get_integrator",
+    "Integrator",
+    "ConvergenceError",
+    "ButcherTableau",
+    "RungeKutta",
+    "Splitting",
+]

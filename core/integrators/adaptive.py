@@ -7,8 +7,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .base import ConvergenceError
-from .runge_kutta import (DORMAND_PRINCE, EmbeddedTableau, FlatState, RungeKutta, Stage, flat,
-                          rk_combine, stage_function, unflat)
+from .runge_kutta import (
+    DORMAND_PRINCE,
+    EmbeddedTableau,
+    FlatState,
+    RungeKutta,
+    Stage,
+    flat,
+    rk_combine,
+    stage_function,
+    unflat,
+)
 
 if TYPE_CHECKING:
     from ..systems.base import Dynamics, State, Vector
@@ -27,8 +36,10 @@ class RK45(RungeKutta):
     order = 5
     evaluations = 6  # seven stages, the last one reused as the next step's first
     tableau: EmbeddedTableau = DORMAND_PRINCE
-    description = ("Adaptive embedded RK pair (error control, rtol 1e-9): a high-accuracy "
-                   "reference; evaluations are per internal step")
+    description = (
+        "Adaptive embedded RK pair (error control, rtol 1e-9): a high-accuracy "
+        "reference; evaluations are per internal step"
+    )
     reference = "J. R. Dormand & P. J. Prince, J. Comput. Appl. Math. 6 (1980) 19-26"
 
     rtol = 1e-9
@@ -48,8 +59,7 @@ class RK45(RungeKutta):
         self.internal_steps = 0
         self.rejected_steps = 0
 
-    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
-             dt: float) -> State:
+    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float) -> State:
         end = t + dt
         h = dt if self._h is None else min(self._h, dt)
         tab, rows = self.tableau, self._rows
@@ -67,21 +77,22 @@ class RK45(RungeKutta):
             first = ks[0]
             y5 = rk_combine(tab.b, ks, y, h)
             # the error estimate y5 - y4 = h sum (b_i - b*_i) k_i, in one sum
-            err = _error_norm(y, y5, rk_combine(self._error_weights, ks, zeros, h),
-                              self.rtol, self.atol)
+            err = _error_norm(
+                y, y5, rk_combine(self._error_weights, ks, zeros, h), self.rtol, self.atol
+            )
             if err <= 1.0:
                 t = end if last else t + h
                 y = y5
                 first = ks[-1]
                 self.internal_steps += 1
-                grow = self.MAX_FACTOR if err == 0.0 else self.SAFETY * err ** -0.2
+                grow = self.MAX_FACTOR if err == 0.0 else self.SAFETY * err**-0.2
                 proposal = min(h * min(self.MAX_FACTOR, grow), dt)
                 if not last:  # a step shortened to land on ``end`` says little about h
                     self._h = proposal
                 h = proposal
             else:
                 self.rejected_steps += 1
-                shrink = self.SAFETY * err ** -0.2 if math.isfinite(err) else 0.0
+                shrink = self.SAFETY * err**-0.2 if math.isfinite(err) else 0.0
                 h *= max(self.MIN_FACTOR, shrink)
                 if h <= 1e-14 * max(1.0, abs(t)):
                     raise ConvergenceError("adaptive step size underflow")
@@ -89,8 +100,9 @@ class RK45(RungeKutta):
         return unflat(y, n)
 
 
-def _error_norm(y0: Sequence[float], y5: Sequence[float], delta: Sequence[float], rtol: float,
-                atol: float) -> float:
+def _error_norm(
+    y0: Sequence[float], y5: Sequence[float], delta: Sequence[float], rtol: float, atol: float
+) -> float:
     """RMS of the error estimate ``delta`` scaled by ``atol + rtol max(|y0|, |y5|)``."""
     total = 0.0
     for a, b, d in zip(y0, y5, delta):

@@ -38,8 +38,7 @@ class Integrator:
     def __init__(self) -> None:
         self.steps = 0
 
-    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
-             dt: float) -> State:
+    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float) -> State:
         """Return ``(q, v, w)`` one step of length ``dt`` after time ``t``."""
         raise NotImplementedError
 
@@ -47,8 +46,9 @@ class Integrator:
     #: it right after the velocity update, as game engines do); otherwise it follows the step
     applies_post_step = False
 
-    def advance(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float,
-                steps: int) -> State:
+    def advance(
+        self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float, steps: int
+    ) -> State:
         """Take ``steps`` steps of length ``dt`` from time ``t``; return ``(q, v, w)``."""
         step = self.step
         post = None if self.applies_post_step else system.post_step

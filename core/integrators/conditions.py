@@ -57,7 +57,7 @@ def _attach_leaf(tree: Tree) -> Iterator[Tree]:
     yield tuple(sorted(tree + ((),)))
     for i, child in enumerate(tree):
         for new_child in _attach_leaf(child):
-            yield tuple(sorted(tree[:i] + (new_child,) + tree[i + 1:]))
+            yield tuple(sorted(tree[:i] + (new_child,) + tree[i + 1 :]))
 
 
 def tree_order(tree: Tree) -> int:
@@ -85,20 +85,19 @@ def condition_text(tree: Tree) -> str:
 
     body = phi(tree, next(letters))
     gamma = density(tree)
-    return (f"sum b_i{'' if body == '1' else ' ' + body} = "
-            + ("1" if gamma == 1 else f"1/{gamma}"))
+    return f"sum b_i{'' if body == '1' else ' ' + body} = " + ("1" if gamma == 1 else f"1/{gamma}")
 
 
-def _stage_weights(a: Sequence[Sequence[Fraction]], tree: Tree,
-                   absolute: bool = False) -> list[Fraction | int]:
+def _stage_weights(
+    a: Sequence[Sequence[Fraction]], tree: Tree, absolute: bool = False
+) -> list[Fraction | int]:
     s = len(a)
     weights: list[Fraction | int] = [1] * s
     for child in tree:
         inner = _stage_weights(a, child, absolute)
         for i in range(s):
             row = a[i]
-            weights[i] *= sum((abs(row[j]) if absolute else row[j]) * inner[j]
-                              for j in range(i))
+            weights[i] *= sum((abs(row[j]) if absolute else row[j]) * inner[j] for j in range(i))
     return weights
 
 
@@ -106,8 +105,13 @@ class OrderResult:
     """The order found, whether the check stopped at its limit (``at_least``), and the first
     condition that fails (``unmet``: its text and what the coefficients give instead)."""
 
-    def __init__(self, order: int, at_least: bool,
-                 unmet: tuple[str, Coefficient] | None = None, exact: bool = True) -> None:
+    def __init__(
+        self,
+        order: int,
+        at_least: bool,
+        unmet: tuple[str, Coefficient] | None = None,
+        exact: bool = True,
+    ) -> None:
         self.order, self.at_least, self.unmet, self.exact = order, at_least, unmet, exact
 
     def text(self) -> str:
@@ -115,8 +119,9 @@ class OrderResult:
         return f"order {self.order}" + (" or higher" if self.at_least else "")
 
 
-def tableau_order(a: Sequence[Sequence[Coefficient]], b: Sequence[Coefficient],
-                  max_order: int = MAX_TABLEAU_ORDER) -> OrderResult:
+def tableau_order(
+    a: Sequence[Sequence[Coefficient]], b: Sequence[Coefficient], max_order: int = MAX_TABLEAU_ORDER
+) -> OrderResult:
     """The order of the explicit Runge-Kutta method ``a``, ``b`` (exact entries are
     ``int``/``Fraction``; floats are taken at their exact binary value, and a condition then
     holds within :data:`TOLERANCE` times the size of its terms)."""
@@ -139,8 +144,9 @@ def tableau_order(a: Sequence[Sequence[Coefficient]], b: Sequence[Coefficient],
 
 
 # -- compositions ---------------------------------------------------------------------------
-def _exp_product(sequence: Composition, degree: int,
-                 absolute: bool = False) -> dict[str, Coefficient]:
+def _exp_product(
+    sequence: Composition, degree: int, absolute: bool = False
+) -> dict[str, Coefficient]:
     """Coefficients of the words (strings over ``A`` drift, ``B`` kick) of at most ``degree``
     letters in the product of ``exp(weight X)`` over the sequence."""
     series: dict[str, Coefficient] = {"": 1}
@@ -160,8 +166,7 @@ def _exp_product(sequence: Composition, degree: int,
     return series
 
 
-def splitting_order(sequence: Composition,
-                    max_order: int = MAX_SPLITTING_ORDER) -> OrderResult:
+def splitting_order(sequence: Composition, max_order: int = MAX_SPLITTING_ORDER) -> OrderResult:
     """The order of the composition ``sequence`` of ``(kind, weight)`` pairs, kinds ``kick``
     and ``drift`` (see the module's docstring)."""
     exact = all(isinstance(w, (int, Fraction)) for _, w in sequence)
@@ -180,7 +185,8 @@ def splitting_order(sequence: Composition,
             else:
                 # abs() of a Fraction | float is one of them, but mypy joins them to object
                 holds = abs(value - target) <= TOLERANCE * max(  # type: ignore[operator]
-                    1.0, sizes.get(word, 0.0))
+                    1.0, sizes.get(word, 0.0)
+                )
             if not holds:
                 return OrderResult(order - 1, False, (word, value), exact)
     return OrderResult(max_order, True, None, exact)

@@ -67,8 +67,7 @@ def solve_velocity(system: Dynamics, q0: Vector, v0: Vector, t: float, h: float)
             slope = [[h * dq[i][j] + dv[i][j] for j in range(n)] for i in range(n)]
         else:
             slope = _difference_slope(forces, q0, u, a, t, h)
-        matrix = [[(1.0 if i == j else 0.0) - h * slope[i][j] for j in range(n)]
-                  for i in range(n)]
+        matrix = [[(1.0 if i == j else 0.0) - h * slope[i][j] for j in range(n)] for i in range(n)]
         du = solve_linear(matrix, [-r for r in residual])
         u = [x + d for x, d in zip(u, du)]
         if not all(math.isfinite(x) for x in u):
@@ -108,8 +107,14 @@ def _solve_velocity_scalar(system: Dynamics, x0: float, v0: float, t: float, h: 
     raise ConvergenceError(f"Newton iteration did not converge in {MAX_ITERATIONS} iterations")
 
 
-def _difference_slope(forces: Callable[[Vector, Vector, float], tuple[Vector, float]],
-                      q0: Vector, u: Vector, a: Vector, t: float, h: float) -> Matrix:
+def _difference_slope(
+    forces: Callable[[Vector, Vector, float], tuple[Vector, float]],
+    q0: Vector,
+    u: Vector,
+    a: Vector,
+    t: float,
+    h: float,
+) -> Matrix:
     """Forward-difference Jacobian of ``u -> a(q0 + h u, u)``, column by column."""
     n = len(u)
     columns = []
@@ -127,12 +132,12 @@ class _Implicit(Integrator):
 
     implicit = True
 
-    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
-             dt: float) -> State:
+    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float) -> State:
         return self._step_or_split(system, q, v, w, t, dt, MAX_HALVINGS)
 
-    def _step_or_split(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
-                       dt: float, halvings: int) -> State:
+    def _step_or_split(
+        self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float, halvings: int
+    ) -> State:
         try:
             return self.implicit_step(system, q, v, w, t, dt)
         except ConvergenceError:
@@ -142,8 +147,9 @@ class _Implicit(Integrator):
         q, v, w = self._step_or_split(system, q, v, w, t, half, halvings - 1)
         return self._step_or_split(system, q, v, w, t + half, half, halvings - 1)
 
-    def implicit_step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
-                      dt: float) -> State:
+    def implicit_step(
+        self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float
+    ) -> State:
         raise NotImplementedError
 
 
@@ -152,12 +158,12 @@ class ImplicitEuler(_Implicit):
     title = "Implicit Euler"
     order = 1
     evaluations = 2
-    description = ("Backward Euler: first order, unconditionally stable, damps energy "
-                   "artificially")
+    description = "Backward Euler: first order, unconditionally stable, damps energy artificially"
     reference = "Hairer & Wanner, Solving ODEs II (1996), IV.3"
 
-    def implicit_step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
-                      dt: float) -> State:
+    def implicit_step(
+        self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float
+    ) -> State:
         u = solve_velocity(system, q, v, t + dt, dt)
         q1 = [x + dt * y for x, y in zip(q, u)]
         _, p = system.forces(q1, u, t + dt)
@@ -173,10 +179,10 @@ class ImplicitMidpoint(_Implicit):
     description = "Implicit midpoint rule: second order, symplectic, A-stable, time-reversible"
     reference = "Hairer, Lubich & Wanner, Geometric Numerical Integration (2006), II.1"
 
-    def implicit_step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
-                      dt: float) -> State:
+    def implicit_step(
+        self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float
+    ) -> State:
         half = 0.5 * dt
         u = solve_velocity(system, q, v, t + half, half)
         _, p = system.forces([x + half * y for x, y in zip(q, u)], u, t + half)
-        return ([x + dt * y for x, y in zip(q, u)], [2.0 * y - x for x, y in zip(v, u)],
-                w + dt * p)
+        return ([x + dt * y for x, y in zip(q, u)], [2.0 * y - x for x, y in zip(v, u)], w + dt * p)

@@ -35,8 +35,12 @@ def format_number(x: float | Fraction) -> str:
     return f"{float(x):.12g}"
 
 
-def tableau_problems(c: Sequence[float | Fraction], a: Sequence[Sequence[float | Fraction]],
-                     b: Sequence[float | Fraction], tolerance: float = _TOLERANCE) -> list[str]:
+def tableau_problems(
+    c: Sequence[float | Fraction],
+    a: Sequence[Sequence[float | Fraction]],
+    b: Sequence[float | Fraction],
+    tolerance: float = _TOLERANCE,
+) -> list[str]:
     """What makes ``c``, ``a``, ``b`` not an explicit Runge-Kutta method, one message per
     problem, each starting with the entry it names (empty when the tableau is valid).
 
@@ -59,19 +63,24 @@ def tableau_problems(c: Sequence[float | Fraction], a: Sequence[Sequence[float |
             continue
         upper = [j for j in range(i, s) if row[j] != 0]
         if upper:
-            problems.append(f"a[{i}][{upper[0]}]: must be 0 (explicit methods: a strictly "
-                            "lower triangular)")
+            problems.append(
+                f"a[{i}][{upper[0]}]: must be 0 (explicit methods: a strictly lower triangular)"
+            )
             continue
         total = sum(row)
         # abs() of a Fraction | float is one of them, but mypy joins them to object
         if abs(total - c[i]) > tolerance:  # type: ignore[operator]
             entry = f"a[{i}][{i - 1}]" if i else "c[0]"
-            problems.append(f"{entry}: row {i} of a sums to {format_number(total)} but "
-                            f"c[{i}] = {format_number(c[i])}")
+            problems.append(
+                f"{entry}: row {i} of a sums to {format_number(total)} but "
+                f"c[{i}] = {format_number(c[i])}"
+            )
     total = sum(b)
     if len(b) == s and abs(total - 1) > tolerance:  # type: ignore[operator]  # (as above)
-        problems.append(f"b: sums to {format_number(total)}, expected 1 (consistency: "
-                        "every method is at least first order)")
+        problems.append(
+            f"b: sums to {format_number(total)}, expected 1 (consistency: "
+            "every method is at least first order)"
+        )
     return problems
 
 
@@ -98,8 +107,9 @@ class ButcherTableau:
         problems = tableau_problems(self.c, self.a, self.b, self.tolerance)
         if problems:
             raise ValueError(f"Butcher tableau: {problems[0]}")
-        if self.b_error is not None and (len(self.b_error) != s
-                                         or abs(sum(self.b_error) - 1.0) > self.tolerance):
+        if self.b_error is not None and (
+            len(self.b_error) != s or abs(sum(self.b_error) - 1.0) > self.tolerance
+        ):
             raise ValueError("Butcher tableau: embedded weights must have s entries summing to 1")
 
     @property
@@ -145,9 +155,16 @@ DORMAND_PRINCE = EmbeddedTableau(
 )
 
 
-def rk_stages(tableau_rows: SparseRows, c: Sequence[float],
-              forces: Callable[[Vector, Vector, float], tuple[Vector, float]], y: FlatState,
-              n: int, t: float, h: float, first: Stage | None = None) -> list[Stage]:
+def rk_stages(
+    tableau_rows: SparseRows,
+    c: Sequence[float],
+    forces: Callable[[Vector, Vector, float], tuple[Vector, float]],
+    y: FlatState,
+    n: int,
+    t: float,
+    h: float,
+    first: Stage | None = None,
+) -> list[Stage]:
     """Evaluate the stages of an explicit RK method on ``q' = v, v' = a, w' = p``.
 
     ``y`` is the flat state ``q + v + [w]`` (n coordinates); returns the stage derivatives,
@@ -163,7 +180,7 @@ def rk_stages(tableau_rows: SparseRows, c: Sequence[float],
         for j, coef in row:
             hc = h * coef
             yi = [x + hc * d for x, d in zip(yi, ks[j])]
-        vi = yi[n:2 * n]
+        vi = yi[n : 2 * n]
         a, p = forces(yi[:n], vi, t + c[i] * h)
         vi.extend(a)
         vi.append(p)
@@ -171,9 +188,15 @@ def rk_stages(tableau_rows: SparseRows, c: Sequence[float],
     return ks
 
 
-def rk_stages_scalar(tableau_rows: SparseRows, c: Sequence[float], forces: ScalarForces,
-                     y: FlatState, t: float, h: float,
-                     first: Stage | None = None) -> list[Stage]:
+def rk_stages_scalar(
+    tableau_rows: SparseRows,
+    c: Sequence[float],
+    forces: ScalarForces,
+    y: FlatState,
+    t: float,
+    h: float,
+    first: Stage | None = None,
+) -> list[Stage]:
     """:func:`rk_stages` for one degree of freedom on plain floats: ``y = (x, v, w)``,
     ``forces`` the system's ``scalar_forces(x, v, t) -> (a, p)``; the same arithmetic in the
     same order, without building lists."""
@@ -198,8 +221,15 @@ class StageFunction(Protocol):
     """``stages(rows, c, y, t, h, first=None) -> ks``: :func:`rk_stages` or
     :func:`rk_stages_scalar` bound to a system's forces (see :func:`stage_function`)."""
 
-    def __call__(self, rows: SparseRows, c: Sequence[float], y: FlatState, t: float, h: float,
-                 first: Stage | None = None) -> list[Stage]: ...
+    def __call__(
+        self,
+        rows: SparseRows,
+        c: Sequence[float],
+        y: FlatState,
+        t: float,
+        h: float,
+        first: Stage | None = None,
+    ) -> list[Stage]: ...
 
 
 def stage_function(system: Dynamics, n: int) -> StageFunction:
@@ -207,14 +237,14 @@ def stage_function(system: Dynamics, n: int) -> StageFunction:
     freedom when the system offers ``scalar_forces``, flat lists otherwise."""
     if n == 1 and system.scalar_forces is not None:
         scalar = system.scalar_forces  # its own name: a function of another type than forces
-        return lambda rows, c, y, t, h, first=None: rk_stages_scalar(rows, c, scalar, y, t, h,
-                                                                      first)
+        return lambda rows, c, y, t, h, first=None: rk_stages_scalar(
+            rows, c, scalar, y, t, h, first
+        )
     forces = system.forces
     return lambda rows, c, y, t, h, first=None: rk_stages(rows, c, forces, y, n, t, h, first)
 
 
-def rk_combine(weights: Sequence[float], ks: Sequence[Stage], y: FlatState,
-               h: float) -> FlatState:
+def rk_combine(weights: Sequence[float], ks: Sequence[Stage], y: FlatState, h: float) -> FlatState:
     """``y + h sum(b_i k_i)`` on the flat state."""
     for bi, k in zip(weights, ks):
         if bi != 0.0:
@@ -228,7 +258,7 @@ def flat(q: Vector, v: Vector, w: float) -> FlatState:
 
 
 def unflat(y: FlatState, n: int) -> State:
-    return y[:n], y[n:2 * n], y[2 * n]
+    return y[:n], y[n : 2 * n], y[2 * n]
 
 
 class RungeKutta(Integrator):
@@ -240,8 +270,7 @@ class RungeKutta(Integrator):
         super().__init__()
         self._rows = self.tableau.sparse_rows()
 
-    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
-             dt: float) -> State:
+    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float) -> State:
         n, y = len(q), flat(q, v, w)
         ks = stage_function(system, n)(self._rows, self.tableau.c, y, t, dt)
         return unflat(rk_combine(self.tableau.b, ks, y, dt), n)
@@ -253,8 +282,10 @@ class ExplicitEuler(RungeKutta):
     order = 1
     evaluations = 1
     tableau = EULER
-    description = ("x += v dt; v += a(x) dt, both from the old state: first order, "
-                   "gains energy on every oscillator")
+    description = (
+        "x += v dt; v += a(x) dt, both from the old state: first order, "
+        "gains energy on every oscillator"
+    )
     reference = "L. Euler, Institutionum calculi integralis (1768)"
 
 
@@ -284,6 +315,8 @@ class ClassicRK4(RungeKutta):
     order = 4
     evaluations = 4
     tableau = RK4
-    description = ("Classic four-stage Runge-Kutta: fourth order, not symplectic: slowly loses "
-                   "energy on oscillators at large dt")
+    description = (
+        "Classic four-stage Runge-Kutta: fourth order, not symplectic: slowly loses "
+        "energy on oscillators at large dt"
+    )
     reference = "W. Kutta, Z. Math. Phys. 46 (1901) 435-453"

@@ -61,8 +61,7 @@ class Splitting(Integrator):
         self._cached: tuple[Vector, float] = ([], 0.0)
         self._a_last: Vector | None = None
 
-    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float,
-             dt: float) -> State:
+    def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float) -> State:
         forces = system.forces
         velocity_dependent = system.velocity_dependent
         predict = velocity_dependent and self.predict_velocity
@@ -90,8 +89,9 @@ class Splitting(Integrator):
                 v, w = post(v, w, dt)
         return q, v, w
 
-    def advance(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float,
-                steps: int) -> State:
+    def advance(
+        self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float, steps: int
+    ) -> State:
         if system.scalar_forces is None or system.post_step is not None:
             return super().advance(system, q, v, w, t, dt, steps)
         x, u, w = self._advance_scalar(system, q[0], v[0], w, t, dt, steps)
@@ -102,12 +102,15 @@ class Splitting(Integrator):
         """``(is_kick, coefficient * dt)`` pairs, kept for the last ``dt``."""
         cached = self.__dict__.get("_scaled")
         if cached is None or cached[0] != dt:
-            cached = self._scaled = (dt, [(kind == "kick", coef * dt)
-                                          for kind, coef in self.sequence])
+            cached = self._scaled = (
+                dt,
+                [(kind == "kick", coef * dt) for kind, coef in self.sequence],
+            )
         return cached[1]
 
-    def _advance_scalar(self, system: Dynamics, x: float, u: float, w: float, t: float,
-                        dt: float, steps: int) -> tuple[float, float, float]:
+    def _advance_scalar(
+        self, system: Dynamics, x: float, u: float, w: float, t: float, dt: float, steps: int
+    ) -> tuple[float, float, float]:
         """The same arithmetic as :meth:`step` on plain floats, for one-degree-of-freedom
         systems (their ``scalar_forces(x, v, t) -> (a, p)``): no lists, no per-step calls
         beyond the force evaluations."""
@@ -145,8 +148,10 @@ class SymplecticEuler(Splitting):
     evaluations = 1
     sequence = (("kick", 1.0), ("drift", 1.0))
     predict_velocity = False
-    description = ("v += a(x) dt; x += v dt with the new v: first order, symplectic, bounded "
-                   "energy error; what most game engines use")
+    description = (
+        "v += a(x) dt; x += v dt with the new v: first order, symplectic, bounded "
+        "energy error; what most game engines use"
+    )
     reference = "Hairer, Lubich & Wanner, Geometric Numerical Integration (2006), I.1.2"
 
 
@@ -156,8 +161,10 @@ class VelocityVerlet(Splitting):
     order = 2
     evaluations = 1
     sequence = verlet_composition((1.0,))
-    description = ("Half kick, drift, half kick: second order, symplectic, time-reversible, "
-                   "one force evaluation per step")
+    description = (
+        "Half kick, drift, half kick: second order, symplectic, time-reversible, "
+        "one force evaluation per step"
+    )
     reference = "W. C. Swope et al., J. Chem. Phys. 76 (1982) 637"
 
 
@@ -172,8 +179,11 @@ class Leapfrog(Splitting):
 
 
 _CUBE_ROOT_2 = 2.0 ** (1.0 / 3.0)
-YOSHIDA_WEIGHTS = (1.0 / (2.0 - _CUBE_ROOT_2), -_CUBE_ROOT_2 / (2.0 - _CUBE_ROOT_2),
-                   1.0 / (2.0 - _CUBE_ROOT_2))
+YOSHIDA_WEIGHTS = (
+    1.0 / (2.0 - _CUBE_ROOT_2),
+    -_CUBE_ROOT_2 / (2.0 - _CUBE_ROOT_2),
+    1.0 / (2.0 - _CUBE_ROOT_2),
+)
 
 
 class Yoshida4(Splitting):
@@ -185,6 +195,5 @@ class Yoshida4(Splitting):
     order_velocity_dependent = 2
     evaluations = 3
     sequence = verlet_composition(YOSHIDA_WEIGHTS)
-    description = ("Three velocity-Verlet substeps (one backwards in time): fourth order, "
-                   "symplectic")
+    description = "Three velocity-Verlet substeps (one backwards in time): fourth order, symplectic"
     reference = "H. Yoshida, Phys. Lett. A 150 (1990) 262; Forest & Ruth, Physica D 43 (1990)"

@@ -18,10 +18,17 @@ def get_system(name: str, **params: object) -> System:
     try:
         cls = SYSTEMS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown system {name!r}; valid systems: "
-                         f"{', '.join(SYSTEMS)}") from None
+        raise ValueError(f"unknown system {name!r}; valid systems: {', '.join(SYSTEMS)}") from None
     return cls(**params)
 
 
-__all__ = ["SYSTEMS", "get_system", "System", "Pendulum", "Cradle", "Spring", "ConstantForce",
-           "Drag"]
+__all__ = [
+    "SYSTEMS",
+    "get_system",
+    "System",
+    "Pendulum",
+    "Cradle",
+    "Spring",
+    "ConstantForce",
+    "Drag",
+]

@@ -44,24 +44,68 @@ class Cradle(System):
     description = "Balls on strings colliding through soft, damped contacts (DEM)."
     PARAMS = (
         Param("balls", 5, "", "number of balls", kind="int", min=2, max=10),
-        Param("lifted", 1, "", "how many of the leftmost balls start pulled out", kind="int",
-              min=0, max=10),
-        Param("angle", 0.5, "rad", "how far the lifted balls are pulled out to the left",
-              min=0.0, max=1.5),
+        Param(
+            "lifted",
+            1,
+            "",
+            "how many of the leftmost balls start pulled out",
+            kind="int",
+            min=0,
+            max=10,
+        ),
+        Param(
+            "angle",
+            0.5,
+            "rad",
+            "how far the lifted balls are pulled out to the left",
+            min=0.0,
+            max=1.5,
+        ),
         Param("length", 0.3, "m", "string length", min=0.0, max=10.0, min_open=True),
         Param("radius", 0.02, "m", "ball radius", min=0.0, max=1.0, min_open=True),
         Param("mass", 0.1, "kg", "mass of each ball", min=0.0, max=100.0, min_open=True),
-        Param("mass_ratio", 1.0, "", "mass of each lifted ball relative to the others",
-              min=0.1, max=10.0),
-        Param("stiffness", 2e4, "N/m or N/m^1.5", "contact stiffness k (N/m linear, "
-              "N/m^1.5 hertz)", min=0.0, max=1e12, min_open=True),
-        Param("restitution", 0.95, "", "coefficient of restitution e of one collision",
-              min=MIN_RESTITUTION, max=1.0),
+        Param(
+            "mass_ratio",
+            1.0,
+            "",
+            "mass of each lifted ball relative to the others",
+            min=0.1,
+            max=10.0,
+        ),
+        Param(
+            "stiffness",
+            2e4,
+            "N/m or N/m^1.5",
+            "contact stiffness k (N/m linear, N/m^1.5 hertz)",
+            min=0.0,
+            max=1e12,
+            min_open=True,
+        ),
+        Param(
+            "restitution",
+            0.95,
+            "",
+            "coefficient of restitution e of one collision",
+            min=MIN_RESTITUTION,
+            max=1.0,
+        ),
         Param("gap", 0.003, "m", "gap between neighbouring balls at rest", min=0.0, max=0.1),
-        Param("contact", "hertz", doc="normal contact law: linear k d or hertz k d^1.5",
-              kind="choice", choices=LAWS),
-        Param("gravity", 9.81, "m/s^2", "gravitational acceleration", min=0.0, max=100.0,
-              min_open=True),
+        Param(
+            "contact",
+            "hertz",
+            doc="normal contact law: linear k d or hertz k d^1.5",
+            kind="choice",
+            choices=LAWS,
+        ),
+        Param(
+            "gravity",
+            9.81,
+            "m/s^2",
+            "gravitational acceleration",
+            min=0.0,
+            max=100.0,
+            min_open=True,
+        ),
     )
 
     # set by setup() from the parameters (whose values mypy sees as Any)
@@ -84,13 +128,14 @@ class Cradle(System):
         self.coordinates = tuple(f"theta{i}" for i in range(n))
         self.coordinate_units = ("rad",) * n
         if p["lifted"] > n:
-            raise ValueError(f"cradle parameter 'lifted': got {p['lifted']!r}, expected an "
-                             f"integer in [0, {n}] (at most 'balls')")
+            raise ValueError(
+                f"cradle parameter 'lifted': got {p['lifted']!r}, expected an "
+                f"integer in [0, {n}] (at most 'balls')"
+            )
         self.length, self.radius, self.gravity = p["length"], p["radius"], p["gravity"]
         self.k, self.law = p["stiffness"], p["contact"]
         self.hertz = self.law == "hertz"
-        self.masses = [p["mass"] * (p["mass_ratio"] if i < p["lifted"] else 1.0)
-                       for i in range(n)]
+        self.masses = [p["mass"] * (p["mass_ratio"] if i < p["lifted"] else 1.0) for i in range(n)]
         self.spacing = 2.0 * self.radius + p["gap"]
         self.pivots = [i * self.spacing for i in range(n)]
         a = damping_for_restitution(self.law, p["restitution"])
@@ -106,8 +151,9 @@ class Cradle(System):
         p = self.params
         return [-p["angle"] if i < p["lifted"] else 0.0 for i in range(self.n)], [0.0] * self.n
 
-    def _contacts(self, q: Vector, v: Vector) -> Iterator[
-            tuple[int, float, float, float, float, list[float], list[float]]]:
+    def _contacts(
+        self, q: Vector, v: Vector
+    ) -> Iterator[tuple[int, float, float, float, float, list[float], list[float]]]:
         """Yield ``(i, overlap, approach rate, nx, ny, sines, cosines)`` for every touching
         pair (the sines and cosines of every angle, computed once for all pairs)."""
         length, pivots, two_r = self.length, self.pivots, 2.0 * self.radius
@@ -177,8 +223,10 @@ class Cradle(System):
         """Duration of a head-on collision at ``speed`` (default: the lifted balls' impact
         speed), pi sqrt(m_eff/k) for the linear law, 3.22 (m_eff/k)^0.4 speed^-0.2 for Hertz
         (undamped values)."""
-        m_eff = min(self.masses[i] * self.masses[i + 1] / (self.masses[i] + self.masses[i + 1])
-                    for i in range(self.n - 1))
+        m_eff = min(
+            self.masses[i] * self.masses[i + 1] / (self.masses[i] + self.masses[i + 1])
+            for i in range(self.n - 1)
+        )
         if not self.hertz:
             return math.pi * math.sqrt(m_eff / self.k)
         if speed is None:
@@ -189,7 +237,7 @@ class Cradle(System):
         # would give an infinite time, so it is floored: the swing bounds the step anyway
         speed = max(speed, MIN_IMPACT_SPEED)
         # (float ** float is Any to mypy: a negative base would give a complex number)
-        duration: float = 3.218 * (m_eff / self.k) ** 0.4 * speed ** -0.2
+        duration: float = 3.218 * (m_eff / self.k) ** 0.4 * speed**-0.2
         return duration
 
     @property
@@ -200,9 +248,11 @@ class Cradle(System):
 
     def drawing(self, q: Vector) -> dict[str, list[float]]:
         length = self.length
-        return {"x": [p + length * math.sin(t) for p, t in zip(self.pivots, q)],
-                "y": [-length * math.cos(t) for t in q],
-                "pivot_x": list(self.pivots)}
+        return {
+            "x": [p + length * math.sin(t) for p, t in zip(self.pivots, q)],
+            "y": [-length * math.cos(t) for t in q],
+            "pivot_x": list(self.pivots),
+        }
 
     @classmethod
     def describe(cls) -> dict[str, Any]:

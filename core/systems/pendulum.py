@@ -34,14 +34,32 @@ class Pendulum(System):
     velocity_dependent = False
     PARAMS = (
         Param("length", 1.0, "m", "length of the rod", min=0.0, max=100.0, min_open=True),
-        Param("gravity", 9.81, "m/s^2", "gravitational acceleration", min=0.0, max=100.0,
-              min_open=True),
+        Param(
+            "gravity",
+            9.81,
+            "m/s^2",
+            "gravitational acceleration",
+            min=0.0,
+            max=100.0,
+            min_open=True,
+        ),
         Param("mass", 1.0, "kg", "mass of the bob", min=0.0, max=1000.0, min_open=True),
-        Param("theta0", 1.0, "rad", "initial angle from the downward vertical",
-              min=-math.pi, max=math.pi),
+        Param(
+            "theta0",
+            1.0,
+            "rad",
+            "initial angle from the downward vertical",
+            min=-math.pi,
+            max=math.pi,
+        ),
         Param("omega0", 0.0, "rad/s", "initial angular velocity", min=-100.0, max=100.0),
-        Param("model", "nonlinear", doc="nonlinear: sin(theta); linear: small-angle theta",
-              kind="choice", choices=("nonlinear", "linear")),
+        Param(
+            "model",
+            "nonlinear",
+            doc="nonlinear: sin(theta); linear: small-angle theta",
+            kind="choice",
+            choices=("nonlinear", "linear"),
+        ),
     )
 
     # set by setup() from the parameters (whose values mypy sees as Any)
@@ -120,8 +138,12 @@ class Pendulum(System):
             # so phi = am(F(phi0, 1/k) +- k sqrt(g/L) t, 1/k)
             k = math.sqrt(k2)
             modulus = 1.0 / k
-            self._rotation = (k, modulus, ellipf(0.5 * theta0, modulus),
-                              1.0 if omega0 > 0.0 else -1.0)
+            self._rotation = (
+                k,
+                modulus,
+                ellipf(0.5 * theta0, modulus),
+                1.0 if omega0 > 0.0 else -1.0,
+            )
             self._k = None
             return
         if k2 == 1.0:
@@ -172,7 +194,7 @@ class Pendulum(System):
 def _nice_step(raw: float) -> float:
     """Largest 1, 2 or 5 x 10^n not above ``raw``."""
     exponent = math.floor(math.log10(raw))
-    base = 10.0 ** exponent
+    base = 10.0**exponent
     for mantissa in (5.0, 2.0, 1.0):
         if mantissa * base <= raw * (1 + 1e-12):
             return float(f"{mantissa * base:.12g}")

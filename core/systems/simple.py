@@ -107,12 +107,23 @@ class Drag(System):
     PARAMS = (
         _MASS,
         _FORCE,
-        Param("drag", 0.5, "1/s", "drag rate k (for bullet: fraction of velocity lost per s)",
-              min=0.0, max=1000.0),
+        Param(
+            "drag",
+            0.5,
+            "1/s",
+            "drag rate k (for bullet: fraction of velocity lost per s)",
+            min=0.0,
+            max=1000.0,
+        ),
         Param("v0", 0.0, "m/s", "initial velocity", min=-1e6, max=1e6),
-        Param("model", "linear", doc="linear: true drag force -m k v; unity, physx, box2d, "
-              "bullet: that engine's velocity scaling after each step", kind="choice",
-              choices=("linear",) + ENGINE_MODELS),
+        Param(
+            "model",
+            "linear",
+            doc="linear: true drag force -m k v; unity, physx, box2d, "
+            "bullet: that engine's velocity scaling after each step",
+            kind="choice",
+            choices=("linear",) + ENGINE_MODELS,
+        ),
     )
 
     # set by setup() from the parameters (whose values mypy sees as Any)
@@ -127,8 +138,10 @@ class Drag(System):
         self.model = p["model"]
         self.accel = self.force / self.mass
         if self.model == "bullet" and self.k >= 1.0:
-            raise ValueError(f"drag parameter 'drag': got {self.k!r}, expected a number in "
-                             "[0, 1) 1/s for model bullet (fraction of velocity lost per second)")
+            raise ValueError(
+                f"drag parameter 'drag': got {self.k!r}, expected a number in "
+                "[0, 1) 1/s for model bullet (fraction of velocity lost per second)"
+            )
         # decay rate of the exact solution
         self.rate = -math.log1p(-self.k) if self.model == "bullet" else self.k
         self.velocity_dependent = self.model == "linear" and self.k != 0.0

@@ -46,8 +46,11 @@ class TerminalVelocityTable(SphinxDirective):
                     entry += nodes.paragraph("", "", *parsed)
                     row += entry
                 target += row
-        title = nodes.title("", f"Terminal velocity (m/s) for F = {FORCE:g} N, m = {MASS:g} kg: "
-                            "simulated with symplectic Euler (closed form in parentheses)")
+        title = nodes.title(
+            "",
+            f"Terminal velocity (m/s) for F = {FORCE:g} N, m = {MASS:g} kg: "
+            "simulated with symplectic Euler (closed form in parentheses)",
+        )
         table.insert(0, title)
         return [table]
 

@@ -19,8 +19,9 @@ def _convert(node, latex: str, *, block: bool) -> str:
     try:
         return latex2mathml.tex2mathml(latex, as_block=block)
     except (SyntaxError, ValueError) as exc:  # unsupported LaTeX: say where, show it as is
-        logger.warning("cannot convert math %r to MathML: %s", latex, exc, location=node,
-                       type="mathml")
+        logger.warning(
+            "cannot convert math %r to MathML: %s", latex, exc, location=node, type="mathml"
+        )
         return f"<code>{html.escape(latex)}</code>"
 
 

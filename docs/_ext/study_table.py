@@ -75,8 +75,9 @@ class StudyTable(SphinxDirective):
         try:
             durations = [float(d) for d in options["duration"].split(",")]
         except ValueError:
-            self.fail(f"option :duration:: got {options['duration']!r}, expected seconds, "
-                      "comma-separated")
+            self.fail(
+                f"option :duration:: got {options['duration']!r}, expected seconds, comma-separated"
+            )
         if ("runs" in options) == ("integrators" in options):
             self.fail("give exactly one of :runs: (integrator dt, ...) and :integrators:")
         return options["system"], params, durations
@@ -107,20 +108,32 @@ class StudyTable(SphinxDirective):
             for name, dt in runs:
                 steps = round(duration / dt)
                 if steps < 1 or abs(steps * dt - duration) > 1e-9 * duration:
-                    self.fail(f"option :runs:: dt = {dt:g} s does not divide the duration "
-                              f"{duration:g} s")
+                    self.fail(
+                        f"option :runs:: dt = {dt:g} s does not divide the duration {duration:g} s"
+                    )
                 result = study(system, [name], duration=duration, steps=[steps], **params)
                 reference = result.reference["method"]
                 run = result.runs[0]
-                cells = [f"``{name}``", _dt(run.dt[0]), f"{steps:,}",
-                         f"{run.evaluations[0]:,}", _number(run.to_dict()["error"][0]),
-                         _number(run.to_dict()["energy_error"][0])]
+                cells = [
+                    f"``{name}``",
+                    _dt(run.dt[0]),
+                    f"{steps:,}",
+                    f"{run.evaluations[0]:,}",
+                    _number(run.to_dict()["error"][0]),
+                    _number(run.to_dict()["energy_error"][0]),
+                ]
                 rows.append(([f"{duration:g}"] if len(durations) > 1 else []) + cells)
         header = (["T (s)"] if len(durations) > 1 else []) + [
-            "integrator", "dt (s)", "steps", "force evaluations", "error at T",
-            "energy error at T"]
-        caption = (f"{self.describe(system, params)}, error against the {reference} solution"
-                   + (f", T = {durations[0]:g} s" if len(durations) == 1 else ""))
+            "integrator",
+            "dt (s)",
+            "steps",
+            "force evaluations",
+            "error at T",
+            "energy error at T",
+        ]
+        caption = f"{self.describe(system, params)}, error against the {reference} solution" + (
+            f", T = {durations[0]:g} s" if len(durations) == 1 else ""
+        )
         return header, rows, caption
 
     def slope_rows(self, system, params, durations):
@@ -128,8 +141,11 @@ class StudyTable(SphinxDirective):
             self.fail("option :duration:: give one duration with :integrators:")
         names = [s.strip() for s in self.options["integrators"].split(",") if s.strip()]
         kwargs = {}
-        for option, key, kind in (("dt-max", "dt_max", float), ("dt-min", "dt_min", float),
-                                  ("points", "points", int)):
+        for option, key, kind in (
+            ("dt-max", "dt_max", float),
+            ("dt-min", "dt_min", float),
+            ("points", "points", int),
+        ):
             if option in self.options:
                 try:
                     kwargs[key] = kind(self.options[option])
@@ -139,17 +155,35 @@ class StudyTable(SphinxDirective):
         rows = []
         for run in result.runs:
             excluded = sum(1 for reason in run.excluded if reason is not None)
-            fitted = ("--" if run.slope_range is None else
-                      f"{_dt(run.slope_range[0])} to {_dt(run.slope_range[1])}")
-            rows.append([f"``{run.integrator}``", str(run.order),
-                         "--" if run.slope is None else f"{run.slope:.2f}", fitted,
-                         f"{excluded} of {len(run.dt)}", run.note or ""])
-        header = ["integrator", "declared order", "fitted slope", "fitted over dt (s)",
-                  "points excluded", "note"]
+            fitted = (
+                "--"
+                if run.slope_range is None
+                else f"{_dt(run.slope_range[0])} to {_dt(run.slope_range[1])}"
+            )
+            rows.append(
+                [
+                    f"``{run.integrator}``",
+                    str(run.order),
+                    "--" if run.slope is None else f"{run.slope:.2f}",
+                    fitted,
+                    f"{excluded} of {len(run.dt)}",
+                    run.note or "",
+                ]
+            )
+        header = [
+            "integrator",
+            "declared order",
+            "fitted slope",
+            "fitted over dt (s)",
+            "points excluded",
+            "note",
+        ]
         first, last = result.runs[0].dt[0], result.runs[0].dt[-1]
-        caption = (f"{self.describe(system, params)}, T = {durations[0]:g} s, "
-                   f"{len(result.runs[0].dt)} time steps from {_dt(first)} s to "
-                   f"{_dt(last)} s; error against the {result.reference['method']} solution")
+        caption = (
+            f"{self.describe(system, params)}, T = {durations[0]:g} s, "
+            f"{len(result.runs[0].dt)} time steps from {_dt(first)} s to "
+            f"{_dt(last)} s; error against the {result.reference['method']} solution"
+        )
         return header, rows, caption
 
     @staticmethod

@@ -11,9 +11,9 @@ import sys
 
 import pytest
 
-from integrator_lab.core import INTEGRATORS, SYSTEMS, simulate, simulate_many
 from integrator_lab.cli import main as cli
 from integrator_lab.cli.main import csv_columns, main
+from integrator_lab.core import INTEGRATORS, SYSTEMS, simulate, simulate_many
 
 
 def run_cli(capsys, *args):
@@ -23,8 +23,21 @@ def run_cli(capsys, *args):
 
 
 def test_json_document_shape_and_first_sample(capsys):
-    code, out, err = run_cli(capsys, "run", "spring", "-i", "euler", "-i", "rk4",
-                             "--duration", "1", "--every", "10", "--set", "damping=0")
+    code, out, err = run_cli(
+        capsys,
+        "run",
+        "spring",
+        "-i",
+        "euler",
+        "-i",
+        "rk4",
+        "--duration",
+        "1",
+        "--every",
+        "10",
+        "--set",
+        "damping=0",
+    )
     assert code == 0 and err == ""
     doc = json.loads(out)
     assert doc["system"] == "spring" and doc["every"] == 10 and doc["duration"] == 1.0
@@ -49,12 +62,39 @@ def test_json_document_shape_and_first_sample(capsys):
 
 def test_csv_columns_and_rows(capsys, tmp_path):
     path = tmp_path / "out.csv"
-    code, out, err = run_cli(capsys, "run", "cradle", "--set", "balls=3", "--duration", "0.01",
-                             "--format", "csv", "--output", str(path), "-i", "rk4")
+    code, out, err = run_cli(
+        capsys,
+        "run",
+        "cradle",
+        "--set",
+        "balls=3",
+        "--duration",
+        "0.01",
+        "--format",
+        "csv",
+        "--output",
+        str(path),
+        "-i",
+        "rk4",
+    )
     assert code == 0 and out == ""
     rows = list(csv.reader(io.StringIO(path.read_text())))
-    assert rows[0] == (["integrator", "t", "q0", "q1", "q2", "v0", "v1", "v2",
-                        "kinetic", "potential", "dissipated", "total"])
+    assert rows[0] == (
+        [
+            "integrator",
+            "t",
+            "q0",
+            "q1",
+            "q2",
+            "v0",
+            "v1",
+            "v2",
+            "kinetic",
+            "potential",
+            "dissipated",
+            "total",
+        ]
+    )
     assert all(r[0] == "rk4" for r in rows[1:])
     assert len(rows) == 1 + 1 + round(0.01 / SYSTEMS["cradle"](balls=3).recommended_dt)
     assert float(rows[1][2]) == -0.5  # the lifted ball starts pulled out to the left
@@ -94,16 +134,21 @@ def _bad_values(param):
     return bad
 
 
-BAD_SETS = [(system, param.name, value)
-            for system, cls in SYSTEMS.items() for param in cls.PARAMS
-            for value in _bad_values(param)]
+BAD_SETS = [
+    (system, param.name, value)
+    for system, cls in SYSTEMS.items()
+    for param in cls.PARAMS
+    for value in _bad_values(param)
+]
 
 
-@pytest.mark.parametrize("system,name,value", BAD_SETS,
-                         ids=[f"{s}-{n}-{v}" for s, n, v in BAD_SETS])
+@pytest.mark.parametrize(
+    "system,name,value", BAD_SETS, ids=[f"{s}-{n}-{v}" for s, n, v in BAD_SETS]
+)
 def test_bad_parameter_exits_2_naming_it(capsys, system, name, value):
-    code, out, err = run_cli(capsys, "run", system, "--duration", "0.01",
-                             "--set", f"{name}={value}")
+    code, out, err = run_cli(
+        capsys, "run", system, "--duration", "0.01", "--set", f"{name}={value}"
+    )
     assert code == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
@@ -126,13 +171,19 @@ BAD_ARGS = {
     "every text": (["run", "spring", "--duration", "1", "--every", "x"], "every"),
     "set without value": (["run", "spring", "--duration", "1", "--set", "mass"], "NAME=VALUE"),
     "bad format": (["run", "spring", "--duration", "1", "--format", "xml"], "format"),
-    "duplicate integrator": (["run", "spring", "--duration", "1", "-i", "rk4", "-i", "rk4"],
-                             "duplicates"),
+    "duplicate integrator": (
+        ["run", "spring", "--duration", "1", "-i", "rk4", "-i", "rk4"],
+        "duplicates",
+    ),
     "too many steps": (["run", "spring", "--duration", "1e6", "--dt", "1e-6"], "steps"),
-    "lifted more than balls": (["run", "cradle", "--duration", "1", "--set", "balls=2",
-                                "--set", "lifted=3"], "lifted"),
-    "unwritable output": (["run", "spring", "--duration", "0.1", "--output",
-                           "/nonexistent-dir/x.json"], "--output"),
+    "lifted more than balls": (
+        ["run", "cradle", "--duration", "1", "--set", "balls=2", "--set", "lifted=3"],
+        "lifted",
+    ),
+    "unwritable output": (
+        ["run", "spring", "--duration", "0.1", "--output", "/nonexistent-dir/x.json"],
+        "--output",
+    ),
     "unknown command": (["fly"], "fly"),
 }
 
@@ -147,8 +198,12 @@ def test_bad_arguments_exit_2_with_one_line(capsys, args, culprit):
 
 
 def test_console_entry_point_and_module_run_the_same_cli():
-    done = subprocess.run([sys.executable, "-m", "integrator_lab", "run", "spring",
-                           "--duration", "nan"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "integrator_lab", "run", "spring", "--duration", "nan"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert done.stderr.startswith("integrator-lab: error: argument --duration")
     assert "Traceback" not in done.stderr
@@ -157,9 +212,23 @@ def test_console_entry_point_and_module_run_the_same_cli():
 def test_divergence_is_reported_and_trajectory_stops(capsys):
     # explicit Euler on a very stiff linear contact: the contact period pi sqrt(m_eff/k) is
     # ~0.5 ms, far below dt = 1 ms, so Euler's growth factor per step is >> 1
-    code, out, err = run_cli(capsys, "run", "cradle", "-i", "euler", "-i", "rk45",
-                             "--dt", "0.001", "--duration", "1", "--set", "contact=linear",
-                             "--set", "stiffness=2e6")
+    code, out, err = run_cli(
+        capsys,
+        "run",
+        "cradle",
+        "-i",
+        "euler",
+        "-i",
+        "rk45",
+        "--dt",
+        "0.001",
+        "--duration",
+        "1",
+        "--set",
+        "contact=linear",
+        "--set",
+        "stiffness=2e6",
+    )
     assert code == 0
     doc = json.loads(out)
     euler, reference = doc["runs"]
@@ -184,10 +253,17 @@ STREAM_CASES = [
 def api_document(system_name, names, params, duration, every, dt):
     """The document the CLI promises, built from the Python API: header and each result's
     ``to_dict()``, through ``json.dumps`` (the shape of the README's "Command line")."""
-    system, results = simulate_many(system_name, names, duration=duration, every=every, dt=dt,
-                                    **params)
-    doc = {"system": system.name, "params": system.params, "dt": results[0].dt,
-           "duration": duration, "every": every, "runs": [r.to_dict() for r in results]}
+    system, results = simulate_many(
+        system_name, names, duration=duration, every=every, dt=dt, **params
+    )
+    doc = {
+        "system": system.name,
+        "params": system.params,
+        "dt": results[0].dt,
+        "duration": duration,
+        "every": every,
+        "runs": [r.to_dict() for r in results],
+    }
     return json.dumps(doc, allow_nan=False) + "\n", results
 
 
@@ -197,9 +273,18 @@ def api_csv(results):
     writer.writerow(csv_columns(results[0].system.ndof))
     for r in results:
         for i, t in enumerate(r.t):
-            writer.writerow([r.integrator, repr(t), *map(repr, r.q[i]), *map(repr, r.v[i]),
-                             repr(r.kinetic[i]), repr(r.potential[i]), repr(r.dissipated[i]),
-                             repr(r.total[i])])
+            writer.writerow(
+                [
+                    r.integrator,
+                    repr(t),
+                    *map(repr, r.q[i]),
+                    *map(repr, r.v[i]),
+                    repr(r.kinetic[i]),
+                    repr(r.potential[i]),
+                    repr(r.dissipated[i]),
+                    repr(r.total[i]),
+                ]
+            )
     return out.getvalue()
 
 
@@ -240,10 +325,28 @@ def test_memory_stays_flat_whatever_the_duration(tmp_path, fmt):
     peaks = []
     for duration in ("1000", "20000"):
         out = tmp_path / f"run.{fmt}"
-        done = subprocess.run([sys.executable, "-c", PEAK_RSS, "run", "spring",
-                               "-i", "symplectic-euler", "--duration", duration, "--every", "10",
-                               "--format", fmt, "--output", str(out)],
-                              capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                PEAK_RSS,
+                "run",
+                "spring",
+                "-i",
+                "symplectic-euler",
+                "--duration",
+                duration,
+                "--every",
+                "10",
+                "--format",
+                fmt,
+                "--output",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert done.returncode == 0, done.stderr
         peaks.append(int(done.stdout))
         assert out.stat().st_size > 1000 * int(duration)  # ~100 bytes for each of 100/s samples
@@ -254,10 +357,22 @@ def test_memory_stays_flat_whatever_the_duration(tmp_path, fmt):
 def test_unwritable_output_is_refused_before_running(tmp_path):
     """A missing directory: exit 2 and one line at once, not after a 10-million-step run of
     four integrators (over a minute; the check takes well under the 60 s allowed)."""
-    done = subprocess.run([sys.executable, "-m", "integrator_lab.cli.main", "run", "spring",
-                           "--duration", "100000", "--output",
-                           str(tmp_path / "missing" / "out.json")],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "integrator_lab.cli.main",
+            "run",
+            "spring",
+            "--duration",
+            "100000",
+            "--output",
+            str(tmp_path / "missing" / "out.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1
     assert done.stderr.startswith("integrator-lab: error: argument --output")
@@ -265,19 +380,40 @@ def test_unwritable_output_is_refused_before_running(tmp_path):
 
 @pytest.mark.parametrize("fmt", ["json", "csv"])
 def test_full_disk_exits_2_with_one_line(fmt):
-    done = subprocess.run([sys.executable, "-m", "integrator_lab.cli.main", "run", "spring",
-                           "--duration", "100", "--format", fmt, "--output", "/dev/full"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "integrator_lab.cli.main",
+            "run",
+            "spring",
+            "--duration",
+            "100",
+            "--format",
+            fmt,
+            "--output",
+            "/dev/full",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2
-    assert done.stderr == ("integrator-lab: error: argument --output: cannot write "
-                           "'/dev/full': No space left on device\n")
+    assert done.stderr == (
+        "integrator-lab: error: argument --output: cannot write "
+        "'/dev/full': No space left on device\n"
+    )
 
 
 def test_full_disk_on_standard_output_exits_2_with_one_line():
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "integrator_lab.cli.main", "run", "spring",
-                               "--duration", "100"], stdout=full, stderr=subprocess.PIPE,
-                              text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "integrator_lab.cli.main", "run", "spring", "--duration", "100"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "No space left on device" in done.stderr
 

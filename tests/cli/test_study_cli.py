@@ -26,8 +26,7 @@ def run_cli(capsys, *args):
 
 
 def test_json_document(capsys):
-    code, out, err = run_cli(capsys, "study", "spring", "-i", "rk4", "-i", "yoshida4",
-                             *QUICK)
+    code, out, err = run_cli(capsys, "study", "spring", "-i", "rk4", "-i", "yoshida4", *QUICK)
     assert code == 0
     doc = json.loads(out)
     assert doc["system"] == "spring" and doc["duration"] == 2.0
@@ -56,14 +55,25 @@ def test_default_integrators_are_every_fixed_step_one(capsys):
     code, out, _ = run_cli(capsys, "study", "spring", "--set", "damping=0", *QUICK)
     assert code == 0
     names = [r["integrator"] for r in json.loads(out)["runs"]]
-    assert names == ["euler", "symplectic-euler", "velocity-verlet", "leapfrog", "midpoint",
-                     "heun", "rk4", "implicit-euler", "implicit-midpoint", "yoshida4"]
+    assert names == [
+        "euler",
+        "symplectic-euler",
+        "velocity-verlet",
+        "leapfrog",
+        "midpoint",
+        "heun",
+        "rk4",
+        "implicit-euler",
+        "implicit-midpoint",
+        "yoshida4",
+    ]
 
 
 def test_csv_rows_and_output_file(capsys, tmp_path):
     path = tmp_path / "study.csv"
-    code, out, _ = run_cli(capsys, "study", "spring", "-i", "euler", *QUICK,
-                           "--format", "csv", "--output", str(path))
+    code, out, _ = run_cli(
+        capsys, "study", "spring", "-i", "euler", *QUICK, "--format", "csv", "--output", str(path)
+    )
     assert code == 0 and out == ""
     rows = list(csv.DictReader(io.StringIO(path.read_text())))
     assert len(rows) == 8 and all(r["integrator"] == "euler" for r in rows)
@@ -79,9 +89,12 @@ def test_csv_rows_and_output_file(capsys, tmp_path):
 def test_progress_bar_only_on_a_terminal(tmp_path):
     # stderr a pseudo-terminal: the bar is drawn there, and the JSON still goes to stdout
     controller, terminal = pty.openpty()
-    done = subprocess.run([sys.executable, "-m", "integrator_lab", "study", "spring",
-                           "-i", "rk4", *QUICK], stdout=subprocess.PIPE, stderr=terminal,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "integrator_lab", "study", "spring", "-i", "rk4", *QUICK],
+        stdout=subprocess.PIPE,
+        stderr=terminal,
+        timeout=120,
+    )
     os.close(terminal)
     drawn = b""
     while True:
@@ -97,27 +110,30 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
     assert b"[########################################] 100%" in drawn
 
 
-@pytest.mark.parametrize("args, culprit", [
-    (["--duration", "0"], "--duration"),
-    (["--duration", "nan"], "--duration"),
-    (["--duration", "-1"], "--duration"),
-    ([], "--duration"),
-    (["--duration", "1", "--dt-max", "2"], "--dt-max"),
-    (["--duration", "1", "--dt-max", "inf"], "--dt-max"),
-    (["--duration", "1", "--dt-max", "0.1", "--dt-min", "0.1"], "--dt-min"),
-    (["--duration", "1", "--dt-min", "0"], "--dt-min"),
-    (["--duration", "1", "--points", "2"], "--points"),
-    (["--duration", "1", "--points", "61"], "--points"),
-    (["--duration", "1", "--points", "ten"], "--points"),
-    (["--duration", "1", "--dt-max", "0.5", "--dt-min", "0.2", "--points", "5"], "--points"),
-    (["--duration", "1e7"], "--dt-min"),
-    (["--duration", "1", "-i", "rk5"], "--integrator"),
-    (["--duration", "1", "-i", "rk4", "-i", "rk4"], "--integrator"),
-    (["--duration", "1", "--set", "stiffness=-1"], "'stiffness'"),
-    (["--duration", "1", "--set", "colour=red"], "'colour'"),
-    (["--duration", "1", "--set", "mass"], "--set"),
-    (["--duration", "1", "--format", "xml"], "--format"),
-])
+@pytest.mark.parametrize(
+    "args, culprit",
+    [
+        (["--duration", "0"], "--duration"),
+        (["--duration", "nan"], "--duration"),
+        (["--duration", "-1"], "--duration"),
+        ([], "--duration"),
+        (["--duration", "1", "--dt-max", "2"], "--dt-max"),
+        (["--duration", "1", "--dt-max", "inf"], "--dt-max"),
+        (["--duration", "1", "--dt-max", "0.1", "--dt-min", "0.1"], "--dt-min"),
+        (["--duration", "1", "--dt-min", "0"], "--dt-min"),
+        (["--duration", "1", "--points", "2"], "--points"),
+        (["--duration", "1", "--points", "61"], "--points"),
+        (["--duration", "1", "--points", "ten"], "--points"),
+        (["--duration", "1", "--dt-max", "0.5", "--dt-min", "0.2", "--points", "5"], "--points"),
+        (["--duration", "1e7"], "--dt-min"),
+        (["--duration", "1", "-i", "rk5"], "--integrator"),
+        (["--duration", "1", "-i", "rk4", "-i", "rk4"], "--integrator"),
+        (["--duration", "1", "--set", "stiffness=-1"], "'stiffness'"),
+        (["--duration", "1", "--set", "colour=red"], "'colour'"),
+        (["--duration", "1", "--set", "mass"], "--set"),
+        (["--duration", "1", "--format", "xml"], "--format"),
+    ],
+)
 def test_bad_input_exits_2_with_one_line_naming_it(capsys, args, culprit):
     code, out, err = run_cli(capsys, "study", "spring", *args)
     assert code == 2 and out == ""
@@ -129,6 +145,14 @@ def test_bad_input_exits_2_with_one_line_naming_it(capsys, args, culprit):
 def test_bad_system_and_unwritable_output_exit_2(capsys, tmp_path):
     code, _, err = run_cli(capsys, "study", "planet", "--duration", "1")
     assert code == 2 and "planet" in err and err.count("\n") == 1
-    code, _, err = run_cli(capsys, "study", "spring", "-i", "rk4", *QUICK, "--output",
-                           str(tmp_path / "missing" / "out.json"))
+    code, _, err = run_cli(
+        capsys,
+        "study",
+        "spring",
+        "-i",
+        "rk4",
+        *QUICK,
+        "--output",
+        str(tmp_path / "missing" / "out.json"),
+    )
     assert code == 2 and "--output" in err and err.count("\n") == 1

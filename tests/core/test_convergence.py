@@ -24,9 +24,9 @@ ORDER_TOLERANCE = 0.25
 DURATION = 2.0  # s: about one period of each oscillator, so phase and amplitude errors show
 # step sizes per declared order (s); omega is 3.1 to 3.9 1/s for the systems below
 STEPS_BY_ORDER = {
-    1: (4e-3, 2e-3, 1e-3, 5e-4),        # first-order errors ~1e-2 .. 1e-3
-    2: (2e-2, 1e-2, 5e-3, 2.5e-3),      # ~1e-3 .. 1e-5
-    4: (1e-1, 5e-2, 2.5e-2, 1.25e-2),   # ~1e-3 .. 1e-7: finer steps would reach rounding
+    1: (4e-3, 2e-3, 1e-3, 5e-4),  # first-order errors ~1e-2 .. 1e-3
+    2: (2e-2, 1e-2, 5e-3, 2.5e-3),  # ~1e-3 .. 1e-5
+    4: (1e-1, 5e-2, 2.5e-2, 1.25e-2),  # ~1e-3 .. 1e-7: finer steps would reach rounding
 }
 
 FIXED_STEP = [name for name in INTEGRATORS if name != "rk45"]
@@ -43,8 +43,7 @@ def fitted_slope(xs, ys) -> float:
     lx = [math.log(x) for x in xs]
     ly = [math.log(y) for y in ys]
     mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
-    return (sum((a - mx) * (b - my) for a, b in zip(lx, ly))
-            / sum((a - mx) ** 2 for a in lx))
+    return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sum((a - mx) ** 2 for a in lx)
 
 
 def omega_of(system) -> float:
@@ -101,9 +100,11 @@ def test_measured_order_with_damping_matches_the_declared_one(integrator):
 
 
 def test_only_yoshida_declares_a_lower_order_with_damping():
-    lower = {name: (cls.order, cls.describe()["order_velocity_dependent"])
-             for name, cls in INTEGRATORS.items()
-             if cls.describe()["order_velocity_dependent"] != cls.order}
+    lower = {
+        name: (cls.order, cls.describe()["order_velocity_dependent"])
+        for name, cls in INTEGRATORS.items()
+        if cls.describe()["order_velocity_dependent"] != cls.order
+    }
     assert lower == {"yoshida4": (4, 2)}
     assert INTEGRATORS["yoshida4"].describe()["order_note"].startswith("2 with velocity-")
 

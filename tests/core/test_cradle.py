@@ -44,7 +44,7 @@ def centres(system, q):
 def pair_state(system, q, v, i):
     """(overlap, separation rate along the line of centres) of balls i and i + 1."""
     length, radius = system.params["length"], system.params["radius"]
-    (x0, y0), (x1, y1) = centres(system, q)[i:i + 2]
+    (x0, y0), (x1, y1) = centres(system, q)[i : i + 2]
     dx, dy = x1 - x0, y1 - y0
     distance = math.hypot(dx, dy)
     nx, ny = dx / distance, dy / distance
@@ -63,7 +63,7 @@ def contact_duration(law, m_eff, k, speed):
     (Johnson, Contact Mechanics, eq. 11.24)."""
     if law == "linear":
         return math.pi * math.sqrt(m_eff / k)
-    return 2.943 * (1.25 * m_eff / k) ** 0.4 * speed ** -0.2
+    return 2.943 * (1.25 * m_eff / k) ** 0.4 * speed**-0.2
 
 
 def two_ball_collision(restitution, law, *, speed=0.3, mass_ratio=1.0, stiffness=STIFF):
@@ -73,8 +73,16 @@ def two_ball_collision(restitution, law, *, speed=0.3, mass_ratio=1.0, stiffness
     400 steps per contact. Returns (system, state before contact, state after separation)
     as (q, v, w) triples.
     """
-    system = get_system("cradle", balls=2, lifted=1, gap=0.0, restitution=restitution,
-                        contact=law, mass_ratio=mass_ratio, stiffness=stiffness)
+    system = get_system(
+        "cradle",
+        balls=2,
+        lifted=1,
+        gap=0.0,
+        restitution=restitution,
+        contact=law,
+        mass_ratio=mass_ratio,
+        stiffness=stiffness,
+    )
     length = system.params["length"]
     dt = contact_duration(law, reduced_mass(system), stiffness, speed) / STEPS_PER_CONTACT
     q, v, w = [-20 * dt * speed / length, 0.0], [speed / length, 0.0], 0.0
@@ -115,9 +123,11 @@ def test_measured_restitution_is_the_requested_one(law, restitution):
 
 
 @pytest.mark.parametrize("law", LAWS)
-@pytest.mark.parametrize(("speed", "mass_ratio"), [(0.05, 1.0), (2.0, 1.0), (0.3, 0.2),
-                                                   (0.3, 3.0)],
-                         ids=["slow", "fast", "light-striker", "heavy-striker"])
+@pytest.mark.parametrize(
+    ("speed", "mass_ratio"),
+    [(0.05, 1.0), (2.0, 1.0), (0.3, 0.2), (0.3, 3.0)],
+    ids=["slow", "fast", "light-striker", "heavy-striker"],
+)
 def test_restitution_does_not_depend_on_speed_or_masses(law, speed, mass_ratio):
     """The damping c = a sqrt(m_eff k) makes the collision self-similar: e depends on a only."""
     system, before, after = two_ball_collision(0.5, law, speed=speed, mass_ratio=mass_ratio)
@@ -136,8 +146,9 @@ def clamped_linear_restitution(zeta):
     if zeta < 1:
         omega_d = math.sqrt(1 - zeta * zeta)
         t_c = (math.pi - math.atan2(2 * zeta * omega_d, 1 - 2 * zeta * zeta)) / omega_d
-        return -math.exp(-zeta * t_c) * (math.cos(omega_d * t_c)
-                                          - zeta * math.sin(omega_d * t_c) / omega_d)
+        return -math.exp(-zeta * t_c) * (
+            math.cos(omega_d * t_c) - zeta * math.sin(omega_d * t_c) / omega_d
+        )
     if zeta == 1:
         return -math.exp(-2.0) * (1 - 2.0)
     w = math.sqrt(zeta * zeta - 1)
@@ -154,7 +165,8 @@ def test_clamped_closed_form_is_continuous_at_critical_damping():
 def test_clamped_linear_collision_matches_its_closed_form(zeta):
     """The calibration integrates with rk4 at h = 2e-3 over ~pi: error ~h^4 ~ 1e-11."""
     assert collision_restitution("linear", 2 * zeta) == pytest.approx(
-        clamped_linear_restitution(zeta), rel=1e-9)
+        clamped_linear_restitution(zeta), rel=1e-9
+    )
 
 
 @pytest.mark.parametrize("restitution", [0.1, 0.2, 0.5, 0.9])
@@ -164,7 +176,8 @@ def test_textbook_damping_is_exact_only_for_a_pulling_dashpot(restitution):
     early and the ball leaves faster (e = 0.5 -> 0.55, e = 0.2 -> 0.32)."""
     zeta = textbook_damping("linear", restitution) / 2
     assert math.exp(-math.pi * zeta / math.sqrt(1 - zeta * zeta)) == pytest.approx(
-        restitution, rel=1e-14)
+        restitution, rel=1e-14
+    )
     clamped = clamped_linear_restitution(zeta)
     # the excess is largest for small e: 60% at e = 0.2, 10% at 0.5, 0.2% at 0.9
     assert clamped > restitution * (1.05 if restitution <= 0.5 else 1.001)
@@ -173,9 +186,11 @@ def test_textbook_damping_is_exact_only_for_a_pulling_dashpot(restitution):
 
 def test_textbook_damping_misses_by_the_amounts_in_the_design():
     assert clamped_linear_restitution(textbook_damping("linear", 0.5) / 2) == pytest.approx(
-        0.55, abs=0.005)
+        0.55, abs=0.005
+    )
     assert clamped_linear_restitution(textbook_damping("linear", 0.2) / 2) == pytest.approx(
-        0.32, abs=0.005)
+        0.32, abs=0.005
+    )
 
 
 @pytest.mark.parametrize("restitution", RESTITUTIONS)
@@ -219,8 +234,8 @@ def test_heavy_striker_leaves_as_the_one_dimensional_collision_formula_says(law,
     assert out2 == pytest.approx((1 + restitution) * m1 * v_in / (m1 + m2), abs=0.01 * v_in)
     # momentum: gravity's impulse over the ~1 ms contact is ~1e-5 of it
     assert m1 * out1 + m2 * out2 == pytest.approx(m1 * v_in, rel=1e-3)
-    kinetic_in = 0.5 * m1 * v_in ** 2
-    lost = 0.5 * reduced_mass(system) * v_in ** 2 * (1 - restitution ** 2)
+    kinetic_in = 0.5 * m1 * v_in**2
+    lost = 0.5 * reduced_mass(system) * v_in**2 * (1 - restitution**2)
     assert w1 - w0 == pytest.approx(lost, abs=0.01 * kinetic_in)
     # energy balance through the contact, to rk4's accuracy at 400 steps per contact
     e_before = sum(system.energy(q0, v0)) + w0
@@ -284,17 +299,21 @@ def test_momentum_balance_across_the_chain(lifted):
     def gravity_force(q):
         return -sum(m * gravity * math.sin(th) for m, th in zip(masses, q))
 
-    first_contact = next(i for i, (_t, q, v, _w) in enumerate(samples)
-                         if max(pair_state(system, q, v, j)[0]
-                                for j in range(system.n - 1)) > 0)
+    first_contact = next(
+        i
+        for i, (_t, q, v, _w) in enumerate(samples)
+        if max(pair_state(system, q, v, j)[0] for j in range(system.n - 1)) > 0
+    )
     start = first_contact - 1
-    impulse = sum(0.5 * (gravity_force(a[1]) + gravity_force(b[1])) * (b[0] - a[0])
-                  for a, b in zip(samples[start:], samples[start + 1:]))
+    impulse = sum(
+        0.5 * (gravity_force(a[1]) + gravity_force(b[1])) * (b[0] - a[0])
+        for a, b in zip(samples[start:], samples[start + 1 :])
+    )
     p_in = momentum(samples[start][2])
     p_out = momentum(samples[-1][2])
     theta_max = max(abs(th) for _t, q, _v, _w in samples[start:] for th in q)
     assert abs(impulse) > 0.02 * p_in  # gravity matters over the chain: the test sees it
-    assert p_out == pytest.approx(p_in + impulse, abs=2 * theta_max ** 2 * p_in)
+    assert p_out == pytest.approx(p_in + impulse, abs=2 * theta_max**2 * p_in)
 
 
 def test_dissipation_happens_only_in_contacts_and_never_decreases():
@@ -302,8 +321,7 @@ def test_dissipation_happens_only_in_contacts_and_never_decreases():
     balls touch: it never decreases, it stays exactly constant across steps whose stages
     cannot reach a contact, and the first collision chain dissipates a positive amount."""
     system, samples = run_until_chain_ends(1)
-    speed_bound = max(system.params["length"] * abs(om) for _t, _q, v, _w in samples
-                      for om in v)
+    speed_bound = max(system.params["length"] * abs(om) for _t, _q, v, _w in samples for om in v)
     dt = samples[1][0] - samples[0][0]
     reach = 4 * speed_bound * dt  # how far rk4's stages may stray from the step's ends
     constant_steps = 0
@@ -333,8 +351,9 @@ def test_separating_overlap_is_clamped_to_zero_force(law):
     spring pushes, so the force is zero: only gravity acts. The dashpot still dissipates:
     the elastic force alone does negative work on the separation, power = f_el * rate."""
     k = 2e4
-    system = get_system("cradle", balls=2, lifted=0, gap=0.0, contact=law, stiffness=k,
-                        restitution=0.3)
+    system = get_system(
+        "cradle", balls=2, lifted=0, gap=0.0, contact=law, stiffness=k, restitution=0.3
+    )
     length = system.params["length"]
     overlap = 1e-4
     theta = math.asin(overlap / 2 / length)
@@ -345,7 +364,7 @@ def test_separating_overlap_is_clamped_to_zero_force(law):
     assert measured_overlap == pytest.approx(overlap, rel=1e-9) and rate > 0
     a, power = system.forces(q, v, 0.0)
     assert a == pytest.approx(gravity_only(system, q), rel=1e-12, abs=0)
-    elastic = k * overlap if law == "linear" else k * overlap ** 1.5
+    elastic = k * overlap if law == "linear" else k * overlap**1.5
     assert power == pytest.approx(elastic * rate, rel=1e-9)
 
 
@@ -355,8 +374,9 @@ def test_contact_forces_only_push_apart(law):
     never accelerated to the left of gravity's pull, ball 0 never to the right, and the
     dissipated power is never negative."""
     rng = random.Random(20240611)
-    system = get_system("cradle", balls=2, lifted=0, gap=0.0, contact=law, stiffness=2e4,
-                        restitution=0.2)
+    system = get_system(
+        "cradle", balls=2, lifted=0, gap=0.0, contact=law, stiffness=2e4, restitution=0.2
+    )
     pushes = 0
     for _ in range(2000):
         q = [rng.uniform(-0.02, 0.02), rng.uniform(-0.02, 0.02)]

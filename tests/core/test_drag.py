@@ -65,8 +65,15 @@ ENGINE_CASES = [
     pytest.param("bullet", 0.5, 0.1, id="bullet-dt0.1"),
 ]
 # integrators of every kind: the velocity recurrence must not depend on them
-INTEGRATORS_TRIED = ["euler", "symplectic-euler", "velocity-verlet", "rk4", "implicit-euler",
-                     "yoshida4", "rk45"]
+INTEGRATORS_TRIED = [
+    "euler",
+    "symplectic-euler",
+    "velocity-verlet",
+    "rk4",
+    "implicit-euler",
+    "yoshida4",
+    "rk45",
+]
 
 
 def steps_to_converge(r):
@@ -77,7 +84,8 @@ def steps_to_converge(r):
 @pytest.mark.parametrize("integrator", INTEGRATORS_TRIED)
 @pytest.mark.parametrize(("model", "k", "dt"), ENGINE_CASES)
 def test_engine_drag_follows_its_recurrence_to_the_closed_form_terminal_velocity(
-        model, k, dt, integrator):
+    model, k, dt, integrator
+):
     system = get_system("drag", model=model, drag=k, force=FORCE, mass=MASS, v0=1.0)
     r = factor(model, k, dt)
     terminal = fixed_point(r, dt)
@@ -85,7 +93,7 @@ def test_engine_drag_follows_its_recurrence_to_the_closed_form_terminal_velocity
     result = simulate(system, integrator, dt=dt, duration=steps * dt)
     for n, v in enumerate(result.v):
         # each step rounds a few times on numbers of size v*: errors add up to n eps v*
-        expected = terminal + r ** n * (1.0 - terminal)
+        expected = terminal + r**n * (1.0 - terminal)
         assert v[0] == pytest.approx(expected, abs=4 * (n + 1) * EPS * terminal)
     assert result.v[-1][0] == pytest.approx(terminal, rel=1e-10)
     assert system.terminal_velocity(dt) == pytest.approx(terminal, rel=1e-14)
@@ -153,7 +161,7 @@ def test_engine_drag_energy_balance_is_exact_per_step(model, integrator):
     dt, steps = 0.01, 400
     system = get_system("drag", model=model, drag=k, force=FORCE, mass=MASS, v0=-1.0)
     result = simulate(system, integrator, dt=dt, duration=steps * dt)
-    half_m_a2_dt2 = 0.5 * MASS * ACCEL ** 2 * dt ** 2
+    half_m_a2_dt2 = 0.5 * MASS * ACCEL**2 * dt**2
     telescoping = {"symplectic-euler": 1.0, "leapfrog": 0.5}.get(integrator)
     for n in range(1, len(result.t)):
         scale = abs(result.kinetic[n]) + abs(result.potential[n]) + abs(result.dissipated[n])
@@ -162,8 +170,9 @@ def test_engine_drag_energy_balance_is_exact_per_step(model, integrator):
             sign = {"euler": 1, "implicit-euler": -1}.get(integrator, 0)
             expected = n * sign * half_m_a2_dt2
         else:
-            expected = (telescoping * FORCE * dt * (result.v[0][0] - result.v[n][0])
-                        + n * half_m_a2_dt2)
+            expected = (
+                telescoping * FORCE * dt * (result.v[0][0] - result.v[n][0]) + n * half_m_a2_dt2
+            )
         # rounding: a few ulps of the largest energy term per step, accumulated
         assert drift == pytest.approx(expected, abs=8 * n * EPS * scale)
 
@@ -203,8 +212,12 @@ def test_symplectic_euler_with_engine_drag_is_the_engine_update(model):
     """Engines update v += a dt, then scale v, then move x += v dt with the scaled v: the
     trajectory equals that loop, written out here from each engine's formula."""
     k, dt = 0.5, 0.02
-    formula = {"unity": lambda: max(0.0, 1 - k * dt), "physx": lambda: max(0.0, 1 - k * dt),
-               "box2d": lambda: 1 / (1 + k * dt), "bullet": lambda: (1 - k) ** dt}[model]
+    formula = {
+        "unity": lambda: max(0.0, 1 - k * dt),
+        "physx": lambda: max(0.0, 1 - k * dt),
+        "box2d": lambda: 1 / (1 + k * dt),
+        "bullet": lambda: (1 - k) ** dt,
+    }[model]
     system = get_system("drag", model=model, drag=k, force=FORCE, mass=MASS, v0=-1.0)
     result = simulate(system, "symplectic-euler", dt=dt, duration=50 * dt)
     x, v = 0.0, -1.0
@@ -220,9 +233,17 @@ POSITION_SPEED_OFFSET = {
     # follows the velocity update (the last kick) of a splitting method and the whole step of
     # the others, which move as under the force alone, x += v* dt + a dt^2 / 2 when exact for a
     # constant force, x += (v* + a dt) dt for implicit Euler
-    "euler": 0.0, "symplectic-euler": 0.0, "leapfrog": 0.0,
-    "velocity-verlet": 0.5, "yoshida4": 0.5, "midpoint": 0.5, "heun": 0.5, "rk4": 0.5,
-    "implicit-midpoint": 0.5, "rk45": 0.5, "implicit-euler": 1.0,
+    "euler": 0.0,
+    "symplectic-euler": 0.0,
+    "leapfrog": 0.0,
+    "velocity-verlet": 0.5,
+    "yoshida4": 0.5,
+    "midpoint": 0.5,
+    "heun": 0.5,
+    "rk4": 0.5,
+    "implicit-midpoint": 0.5,
+    "rk45": 0.5,
+    "implicit-euler": 1.0,
 }
 
 
@@ -238,5 +259,6 @@ def test_speed_of_the_position_at_the_terminal_velocity(model, integrator):
     result = simulate(system, integrator, dt=dt, duration=60.0)
     assert result.v[-1][0] == pytest.approx(terminal, rel=1e-12)
     speed = (result.q[-1][0] - result.q[-2][0]) / dt
-    assert speed == pytest.approx(terminal + POSITION_SPEED_OFFSET[integrator] * 10.0 * dt,
-                                  rel=1e-11)
+    assert speed == pytest.approx(
+        terminal + POSITION_SPEED_OFFSET[integrator] * 10.0 * dt, rel=1e-11
+    )

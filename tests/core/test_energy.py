@@ -52,7 +52,7 @@ def energies_per_step(integrator_name, omega_dt, steps):
 
 
 def truncated_exponential(order):
-    return lambda z: sum(z ** j / math.factorial(j) for j in range(order + 1))
+    return lambda z: sum(z**j / math.factorial(j) for j in range(order + 1))
 
 
 # stability functions: explicit s-stage methods of order s <= 4 have R = the Taylor
@@ -141,7 +141,7 @@ def _compose(*maps):
 
 
 def _kick(h):
-    return [[1.0, 0.0], [-OMEGA ** 2 * h, 1.0]]
+    return [[1.0, 0.0], [-(OMEGA**2) * h, 1.0]]
 
 
 def _drift(h):
@@ -162,9 +162,9 @@ STEP_MATRIX = {
     "velocity-verlet": _verlet,
     "leapfrog": lambda h: _compose(_drift(h / 2), _kick(h), _drift(h / 2)),
     "yoshida4": lambda h: _compose(*(_verlet(w * h) for w in _YOSHIDA)),
-    "implicit-midpoint": lambda h: (lambda z: [[(1 - z) / (1 + z), h / (1 + z)],
-                                               [-OMEGA ** 2 * h / (1 + z), (1 - z) / (1 + z)]])(
-        (OMEGA * h) ** 2 / 4),
+    "implicit-midpoint": lambda h: (
+        lambda z: [[(1 - z) / (1 + z), h / (1 + z)], [-(OMEGA**2) * h / (1 + z), (1 - z) / (1 + z)]]
+    )((OMEGA * h) ** 2 / 4),
 }
 
 
@@ -177,7 +177,7 @@ def predicted_energy_error(omega_dt, method) -> float:
     """
     (a, b), (c, d) = STEP_MATRIX[method](omega_dt / OMEGA)
     assert a * d - b * c == pytest.approx(1.0, abs=1e-14)  # symplectic: area preserving
-    s11, s12, s22 = c / OMEGA ** 2, (d - a) / (2 * OMEGA), -b
+    s11, s12, s22 = c / OMEGA**2, (d - a) / (2 * OMEGA), -b
     if s11 < 0:  # Q is defined up to sign: make it positive definite
         s11, s12, s22 = -s11, -s12, -s22
     mean, radius = (s11 + s22) / 2, math.hypot((s11 - s22) / 2, s12)
@@ -211,20 +211,20 @@ def test_symplectic_energy_error_is_bounded_and_does_not_drift(name, omega_dt, s
     order = INTEGRATORS[name].order
     # rounding: a few ulps per step, accumulated at worst linearly over the run
     rounding = 8 * EPS * steps
-    assert predicted <= constant * omega_dt ** order + 1e-15
+    assert predicted <= constant * omega_dt**order + 1e-15
     assert max(errors) <= predicted * (1 + 1e-9) + rounding
     # the orbit fills the invariant ellipse, so the bound is reached (within the step's angle)
-    assert max(errors) >= predicted * (1 - omega_dt ** 2)
+    assert max(errors) >= predicted * (1 - omega_dt**2)
     # no drift: both halves sample the same ellipse
     half = len(errors) // 2
-    assert max(errors[half:]) <= max(errors[:half]) * (1 + omega_dt ** 2) + rounding
+    assert max(errors[half:]) <= max(errors[:half]) * (1 + omega_dt**2) + rounding
 
 
 def test_yoshida_weights_are_the_published_ones():
     assert YOSHIDA_WEIGHTS == pytest.approx(_YOSHIDA, rel=1e-15)
     assert sum(YOSHIDA_WEIGHTS) == pytest.approx(1.0, abs=1e-15)
     # fourth order: the cubes cancel
-    assert sum(w ** 3 for w in YOSHIDA_WEIGHTS) == pytest.approx(0.0, abs=1e-14)
+    assert sum(w**3 for w in YOSHIDA_WEIGHTS) == pytest.approx(0.0, abs=1e-14)
 
 
 @pytest.mark.parametrize("damping", [0.0, 0.1, 2.0])
@@ -245,8 +245,11 @@ def balance_residual(system, integrator, dt, duration):
     """max |total - total(0)| over the run, relative to the largest energy term involved."""
     result = simulate(system, integrator, dt=dt, duration=duration)
     assert result.diverged_at is None
-    scale = max(max(map(abs, result.kinetic)), max(map(abs, result.potential)),
-                max(map(abs, result.dissipated)))
+    scale = max(
+        max(map(abs, result.kinetic)),
+        max(map(abs, result.potential)),
+        max(map(abs, result.dissipated)),
+    )
     e0 = result.total[0]
     return max(abs(e - e0) for e in result.total) / scale
 
@@ -258,8 +261,16 @@ BALANCE_CASES = {
     "linear-drag": (lambda: get_system("drag", v0=-3.0), 10.0, 0.01),
 }
 # splitting methods are second order at most once forces depend on velocity
-BALANCE_ORDER = {"rk4": 4, "heun": 2, "midpoint": 2, "velocity-verlet": 2, "leapfrog": 2,
-                 "yoshida4": 2, "symplectic-euler": 1, "implicit-euler": 1}
+BALANCE_ORDER = {
+    "rk4": 4,
+    "heun": 2,
+    "midpoint": 2,
+    "velocity-verlet": 2,
+    "leapfrog": 2,
+    "yoshida4": 2,
+    "symplectic-euler": 1,
+    "implicit-euler": 1,
+}
 
 
 @pytest.mark.parametrize("integrator", list(BALANCE_ORDER))
@@ -283,8 +294,8 @@ def test_energy_balance_of_the_default_spring_at_the_recommended_step():
     system = get_system("spring")  # m = 1, k = 15, b = 0.1: loses 63% of its energy in 10 s
     dt, duration = system.recommended_dt, 10.0
     z, phase = OMEGA * dt, OMEGA * duration
-    assert balance_residual(system, "rk4", dt, duration) <= 2 * z ** 4 * phase / 120
-    assert balance_residual(system, "velocity-verlet", dt, duration) <= 2 * z ** 2 * phase / 6
+    assert balance_residual(system, "rk4", dt, duration) <= 2 * z**4 * phase / 120
+    assert balance_residual(system, "velocity-verlet", dt, duration) <= 2 * z**2 * phase / 6
 
 
 CRADLES = {"hertz-e0.95": {}, "hertz-e1": {"restitution": 1.0}}

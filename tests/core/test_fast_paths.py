@@ -9,8 +9,19 @@ import pytest
 from integrator_lab.core import INTEGRATORS, SYSTEMS, get_integrator
 
 ONE_DOF = [name for name, cls in SYSTEMS.items() if cls().ndof == 1]
-FAST = ["euler", "midpoint", "heun", "rk4", "rk45", "symplectic-euler", "velocity-verlet",
-        "leapfrog", "yoshida4", "implicit-euler", "implicit-midpoint"]
+FAST = [
+    "euler",
+    "midpoint",
+    "heun",
+    "rk4",
+    "rk45",
+    "symplectic-euler",
+    "velocity-verlet",
+    "leapfrog",
+    "yoshida4",
+    "implicit-euler",
+    "implicit-midpoint",
+]
 
 
 class WithoutFastPath:

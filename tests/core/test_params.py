@@ -29,8 +29,14 @@ NON_NUMBERS = {
     "inf-string": "inf",
 }
 # values no choice parameter may accept
-NON_CHOICES = {"unknown": "no-such-choice", "empty-string": "", "None": None, "int": 1,
-               "True": True, "list": ["linear"]}
+NON_CHOICES = {
+    "unknown": "no-such-choice",
+    "empty-string": "",
+    "None": None,
+    "int": 1,
+    "True": True,
+    "list": ["linear"],
+}
 
 
 def _declared():
@@ -62,8 +68,11 @@ def _bad_values(param):
         yield "non-integer-string", f"{inside + 0.5}"
 
 
-BAD_CASES = [pytest.param(system_name, param, value, id=f"{system_name}-{param.name}-{label}")
-             for system_name, param in _declared() for label, value in _bad_values(param)]
+BAD_CASES = [
+    pytest.param(system_name, param, value, id=f"{system_name}-{param.name}-{label}")
+    for system_name, param in _declared()
+    for label, value in _bad_values(param)
+]
 
 
 @pytest.mark.parametrize(("system_name", "param", "value"), BAD_CASES)
@@ -92,11 +101,13 @@ def _closed_bounds():
         if param.kind == "choice":
             continue
         if not param.min_open:
-            yield pytest.param(system_name, param.name, param.min,
-                               id=f"{system_name}-{param.name}-min")
+            yield pytest.param(
+                system_name, param.name, param.min, id=f"{system_name}-{param.name}-min"
+            )
         if not param.max_open:
-            yield pytest.param(system_name, param.name, param.max,
-                               id=f"{system_name}-{param.name}-max")
+            yield pytest.param(
+                system_name, param.name, param.max, id=f"{system_name}-{param.name}-max"
+            )
 
 
 # a parameter constrained by another one gets room from that one
@@ -111,15 +122,16 @@ def test_closed_bounds_are_accepted(system_name, name, value):
     assert system.params[name] == value
 
 
-CHOICES = [pytest.param(system_name, param.name, choice,
-                        id=f"{system_name}-{param.name}-{choice}")
-           for system_name, param in _declared() if param.kind == "choice"
-           for choice in param.choices]
+CHOICES = [
+    pytest.param(system_name, param.name, choice, id=f"{system_name}-{param.name}-{choice}")
+    for system_name, param in _declared()
+    if param.kind == "choice"
+    for choice in param.choices
+]
 
 
 @pytest.mark.parametrize(("system_name", "name", "choice"), CHOICES)
-def test_every_choice_works_with_the_other_parameters_at_their_defaults(system_name, name,
-                                                                        choice):
+def test_every_choice_works_with_the_other_parameters_at_their_defaults(system_name, name, choice):
     """A user who picks a choice in a menu and touches nothing else must get a system,
     not an error about a parameter they never set."""
     system = get_system(system_name, **{name: choice})
@@ -146,8 +158,11 @@ def test_unknown_parameter_name_lists_the_valid_ones(system_name):
         assert param.name in message
 
 
-@pytest.mark.parametrize("name", ["pendulums", "", "Spring", None, 3, ["spring"]],
-                         ids=["typo", "empty", "wrong-case", "None", "int", "list"])
+@pytest.mark.parametrize(
+    "name",
+    ["pendulums", "", "Spring", None, 3, ["spring"]],
+    ids=["typo", "empty", "wrong-case", "None", "int", "list"],
+)
 def test_unknown_system_lists_the_valid_names(name):
     with pytest.raises(ValueError) as info:
         get_system(name)
@@ -155,8 +170,11 @@ def test_unknown_system_lists_the_valid_names(name):
         assert valid in str(info.value)
 
 
-@pytest.mark.parametrize("name", ["rk5", "", "Euler", None, 4, ["rk4"]],
-                         ids=["typo", "empty", "wrong-case", "None", "int", "list"])
+@pytest.mark.parametrize(
+    "name",
+    ["rk5", "", "Euler", None, 4, ["rk4"]],
+    ids=["typo", "empty", "wrong-case", "None", "int", "list"],
+)
 def test_unknown_integrator_lists_the_valid_names(name):
     with pytest.raises(ValueError) as info:
         get_integrator(name)
@@ -171,8 +189,16 @@ def test_simulate_with_unknown_integrator_lists_the_valid_names():
         assert valid in str(info.value)
 
 
-BAD_TIMES = {"zero": 0.0, "negative": -0.01, "nan": math.nan, "inf": math.inf,
-             "-inf": -math.inf, "abc": "abc", "bool": True, "list": [0.01]}
+BAD_TIMES = {
+    "zero": 0.0,
+    "negative": -0.01,
+    "nan": math.nan,
+    "inf": math.inf,
+    "-inf": -math.inf,
+    "abc": "abc",
+    "bool": True,
+    "list": [0.01],
+}
 
 
 @pytest.mark.parametrize("value", list(BAD_TIMES.values()), ids=list(BAD_TIMES))
@@ -199,8 +225,9 @@ def test_runner_rejects_bad_sampling_interval(every):
         Runner(get_system("spring"), ["euler"], every=every)
 
 
-@pytest.mark.parametrize("names", [[], ["euler", "euler"], ["euler", "nope"]],
-                         ids=["none", "duplicate", "unknown"])
+@pytest.mark.parametrize(
+    "names", [[], ["euler", "euler"], ["euler", "nope"]], ids=["none", "duplicate", "unknown"]
+)
 def test_runner_rejects_bad_integrator_lists(names):
     with pytest.raises(ValueError, match="integrator"):
         Runner(get_system("spring"), names)

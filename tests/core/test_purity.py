@@ -15,12 +15,29 @@ CORE = Path(integrator_lab.core.__file__).resolve().parent
 SOURCES = sorted(CORE.rglob("*.py"))
 
 # standard-library modules that do I/O or need an operating system Pyodide does not have
-FORBIDDEN_STDLIB = {"os", "io", "pathlib", "shutil", "tempfile", "subprocess", "socket",
-                    "urllib", "http", "threading", "multiprocessing", "asyncio", "sqlite3",
-                    "logging", "warnings", "builtins", "importlib", "ctypes", "signal"}
+FORBIDDEN_STDLIB = {
+    "os",
+    "io",
+    "pathlib",
+    "shutil",
+    "tempfile",
+    "subprocess",
+    "socket",
+    "urllib",
+    "http",
+    "threading",
+    "multiprocessing",
+    "asyncio",
+    "sqlite3",
+    "logging",
+    "warnings",
+    "builtins",
+    "importlib",
+    "ctypes",
+    "signal",
+}
 # calls that read, write, print, or import by name at run time
-FORBIDDEN_CALLS = {"open", "print", "input", "breakpoint", "exec", "eval", "compile",
-                   "__import__"}
+FORBIDDEN_CALLS = {"open", "print", "input", "breakpoint", "exec", "eval", "compile", "__import__"}
 # the one module that compiles and runs a user's integrator code: that is its whole job
 RUNS_USER_CODE = {"usercode.py": {"exec", "compile"}}
 
@@ -65,14 +82,21 @@ def test_core_does_no_io(path):
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             func = node.func
-            name = func.id if isinstance(func, ast.Name) else (
-                func.attr if isinstance(func, ast.Attribute) else None)
+            name = (
+                func.id
+                if isinstance(func, ast.Name)
+                else (func.attr if isinstance(func, ast.Attribute) else None)
+            )
             allowed = RUNS_USER_CODE.get(path.name, set())
             assert name not in FORBIDDEN_CALLS - allowed, (
-                f"{path.name}:{node.lineno} calls {name}()")
+                f"{path.name}:{node.lineno} calls {name}()"
+            )
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            assert (node.value.id, node.attr) not in {("sys", "stdout"), ("sys", "stderr"),
-                                                      ("sys", "stdin")}, path.name
+            assert (node.value.id, node.attr) not in {
+                ("sys", "stdout"),
+                ("sys", "stderr"),
+                ("sys", "stdin"),
+            }, path.name
 
 
 def test_loaded_core_modules_hold_only_standard_library_modules():
@@ -85,5 +109,6 @@ def test_loaded_core_modules_hold_only_standard_library_modules():
         for value in vars(module).values():
             if isinstance(value, module_type):
                 other = value.__name__
-                assert (other.split(".")[0] in sys.stdlib_module_names
-                        or other.startswith("integrator_lab.core")), f"{name} holds {other}"
+                assert other.split(".")[0] in sys.stdlib_module_names or other.startswith(
+                    "integrator_lab.core"
+                ), f"{name} holds {other}"

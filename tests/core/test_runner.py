@@ -132,8 +132,8 @@ def test_euler_on_the_linear_pendulum_diverges_where_its_energy_growth_says():
     system = get_system("pendulum", model="linear", theta0=1.0)
     runner = Runner(system, ["euler", "symplectic-euler"], every=500)
     runner.advance(5000)
-    x = system.w2 * runner.dt ** 2
-    steps = math.log1p(RUNAWAY_FACTOR * 2.0 / 1.0 ** 2) / math.log1p(x)
+    x = system.w2 * runner.dt**2
+    steps = math.log1p(RUNAWAY_FACTOR * 2.0 / 1.0**2) / math.log1p(x)
     assert 0.01 < steps % 1 < 0.99
     assert runner.lanes[0].diverged_at == math.ceil(steps) * runner.dt
     assert runner.lanes[1].diverged_at is None
@@ -142,8 +142,9 @@ def test_euler_on_the_linear_pendulum_diverges_where_its_energy_growth_says():
 def test_euler_diverges_on_the_default_cradle_and_stable_methods_do_not():
     """Each impact of the default (Hertz) cradle kicks Euler's energy up; symplectic, rk4 and
     implicit Euler keep it bounded (or lose it) over the same 5 s."""
-    runner = Runner(get_system("cradle"), ["euler", "symplectic-euler", "rk4",
-                                           "implicit-euler"], every=100)
+    runner = Runner(
+        get_system("cradle"), ["euler", "symplectic-euler", "rk4", "implicit-euler"], every=100
+    )
     runner.advance(5000)
     diverged = {lane.name: lane.diverged_at for lane in runner.lanes}
     assert diverged["euler"] is not None and 0.3 < diverged["euler"] < 5.0
@@ -183,13 +184,12 @@ def test_constant_force_under_euler_is_not_diverged():
     """Euler lags the exact position by a t dt / 2, so its K + P exceeds E0 by m a^2 t dt / 2,
     growing without bound but ever smaller next to the kinetic energy m a^2 t^2 / 2: the motion
     converges, and was flagged as diverged at 1100 s with dt = 0.1 s."""
-    runner = Runner(get_system("constant-force"), ["euler", "symplectic-euler"], dt=0.1,
-                    every=1000)
+    runner = Runner(get_system("constant-force"), ["euler", "symplectic-euler"], dt=0.1, every=1000)
     runner.advance(50_000)  # 5000 s
     for lane in runner.lanes:
         assert lane.diverged_at is None, lane.reason
         assert lane.v[0] == pytest.approx(10.0 * 5000.0, rel=1e-12)
-        assert lane.q[0] == pytest.approx(5.0 * 5000.0 ** 2, rel=2 * 0.1 / 5000.0)
+        assert lane.q[0] == pytest.approx(5.0 * 5000.0**2, rel=2 * 0.1 / 5000.0)
 
 
 def test_unstable_linear_drag_is_diverged_and_stable_is_not():
@@ -212,7 +212,7 @@ def test_memory_is_bounded_by_the_capacity():
     for _ in range(20):
         runner.advance(100)
         batch = runner.take_batch()
-        for name, flat in batch["lanes"].items():
+        for flat in batch["lanes"].values():
             assert len(flat) % batch["stride"] == 0
             assert len(flat) // batch["stride"] <= capacity
         taken += len(batch["lanes"]["rk4"]) // batch["stride"]
@@ -230,8 +230,19 @@ def test_take_batch_layout_matches_the_history():
     runner = Runner(system, ["velocity-verlet", "rk4"], every=4)
     runner.advance(40)
     columns = runner.columns()
-    assert columns == ["t", "q0", "q1", "q2", "v0", "v1", "v2", "kinetic", "potential",
-                       "dissipated", "total"]
+    assert columns == [
+        "t",
+        "q0",
+        "q1",
+        "q2",
+        "v0",
+        "v1",
+        "v2",
+        "kinetic",
+        "potential",
+        "dissipated",
+        "total",
+    ]
     assert runner.stride == len(columns)
     batch = runner.take_batch()
     assert batch["columns"] == columns and batch["stride"] == len(columns)
@@ -239,11 +250,11 @@ def test_take_batch_layout_matches_the_history():
     for lane in runner.lanes:
         flat = batch["lanes"][lane.name]
         assert len(flat) == runner.stride * 11  # t = 0 and 10 samples
-        rows = [tuple(flat[i:i + runner.stride]) for i in range(0, len(flat), runner.stride)]
+        rows = [tuple(flat[i : i + runner.stride]) for i in range(0, len(flat), runner.stride)]
         assert rows == [tuple(s) for s in lane.history]
         for row in rows:
             n = system.ndof
-            q, v = list(row[1:1 + n]), list(row[1 + n:1 + 2 * n])
+            q, v = list(row[1 : 1 + n]), list(row[1 + n : 1 + 2 * n])
             kinetic, potential, dissipated, total = row[-4:]
             assert (kinetic, potential) == pytest.approx(system.energy(q, v), rel=1e-15)
             assert total == pytest.approx(kinetic + potential + dissipated, rel=1e-15)

@@ -12,14 +12,29 @@ import math
 import pytest
 
 from integrator_lab.core import Study, get_system, study
-from integrator_lab.core.study import (EPS, ROUNDOFF_FACTOR, SLOPE_BAND, UNSTABLE_ERROR,
-                                       fit_power_law, plan_steps)
+from integrator_lab.core.study import (
+    EPS,
+    ROUNDOFF_FACTOR,
+    SLOPE_BAND,
+    UNSTABLE_ERROR,
+    fit_power_law,
+    plan_steps,
+)
 
 SPAN = {"duration": 2.0, "dt_max": 0.5, "dt_min": 1e-3, "points": 12}
 #: the orders of accuracy of the methods (issue 16), not the core's declarations
-ORDERS = {"euler": 1, "symplectic-euler": 1, "velocity-verlet": 2, "leapfrog": 2,
-          "midpoint": 2, "heun": 2, "rk4": 4, "implicit-euler": 1, "implicit-midpoint": 2,
-          "yoshida4": 4}
+ORDERS = {
+    "euler": 1,
+    "symplectic-euler": 1,
+    "velocity-verlet": 2,
+    "leapfrog": 2,
+    "midpoint": 2,
+    "heun": 2,
+    "rk4": 4,
+    "implicit-euler": 1,
+    "implicit-midpoint": 2,
+    "yoshida4": 4,
+}
 SLOPE_TOLERANCE = 0.15  # a method of another order is off by at least 1
 
 
@@ -64,8 +79,7 @@ def test_unstable_points_are_excluded_from_the_fit_and_marked(undamped):
     # explicit Euler multiplies the oscillator's amplitude by sqrt(1 + (omega dt)^2) per step:
     # at dt = 0.5 s (omega dt = 1.94) four steps make it 20 times larger
     assert run.dt[0] == 0.5
-    assert run.excluded[0] is not None and run.excluded[0].split(":")[0] in ("unstable",
-                                                                              "diverged")
+    assert run.excluded[0] is not None and run.excluded[0].split(":")[0] in ("unstable", "diverged")
     lo, hi = run.slope_range
     for dt, error, reason in zip(run.dt, run.error, run.excluded):
         if not error < UNSTABLE_ERROR:
@@ -82,8 +96,7 @@ def test_unstable_points_are_excluded_from_the_fit_and_marked(undamped):
 def test_roundoff_limited_points_are_excluded_and_the_slope_holds():
     # RK4's error at T = 2 s is ~1e-11 at dt = 1 ms; at 0.1 ms it would be ~1e-15, far
     # below what 20,000 steps of rounding leave
-    result = study("spring", ["rk4"], damping=0.0, duration=2.0, dt_max=0.1, dt_min=1e-4,
-                   points=10)
+    result = study("spring", ["rk4"], damping=0.0, duration=2.0, dt_max=0.1, dt_min=1e-4, points=10)
     run = result.run("rk4")
     assert run.slope == pytest.approx(4.0, abs=SLOPE_TOLERANCE)
     assert run.excluded[-1] is not None and run.excluded[-1].startswith("roundoff")
@@ -94,8 +107,9 @@ def test_roundoff_limited_points_are_excluded_and_the_slope_holds():
 
 def test_a_system_integrated_exactly_has_no_slope_and_says_why():
     # under a constant force the trajectory is a parabola: second-order methods are exact
-    run = study("constant-force", ["velocity-verlet"], duration=1.0, dt_max=0.1,
-                dt_min=0.01, points=4).run("velocity-verlet")
+    run = study(
+        "constant-force", ["velocity-verlet"], duration=1.0, dt_max=0.1, dt_min=0.01, points=4
+    ).run("velocity-verlet")
     assert run.slope is None and run.order_matches is None
     assert all(r.startswith("roundoff") for r in run.excluded)
     assert "roundoff" in run.note
@@ -118,10 +132,14 @@ def test_force_evaluations_are_counted(undamped):
     # explicit Runge-Kutta methods evaluate once per stage
     for name, stages in (("euler", 1), ("midpoint", 2), ("heun", 2), ("rk4", 4)):
         run = undamped.run(name)
-        finished = [n for n, r in zip(run.steps, run.excluded)
-                    if r is None or not r.startswith("diverged")]
-        assert [e for e, r in zip(run.evaluations, run.excluded)
-                if r is None or not r.startswith("diverged")] == [stages * n for n in finished]
+        finished = [
+            n for n, r in zip(run.steps, run.excluded) if r is None or not r.startswith("diverged")
+        ]
+        assert [
+            e
+            for e, r in zip(run.evaluations, run.excluded)
+            if r is None or not r.startswith("diverged")
+        ] == [stages * n for n in finished]
     # velocity Verlet reuses the force at the end of a step as the next step's first: one
     # evaluation per step plus the very first one
     run = undamped.run("velocity-verlet")
@@ -140,10 +158,12 @@ def test_energy_error_of_a_symplectic_method_stays_bounded_and_shrinks(undamped)
 
 
 def test_a_study_run_in_slices_gives_the_same_numbers():
-    whole = study("spring", ["velocity-verlet", "rk4"], duration=1.0, dt_max=0.1,
-                  dt_min=0.005, points=5).to_dict()
-    sliced = Study("spring", ["velocity-verlet", "rk4"], duration=1.0, dt_max=0.1,
-                   dt_min=0.005, points=5)
+    whole = study(
+        "spring", ["velocity-verlet", "rk4"], duration=1.0, dt_max=0.1, dt_min=0.005, points=5
+    ).to_dict()
+    sliced = Study(
+        "spring", ["velocity-verlet", "rk4"], duration=1.0, dt_max=0.1, dt_min=0.005, points=5
+    )
     first = sliced.run_next()  # one point, the coarsest step of the first integrator
     assert [p.to_dict()["dt"] for p in first] == [0.1] and first[0].integrator == "velocity-verlet"
     point = first[0].to_dict()
@@ -167,8 +187,7 @@ def test_a_study_run_in_slices_gives_the_same_numbers():
 
 
 def test_without_an_exact_solution_the_reference_is_rk45_and_stated():
-    result = study("cradle", ["rk4"], balls=2, duration=0.01, dt_max=0.005, dt_min=0.001,
-                   points=3)
+    result = study("cradle", ["rk4"], balls=2, duration=0.01, dt_max=0.005, dt_min=0.001, points=3)
     reference = result.reference
     assert reference["method"] == "rk45" and reference["rtol"] <= 1e-10
     assert 0.0 <= reference["estimated_error"] < 1e-6
@@ -176,8 +195,8 @@ def test_without_an_exact_solution_the_reference_is_rk45_and_stated():
 
 
 def test_fit_on_a_synthetic_power_law_with_a_floor_and_an_unstable_point():
-    dts = [0.5 / 2 ** k for k in range(12)]
-    errors = [3.0] + [7.0 * dt ** 3 for dt in dts[1:9]] + [1e-14, 2e-14, 1e-14]
+    dts = [0.5 / 2**k for k in range(12)]
+    errors = [3.0] + [7.0 * dt**3 for dt in dts[1:9]] + [1e-14, 2e-14, 1e-14]
     slope, (lo, hi), reasons = fit_power_law(dts, errors, [1e-13] * 12)
     assert slope == pytest.approx(3.0, abs=1e-12) and (lo, hi) == (1, 8)
     assert reasons[0].startswith("unstable") and all(r is None for r in reasons[1:9])
@@ -187,8 +206,8 @@ def test_fit_on_a_synthetic_power_law_with_a_floor_and_an_unstable_point():
 def test_fit_takes_the_finest_power_law_when_the_slope_changes():
     # C4 dt^4 + C2 dt^2: slope 4 at large steps, 2 in the limit dt -> 0
     # (crossover at dt = 0.01), sampled from 0.4 down to 1.8e-4
-    dts = [0.4 / 1.5 ** k for k in range(20)]
-    errors = [dt ** 4 + 1e-4 * dt ** 2 for dt in dts]
+    dts = [0.4 / 1.5**k for k in range(20)]
+    errors = [dt**4 + 1e-4 * dt**2 for dt in dts]
     slope, (lo, hi), reasons = fit_power_law(dts, errors, [0.0] * 20)
     # the range is the finest one, whose local slopes stay within SLOPE_BAND of each other
     assert slope == pytest.approx(2.0, abs=SLOPE_BAND)
@@ -196,22 +215,25 @@ def test_fit_takes_the_finest_power_law_when_the_slope_changes():
     assert reasons[0].startswith("pre-asymptotic")
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"duration": 0.0}, "'duration'"),
-    ({"duration": math.nan}, "'duration'"),
-    ({"duration": 1.0, "dt_max": 2.0}, "'dt_max'"),
-    ({"duration": 1.0, "dt_max": -0.1}, "'dt_max'"),
-    ({"duration": 1.0, "dt_max": 0.1, "dt_min": 0.1}, "'dt_min'"),
-    ({"duration": 1.0, "points": 2}, "'points'"),
-    ({"duration": 1.0, "points": 3.5}, "'points'"),
-    ({"duration": 1.0, "dt_max": 0.5, "dt_min": 0.2, "points": 5}, "'points'"),
-    ({"duration": 1e6, "dt_min": 1e-4}, "'dt_min'"),
-    ({"duration": 1e6}, "'dt_min'"),
-    ({"duration": 1.0, "dt_min": 5e-324}, "'dt_min'"),
-    ({"duration": 1e308}, "'dt_min'"),
-    ({"duration": 1.0, "dt_max": 1e-300}, "'dt_min'"),
-    ({"duration": 1.0, "stiffness": -1.0}, "'stiffness'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"duration": 0.0}, "'duration'"),
+        ({"duration": math.nan}, "'duration'"),
+        ({"duration": 1.0, "dt_max": 2.0}, "'dt_max'"),
+        ({"duration": 1.0, "dt_max": -0.1}, "'dt_max'"),
+        ({"duration": 1.0, "dt_max": 0.1, "dt_min": 0.1}, "'dt_min'"),
+        ({"duration": 1.0, "points": 2}, "'points'"),
+        ({"duration": 1.0, "points": 3.5}, "'points'"),
+        ({"duration": 1.0, "dt_max": 0.5, "dt_min": 0.2, "points": 5}, "'points'"),
+        ({"duration": 1e6, "dt_min": 1e-4}, "'dt_min'"),
+        ({"duration": 1e6}, "'dt_min'"),
+        ({"duration": 1.0, "dt_min": 5e-324}, "'dt_min'"),
+        ({"duration": 1e308}, "'dt_min'"),
+        ({"duration": 1.0, "dt_max": 1e-300}, "'dt_min'"),
+        ({"duration": 1.0, "stiffness": -1.0}, "'stiffness'"),
+    ],
+)
 def test_bad_input_names_the_parameter(kwargs, name):
     with pytest.raises(ValueError) as info:
         Study("spring", ["euler"], **kwargs)
@@ -237,4 +259,4 @@ def test_explicit_step_counts():
         with pytest.raises(ValueError, match="'steps'"):
             Study("spring", ["rk4"], duration=1.0, steps=steps)
     with pytest.raises(ValueError, match="'steps'"):
-        Study("spring", ["rk4"], duration=1.0, steps=[10 ** 8])
+        Study("spring", ["rk4"], duration=1.0, steps=[10**8])

@@ -42,8 +42,10 @@ EXACT_CASES = {
     "spring-underdamped": ("spring", {}),
     "spring-underdamped-moving-start": ("spring", {"x0": -0.5, "v0": 3.0, "damping": 1.0}),
     "spring-critical": ("spring", {"mass": 1.0, "stiffness": 4.0, "damping": 4.0}),
-    "spring-critical-moving-start": ("spring", {"mass": 1.0, "stiffness": 4.0, "damping": 4.0,
-                                                "x0": 0.5, "v0": -4.0}),
+    "spring-critical-moving-start": (
+        "spring",
+        {"mass": 1.0, "stiffness": 4.0, "damping": 4.0, "x0": 0.5, "v0": -4.0},
+    ),
     "spring-overdamped": ("spring", {"damping": 10.0}),
     "spring-undamped": ("spring", {"damping": 0.0, "v0": 2.0}),
     "pendulum-linear": ("pendulum", {"model": "linear", "theta0": 1.0, "omega0": 0.7}),
@@ -85,8 +87,9 @@ def test_exact_solution_starts_at_the_initial_state(case):
     assert v[0] == pytest.approx(v0[0], abs=1e-13)
 
 
-CONSERVATIVE_EXACT = [c for c in EXACT_CASES if c.startswith("pendulum")
-                      or c in ("spring-undamped", "constant-force")]
+CONSERVATIVE_EXACT = [
+    c for c in EXACT_CASES if c.startswith("pendulum") or c in ("spring-undamped", "constant-force")
+]
 
 
 @pytest.mark.parametrize("case", CONSERVATIVE_EXACT)
@@ -142,16 +145,23 @@ def _two_exponentials(mass, k, b, x0, v0, t):
         a = (v0 - l2 * x0) / (l1 - l2)
         c = x0 - a
         e1, e2 = (l1 * t).exp(), (l2 * t).exp()
-        return (float(a * e1 + c * e2), float(l1 * a * e1 + l2 * c * e2),
-                float(abs(a * e1) + abs(c * e2)), float(abs(l1 * a * e1) + abs(l2 * c * e2)))
+        return (
+            float(a * e1 + c * e2),
+            float(l1 * a * e1 + l2 * c * e2),
+            float(abs(a * e1) + abs(c * e2)),
+            float(abs(l1 * a * e1) + abs(l2 * c * e2)),
+        )
 
 
-@pytest.mark.parametrize("damping, times", [
-    (20.0, (1.0, 76.9, 77.0, 200.0, 500.0)),    # cosh(r t) overflowed from t = 77 s
-    (100.0, (1.0, 14.3, 100.0, 1000.0, 4000.0)),  # from t = 14.3 s
-    (1000.0, (0.01, 1.4, 100.0, 1e4)),            # from t = 1.4 s
-    (1e6, (1e-6, 1e-3, 1.0, 1e3, 1e4)),           # at once
-])
+@pytest.mark.parametrize(
+    "damping, times",
+    [
+        (20.0, (1.0, 76.9, 77.0, 200.0, 500.0)),  # cosh(r t) overflowed from t = 77 s
+        (100.0, (1.0, 14.3, 100.0, 1000.0, 4000.0)),  # from t = 14.3 s
+        (1000.0, (0.01, 1.4, 100.0, 1e4)),  # from t = 1.4 s
+        (1e6, (1e-6, 1e-3, 1.0, 1e3, 1e4)),  # at once
+    ],
+)
 @pytest.mark.parametrize("x0, v0", [(1.0, 0.0), (-0.5, 30.0)])
 def test_overdamped_spring_matches_the_closed_form_at_long_times(damping, times, x0, v0):
     """k = 15, m = 1: every damping in the declared range up to 1e6 and times up to 1e4 s
@@ -171,8 +181,12 @@ def test_spring_exact_solution_is_finite_over_the_declared_range():
     corners of the declared mass, stiffness and initial-state ranges; and the values solve the
     equation of motion: the central difference of v matches -(k x + b v)/m."""
     for mass, k, b, x0, v0 in itertools.product(
-            (1e-3, 1.0, 1000.0), (1e-3, 15.0, 1e6), (0.0, 0.1, 20.0, 1e3, 1e6),
-            (-100.0, 1.0), (0.0, 1000.0)):
+        (1e-3, 1.0, 1000.0),
+        (1e-3, 15.0, 1e6),
+        (0.0, 0.1, 20.0, 1e3, 1e6),
+        (-100.0, 1.0),
+        (0.0, 1000.0),
+    ):
         system = get_system("spring", mass=mass, stiffness=k, damping=b, x0=x0, v0=v0)
         for t in (0.0, 0.5, 77.0, 1e3, 1e4):
             (x,), (v,) = system.exact(t)
@@ -202,8 +216,9 @@ def test_drag_exact_solution_with_a_tiny_drag_rate():
     for t in (0.999, 1.0, 1.001):
         (x,), (v,) = system.exact(t)
         z = 0.5 * t
-        assert x == pytest.approx(2.0 * (1 - math.exp(-z)) / 0.5
-                                  + 20.0 * (t - (1 - math.exp(-z)) / 0.5), rel=1e-13)
+        assert x == pytest.approx(
+            2.0 * (1 - math.exp(-z)) / 0.5 + 20.0 * (t - (1 - math.exp(-z)) / 0.5), rel=1e-13
+        )
 
 
 @pytest.mark.parametrize("omega0", [10.0, -10.0, 6.5])
@@ -216,9 +231,13 @@ def test_rotating_pendulum_turns_once_per_period(omega0):
     g_over_l = rotating.params["gravity"] / rotating.params["length"]
     period = rotating.period()
     steps = 20000  # midpoint rule on a smooth periodic integrand: spectrally accurate
-    quadrature = sum(2.0 * math.pi / steps / math.sqrt(
-        omega0 ** 2 - 4.0 * g_over_l * math.sin(math.pi * (i + 0.5) / steps) ** 2)
-        for i in range(steps))
+    quadrature = sum(
+        2.0
+        * math.pi
+        / steps
+        / math.sqrt(omega0**2 - 4.0 * g_over_l * math.sin(math.pi * (i + 0.5) / steps) ** 2)
+        for i in range(steps)
+    )
     assert period == pytest.approx(quadrature, rel=1e-10)
     (q0,), (v0,) = rotating.exact(0.0)
     (q1,), (v1,) = rotating.exact(period)
@@ -243,10 +262,10 @@ def test_constant_force_and_linear_drag_closed_forms():
     terminal = 10.0 / (2.0 * 0.5)
     assert drag.terminal_velocity() == pytest.approx(terminal, rel=1e-15)
     for t in (0.5, 2.0, 10.0):
-        assert drag.exact(t)[1][0] == pytest.approx(terminal * (1 - math.exp(-0.5 * t)),
-                                                    rel=1e-14)
+        assert drag.exact(t)[1][0] == pytest.approx(terminal * (1 - math.exp(-0.5 * t)), rel=1e-14)
         assert drag.exact(t)[0][0] == pytest.approx(
-            terminal * (t - (1 - math.exp(-0.5 * t)) / 0.5), rel=1e-14)
+            terminal * (t - (1 - math.exp(-0.5 * t)) / 0.5), rel=1e-14
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -285,8 +304,7 @@ def test_small_amplitude_period_series(theta0):
     """T = 2 pi sqrt(L/g) (1 + theta0^2/16 + 11 theta0^4/3072 + ...); the next term is
     173 theta0^6 / 737280 < 2.4e-10 for theta0 <= 0.1."""
     system = get_system("pendulum", theta0=theta0, length=1.0, gravity=9.81)
-    series = 2 * math.pi * math.sqrt(1.0 / 9.81) * (1 + theta0 ** 2 / 16
-                                                    + 11 * theta0 ** 4 / 3072)
+    series = 2 * math.pi * math.sqrt(1.0 / 9.81) * (1 + theta0**2 / 16 + 11 * theta0**4 / 3072)
     assert system.period() == pytest.approx(series, rel=3e-10)
     linear = get_system("pendulum", theta0=theta0, model="linear", length=1.0, gravity=9.81)
     assert linear.period() == pytest.approx(2 * math.pi / math.sqrt(9.81), rel=1e-15)
@@ -394,8 +412,13 @@ def test_catalog_is_json_and_describes_every_system():
     data = json.loads(json.dumps(catalog()))
     assert [s["name"] for s in data["systems"]] == list(SYSTEMS)
     exact = {s["name"]: s["has_exact_solution"] for s in data["systems"]}
-    assert exact == {"pendulum": True, "cradle": False, "spring": True, "constant-force": True,
-                     "drag": True}
+    assert exact == {
+        "pendulum": True,
+        "cradle": False,
+        "spring": True,
+        "constant-force": True,
+        "drag": True,
+    }
 
 
 @pytest.mark.parametrize("name", list(SYSTEMS))

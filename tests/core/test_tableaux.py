@@ -44,7 +44,7 @@ def _attach_leaf(tree):
     yield tuple(sorted(tree + ((),)))  # a new child of the root
     for i, child in enumerate(tree):
         for new_child in _attach_leaf(child):
-            yield tuple(sorted(tree[:i] + (new_child,) + tree[i + 1:]))
+            yield tuple(sorted(tree[:i] + (new_child,) + tree[i + 1 :]))
 
 
 def order_of(tree) -> int:
@@ -131,8 +131,9 @@ def test_declared_order_is_sharp(tab, which, order):
     """At least one condition of order p + 1 fails by far more than rounding (the smallest
     violation for these methods is a rational like 1/120 or 1/2400, not 1e-6)."""
     weights = getattr(tab, which)
-    worst = max(abs(condition_residual(tab, weights, tree)[0])
-                for tree in trees_of_order(order + 1))
+    worst = max(
+        abs(condition_residual(tab, weights, tree)[0]) for tree in trees_of_order(order + 1)
+    )
     assert worst > 1e-4
 
 
@@ -145,9 +146,9 @@ def test_classic_rk4_conditions_by_hand():
     tol = 1e-15  # single sums of four terms of size <= 1
     assert sum(b) == pytest.approx(1, abs=tol)
     assert sum(bi * ci for bi, ci in zip(b, c)) == pytest.approx(1 / 2, abs=tol)
-    assert sum(bi * ci ** 2 for bi, ci in zip(b, c)) == pytest.approx(1 / 3, abs=tol)
+    assert sum(bi * ci**2 for bi, ci in zip(b, c)) == pytest.approx(1 / 3, abs=tol)
     assert sum(bi * x for bi, x in zip(b, ac)) == pytest.approx(1 / 6, abs=tol)
-    assert sum(bi * ci ** 3 for bi, ci in zip(b, c)) == pytest.approx(1 / 4, abs=tol)
+    assert sum(bi * ci**3 for bi, ci in zip(b, c)) == pytest.approx(1 / 4, abs=tol)
     assert sum(bi * ci * x for bi, ci, x in zip(b, c, ac)) == pytest.approx(1 / 8, abs=tol)
     assert sum(bi * x for bi, x in zip(b, ac2)) == pytest.approx(1 / 12, abs=tol)
     assert sum(bi * x for bi, x in zip(b, aac)) == pytest.approx(1 / 24, abs=tol)
@@ -160,8 +161,9 @@ def test_dormand_prince_is_first_same_as_last():
     assert DORMAND_PRINCE.b_error is not None
 
 
-RK_CLASSES = [pytest.param(cls, id=name) for name, cls in INTEGRATORS.items()
-              if issubclass(cls, RungeKutta)]
+RK_CLASSES = [
+    pytest.param(cls, id=name) for name, cls in INTEGRATORS.items() if issubclass(cls, RungeKutta)
+]
 
 
 @pytest.mark.parametrize("cls", RK_CLASSES)
@@ -171,8 +173,10 @@ def test_declared_integrator_order_is_the_order_of_its_tableau(cls):
         for tree in trees_of_order(n):
             value, bound = condition_residual(tab, tab.b, tree)
             assert abs(value) <= bound
-    assert max(abs(condition_residual(tab, tab.b, tree)[0])
-               for tree in trees_of_order(cls.order + 1)) > 1e-4
+    assert (
+        max(abs(condition_residual(tab, tab.b, tree)[0]) for tree in trees_of_order(cls.order + 1))
+        > 1e-4
+    )
     # "first same as last": the last stage is the next step's first, one evaluation saved
     fsal = tab.c[-1] == 1.0 and tuple(tab.a[-1]) == tuple(tab.b)
     assert cls.evaluations == (tab.stages - 1 if fsal else tab.stages)
@@ -186,8 +190,9 @@ INVALID = {
     "first-row-nonzero-diagonal": dict(c=(0.1,), a=((0.1,),), b=(1.0,)),
     "b-too-short": dict(c=(0.0, 0.5), a=((0.0, 0.0), (0.5, 0.0)), b=(1.0,)),
     "a-not-square": dict(c=(0.0, 0.5), a=((0.0,), (0.5, 0.0)), b=(0.0, 1.0)),
-    "embedded-not-summing-to-1": dict(c=(0.0, 1.0), a=((0.0, 0.0), (1.0, 0.0)),
-                                      b=(0.5, 0.5), b_error=(1.0, 0.5)),
+    "embedded-not-summing-to-1": dict(
+        c=(0.0, 1.0), a=((0.0, 0.0), (1.0, 0.0)), b=(0.5, 0.5), b_error=(1.0, 0.5)
+    ),
 }
 
 

@@ -1,4 +1,5 @@
-"""Fixtures of the documentation tests: a static file server (the browser is tests/conftest.py's)."""
+"""Fixtures of the documentation tests: a static file server (the browser is in
+tests/conftest.py)."""
 
 from __future__ import annotations
 

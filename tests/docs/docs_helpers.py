@@ -27,20 +27,25 @@ def sphinx_build(src: Path, out: Path, *extra: str) -> tuple[int, str]:
 def write_project(root: Path, pages: dict[str, str], conf: str = "") -> Path:
     """A Sphinx project with the extension and the given pages (name -> body)."""
     root.mkdir(parents=True, exist_ok=True)
-    (root / "conf.py").write_text('project = "demo test"\nextensions = ["integrator_lab.sphinx"]\n'
-                                  'html_theme = "basic"\n' + conf, encoding="utf-8")
+    (root / "conf.py").write_text(
+        'project = "demo test"\nextensions = ["integrator_lab.sphinx"]\n'
+        'html_theme = "basic"\n' + conf,
+        encoding="utf-8",
+    )
     toctree = "\n".join(f"   {name}" for name in pages if name != "index")
     index = pages.get("index", "")
-    (root / "index.rst").write_text(f"Home\n====\n\n{textwrap.dedent(index)}\n\n"
-                                    f".. toctree::\n\n{toctree}\n", encoding="utf-8")
+    (root / "index.rst").write_text(
+        f"Home\n====\n\n{textwrap.dedent(index)}\n\n.. toctree::\n\n{toctree}\n", encoding="utf-8"
+    )
     for name, body in pages.items():
         if name == "index":
             continue
         path = root / f"{name}.rst"
         path.parent.mkdir(parents=True, exist_ok=True)
         title = name.rsplit("/", 1)[-1]
-        path.write_text(f"{title}\n{'=' * len(title)}\n\n{textwrap.dedent(body)}\n",
-                        encoding="utf-8")
+        path.write_text(
+            f"{title}\n{'=' * len(title)}\n\n{textwrap.dedent(body)}\n", encoding="utf-8"
+        )
     return root
 
 
@@ -58,12 +63,13 @@ def wait_until_running(frame, timeout=BOOT_TIMEOUT):
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        frame.wait_for_function("() => window.integratorLab && integratorLab.status().ready",
-                                timeout=timeout * 1000, polling=200)
+        frame.wait_for_function(
+            "() => window.integratorLab && integratorLab.status().ready",
+            timeout=timeout * 1000,
+            polling=200,
+        )
     except PlaywrightTimeout:
         pytest.fail(f"no running demo after {timeout} s: {frame.evaluate(DIAGNOSTICS)}")
     first = frame.evaluate("integratorLab.status()")
     time.sleep(1.0)
     return first, frame.evaluate("integratorLab.status()")
-
-

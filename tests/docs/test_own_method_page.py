@@ -20,15 +20,21 @@ def _blocks(language):
 
 
 def test_json_examples_are_accepted_with_the_orders_the_page_states():
-    described = {d["name"]: d for d in
-                 (parse_definition(json.loads(block)).describe() for block in _blocks("json"))}
+    described = {
+        d["name"]: d
+        for d in (parse_definition(json.loads(block)).describe() for block in _blocks("json"))
+    }
     assert described["ralston"]["order_text"] == "order 2"
-    assert (described["forest-ruth"]["order"], described["forest-ruth"]["symmetric"],
-            described["forest-ruth"]["evaluations"]) == (4, True, 3)
+    assert (
+        described["forest-ruth"]["order"],
+        described["forest-ruth"]["symmetric"],
+        described["forest-ruth"]["evaluations"],
+    ) == (4, True, 3)
 
 
 def test_the_euler_listing_is_the_template_without_its_comments():
     listing = _blocks("python")[0]
     template = TEMPLATES["euler-code"]["definition"]["code"]
-    assert listing == "".join(line + "\n" for line in template.splitlines()
-                              if not line.lstrip().startswith("#"))
+    assert listing == "".join(
+        line + "\n" for line in template.splitlines() if not line.lstrip().startswith("#")
+    )

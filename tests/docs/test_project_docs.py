@@ -6,14 +6,24 @@ import re
 from pathlib import Path
 
 import pytest
+from docs_helpers import sphinx_build
 
 from integrator_lab.docs.sphinx import SITE_DIR
 
-from docs_helpers import sphinx_build
-
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-PAGES = ("index", "integrating", "integrators", "order-and-cost", "game-engines", "cradle",
-         "fixed-timestep", "usage", "embedding", "reference", "own-method")
+PAGES = (
+    "index",
+    "integrating",
+    "integrators",
+    "order-and-cost",
+    "game-engines",
+    "cradle",
+    "fixed-timestep",
+    "usage",
+    "embedding",
+    "reference",
+    "own-method",
+)
 
 
 @pytest.fixture(scope="module")
@@ -22,8 +32,9 @@ def built_docs(tmp_path_factory):
     # a stand-in site: the real one is built and checked by test_sphinx_extension
     (root / "site").mkdir()
     (root / "site" / "index.html").write_text("<!doctype html><title>site</title>")
-    status, log = sphinx_build(DOCS, root / "out", "-W", "--keep-going",
-                               "-D", f"integrator_lab_site={root / 'site'}")
+    status, log = sphinx_build(
+        DOCS, root / "out", "-W", "--keep-going", "-D", f"integrator_lab_site={root / 'site'}"
+    )
     assert status == 0, log
     return root / "out"
 
@@ -31,9 +42,10 @@ def built_docs(tmp_path_factory):
 def test_every_page_is_built_with_its_demos(built_docs):
     for name in PAGES:
         assert (built_docs / f"{name}.html").is_file(), name
-    demos = {name: (built_docs / f"{name}.html").read_text().count('<iframe class="integrator-'
-                                                                    'lab-demo"')
-             for name in PAGES}
+    demos = {
+        name: (built_docs / f"{name}.html").read_text().count('<iframe class="integrator-lab-demo"')
+        for name in PAGES
+    }
     assert demos["index"] == 1 and demos["integrators"] == 4 and demos["cradle"] == 2
     assert (built_docs / SITE_DIR / "index.html").is_file()
 
@@ -41,13 +53,16 @@ def test_every_page_is_built_with_its_demos(built_docs):
 def test_nothing_is_loaded_from_elsewhere(built_docs):
     for page in built_docs.glob("*.html"):
         text = page.read_text(encoding="utf-8")
-        assert re.findall(r'<(?:script|img|iframe|link)\b[^>]*(?:src|href)="(?:https?:)?//',
-                          text) == [], page.name
+        assert (
+            re.findall(r'<(?:script|img|iframe|link)\b[^>]*(?:src|href)="(?:https?:)?//', text)
+            == []
+        ), page.name
         assert "mathjax" not in text.lower(), page.name
 
 
-def test_the_pages_have_the_labs_icon_and_load_without_a_console_error(built_docs, browser,
-                                                                       http_root):
+def test_the_pages_have_the_labs_icon_and_load_without_a_console_error(
+    built_docs, browser, http_root
+):
     from integrator_lab.site.build import favicon_png
 
     # the docs' icon is the static page's icon, not a copy that drifts
@@ -81,10 +96,14 @@ def test_equations_are_mathml_and_the_cli_help_is_real(built_docs):
 def _table_rows(html: str, caption_start: str) -> list[list[str]]:
     """The body rows (cell texts) of the table whose caption starts with ``caption_start``."""
     start = html.index(f'<span class="caption-text">{caption_start}')
-    body = html[html.index("<tbody>", start):html.index("</tbody>", start)]
-    return [[re.sub(r"<[^>]+>", "", cell).strip()
-             for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
-            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
+    body = html[html.index("<tbody>", start) : html.index("</tbody>", start)]
+    return [
+        [
+            re.sub(r"<[^>]+>", "", cell).strip()
+            for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        ]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)
+    ]
 
 
 def test_order_and_cost_tables_are_computed_by_the_core_and_bear_out_the_text(built_docs):
@@ -97,8 +116,10 @@ def test_order_and_cost_tables_are_computed_by_the_core_and_bear_out_the_text(bu
     assert rows["euler", 0.1][4] == "–"  # run away: no error to show
     assert float(rows["rk4", 0.1][4]) < float(rows["euler", 0.001][4])
     # the long runs: RK4's energy error is the smaller at 10 s, velocity Verlet's at 1000 s
-    long = {(r[0], r[1]): r for r in _table_rows(html, "spring (damping = 0), error against "
-                                                        "the exact solution</span>")}
+    long = {
+        (r[0], r[1]): r
+        for r in _table_rows(html, "spring (damping = 0), error against the exact solution</span>")
+    }
     energy = {key: float(r[6]) for key, r in long.items()}
     assert energy["10", "rk4"] < energy["10", "velocity-verlet"]
     assert energy["1000", "velocity-verlet"] < energy["1000", "rk4"] / 10

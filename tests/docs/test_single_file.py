@@ -8,6 +8,7 @@ import shutil
 import time
 
 import pytest
+from docs_helpers import wait_until_running
 
 from integrator_lab.cli.main import Parser, build_parser
 from integrator_lab.site.single_file import (
@@ -17,8 +18,6 @@ from integrator_lab.site.single_file import (
     add_single_file_option,
     fold_site,
 )
-
-from docs_helpers import wait_until_running
 
 #: the one file must stay far below what a browser or a mail gateway balks at (bytes); it is
 #: about 11 MB: BokehJS as text, Pyodide's wasm gzip-compressed, everything base64-encoded
@@ -59,13 +58,19 @@ def test_a_changed_site_stops_the_build(single_file, tmp_path):
     site = build_site(tmp_path / "site")
     fold_site(site)  # the real site folds
     worker = site / "static" / "worker.mjs"
-    worker.write_text(worker.read_text().replace("await import(new URL(PYODIDE_MODULE,",
-                                                 "await import(new URL(ELSEWHERE,"))
+    worker.write_text(
+        worker.read_text().replace(
+            "await import(new URL(PYODIDE_MODULE,", "await import(new URL(ELSEWHERE,"
+        )
+    )
     with pytest.raises(SingleFileError, match="worker.mjs: the import of loadPyodide"):
         fold_site(site)
     shutil.copyfile(tmp_path / "site" / "index.html", tmp_path / "index.html")
-    (site / "index.html").write_text((tmp_path / "index.html").read_text().replace(
-        "</head>", '<link rel="icon" href="favicon.png"></head>'))
+    (site / "index.html").write_text(
+        (tmp_path / "index.html")
+        .read_text()
+        .replace("</head>", '<link rel="icon" href="favicon.png"></head>')
+    )
     with pytest.raises(SingleFileError, match="favicon.png"):
         fold_site(site)
 
@@ -108,10 +113,12 @@ def test_it_runs_from_disk_offline_with_no_request(single_file, browser):
         assert page.locator("#il-messages li").count() == 0
         assert errors == []
         # the page itself and the Blob URLs the worker made in memory for Pyodide's modules
-        others = [url for url in requests if url != single_file.as_uri()
-                  and not url.startswith("blob:")]
+        others = [
+            url for url in requests if url != single_file.as_uri() and not url.startswith("blob:")
+        ]
         assert others == []
-        print(f"one-file page: {single_file.stat().st_size / 1e6:.1f} MB, running after "
-              f"{boot:.1f} s")
+        print(
+            f"one-file page: {single_file.stat().st_size / 1e6:.1f} MB, running after {boot:.1f} s"
+        )
     finally:
         context.close()

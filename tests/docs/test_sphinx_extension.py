@@ -8,11 +8,10 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from docs_helpers import BOOT_TIMEOUT, sphinx_build, wait_until_running, write_project
 
 from integrator_lab.core import INTEGRATORS, SYSTEMS
 from integrator_lab.docs.sphinx import SITE_DIR, iframe_snippet, parse_demo
-
-from docs_helpers import BOOT_TIMEOUT, sphinx_build, wait_until_running, write_project
 
 SPRING_DEMO = """
 .. integrator-lab::
@@ -63,8 +62,9 @@ def query_of(frame: dict) -> dict:
 def demo_build(tmp_path_factory):
     """Two demos on the home page and one far down a page one folder deeper."""
     root = tmp_path_factory.mktemp("demo-project")
-    src = write_project(root / "src", {"index": SPRING_DEMO + PENDULUM_DEMO,
-                                       "guide/deeper": SPACER + SPRING_DEMO})
+    src = write_project(
+        root / "src", {"index": SPRING_DEMO + PENDULUM_DEMO, "guide/deeper": SPACER + SPRING_DEMO}
+    )
     status, log = sphinx_build(src, root / "out")
     assert status == 0, log
     return root / "out"
@@ -72,12 +72,27 @@ def demo_build(tmp_path_factory):
 
 # -- options ---------------------------------------------------------------------------------
 def test_options_become_the_pages_query():
-    demo = parse_demo({"systems": "spring, pendulum", "integrators": "euler,rk4", "dt": "0.05",
-                       "params": "spring.damping=0, mass=2", "speed": "0.5"})
+    demo = parse_demo(
+        {
+            "systems": "spring, pendulum",
+            "integrators": "euler,rk4",
+            "dt": "0.05",
+            "params": "spring.damping=0, mass=2",
+            "speed": "0.5",
+        }
+    )
     query = {k: v[0] for k, v in parse_qs(demo.query()).items()}
-    assert query == {"embed": "1", "systems": "spring,pendulum", "integrators": "euler,rk4",
-                     "speed": "0.5", "spring.dt": "0.05", "pendulum.dt": "0.05",
-                     "spring.damping": "0", "spring.mass": "2", "pendulum.mass": "2"}
+    assert query == {
+        "embed": "1",
+        "systems": "spring,pendulum",
+        "integrators": "euler,rk4",
+        "speed": "0.5",
+        "spring.dt": "0.05",
+        "pendulum.dt": "0.05",
+        "spring.damping": "0",
+        "spring.mass": "2",
+        "pendulum.mass": "2",
+    }
 
 
 def test_defaults_and_the_plain_iframe_snippet():
@@ -85,8 +100,10 @@ def test_defaults_and_the_plain_iframe_snippet():
     assert demo.integrators == ("euler", "symplectic-euler", "velocity-verlet", "rk4")
     assert demo.dt is None and demo.height == 420
     snippet = iframe_snippet("https://example.org/lab", systems="cradle", integrators=["rk4"])
-    assert snippet.startswith('<iframe class="integrator-lab-demo" src="https://example.org/lab/'
-                              'index.html?embed=1&amp;systems=cradle&amp;integrators=rk4"')
+    assert snippet.startswith(
+        '<iframe class="integrator-lab-demo" src="https://example.org/lab/'
+        'index.html?embed=1&amp;systems=cradle&amp;integrators=rk4"'
+    )
     assert 'loading="lazy"' in snippet and 'height="420"' in snippet
     # several systems stack in a text column: a taller frame by default
     assert parse_demo({"systems": "cradle, spring"}).height == 710
@@ -116,22 +133,27 @@ BAD_OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("options, option, detail", BAD_OPTIONS,
-                         ids=[f"{o}-{d}" for _, o, d in BAD_OPTIONS])
+@pytest.mark.parametrize(
+    "options, option, detail", BAD_OPTIONS, ids=[f"{o}-{d}" for _, o, d in BAD_OPTIONS]
+)
 def test_bad_options_name_the_option(options, option, detail):
     with pytest.raises(ValueError) as error:
         parse_demo(options)
     assert option in str(error.value) and detail in str(error.value)
 
 
-@pytest.mark.parametrize("line, expected", [
-    (":dt: -0.1", "option ':dt:'"),
-    (":integrators: euler, backwards-euler", "unknown name 'backwards-euler'"),
-    (":wobble: 1", "unknown option ':wobble:'"),
-    (":height: 150\u00b2", "option ':height:'"),
-    # an option without its colons is content, not an option: the demo would silently vanish
-    ("\n   integrators: euler", "takes options only"),
-], ids=["dt", "integrator", "unknown-option", "height-superscript", "content"])
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        (":dt: -0.1", "option ':dt:'"),
+        (":integrators: euler, backwards-euler", "unknown name 'backwards-euler'"),
+        (":wobble: 1", "unknown option ':wobble:'"),
+        (":height: 150\u00b2", "option ':height:'"),
+        # an option without its colons is content, not an option: the demo would silently vanish
+        ("\n   integrators: euler", "takes options only"),
+    ],
+    ids=["dt", "integrator", "unknown-option", "height-superscript", "content"],
+)
 def test_a_bad_option_stops_the_build_with_file_line_and_option(tmp_path, line, expected):
     body = f"Some text.\n\n.. integrator-lab::\n   :systems: spring\n   {line}\n"
     src = write_project(tmp_path / "src", {"index": "", "physics": body})
@@ -149,8 +171,10 @@ def test_the_site_is_copied_once_with_every_demo_pointing_at_it(demo_build):
     copies = [p.relative_to(demo_build) for p in demo_build.rglob("pyodide.asm.wasm")]
     assert copies == [Path(SITE_DIR, "pyodide", "pyodide.asm.wasm")]
     assert len(list(demo_build.rglob("bokeh.min.js"))) == 1
-    home, deeper = frames_of(demo_build / "index.html"), frames_of(demo_build / "guide" /
-                                                                  "deeper.html")
+    home, deeper = (
+        frames_of(demo_build / "index.html"),
+        frames_of(demo_build / "guide" / "deeper.html"),
+    )
     assert len(home) == 2 and len(deeper) == 1
     for frame in home:
         assert frame["src"].startswith(f"{SITE_DIR}/index.html?")
@@ -161,12 +185,21 @@ def test_the_site_is_copied_once_with_every_demo_pointing_at_it(demo_build):
 
 def test_options_are_applied_to_each_demo(demo_build):
     spring, pendulum = frames_of(demo_build / "index.html")
-    assert query_of(spring) == {"embed": "1", "systems": "spring",
-                                "integrators": "euler,symplectic-euler,rk4", "spring.dt": "0.05"}
+    assert query_of(spring) == {
+        "embed": "1",
+        "systems": "spring",
+        "integrators": "euler,symplectic-euler,rk4",
+        "spring.dt": "0.05",
+    }
     assert spring["height"] == "420" and "height:420px" in spring["style"]
-    assert query_of(pendulum) == {"embed": "1", "systems": "pendulum",
-                                  "integrators": "velocity-verlet,rk4", "speed": "2",
-                                  "pendulum.theta0": "2", "pendulum.omega0": "0.5"}
+    assert query_of(pendulum) == {
+        "embed": "1",
+        "systems": "pendulum",
+        "integrators": "velocity-verlet,rk4",
+        "speed": "2",
+        "pendulum.theta0": "2",
+        "pendulum.omega0": "0.5",
+    }
     assert pendulum["height"] == "300" and pendulum["title"] == "A wide swing"
 
 
@@ -174,19 +207,22 @@ def test_other_builders_and_a_prebuilt_site(tmp_path):
     prebuilt = tmp_path / "prebuilt"
     prebuilt.mkdir()
     (prebuilt / "index.html").write_text("<!doctype html><title>site</title>", encoding="utf-8")
-    src = write_project(tmp_path / "src", {"index": SPRING_DEMO, "a/b/page": SPRING_DEMO},
-                        conf=f"integrator_lab_site = {str(prebuilt)!r}\n")
+    src = write_project(
+        tmp_path / "src",
+        {"index": SPRING_DEMO, "a/b/page": SPRING_DEMO},
+        conf=f"integrator_lab_site = {str(prebuilt)!r}\n",
+    )
     status, log = sphinx_build(src, tmp_path / "dirhtml", "-b", "dirhtml")
     assert status == 0, log
     deep = frames_of(tmp_path / "dirhtml" / "a" / "b" / "page" / "index.html")
     assert deep[0]["src"].startswith(f"../../../{SITE_DIR}/index.html?")
-    assert (tmp_path / "dirhtml" / SITE_DIR / "index.html").read_text() == \
-        (prebuilt / "index.html").read_text()
+    assert (tmp_path / "dirhtml" / SITE_DIR / "index.html").read_text() == (
+        prebuilt / "index.html"
+    ).read_text()
     status, log = sphinx_build(src, tmp_path / "single", "-b", "singlehtml")
     assert status == 0, log
     frames = frames_of(tmp_path / "single" / "index.html")
-    assert len(frames) == 2 and all(f["src"].startswith(f"{SITE_DIR}/index.html?")
-                                    for f in frames)
+    assert len(frames) == 2 and all(f["src"].startswith(f"{SITE_DIR}/index.html?") for f in frames)
     status, log = sphinx_build(src, tmp_path / "text", "-b", "text")
     assert status == 0, log
     assert "integrator-lab" not in (tmp_path / "text" / "index.txt").read_text()
@@ -224,10 +260,13 @@ def test_both_demos_run_in_chromium(demo_build, browser, http_root):
     page = browser.new_page(viewport={"width": 1200, "height": 1600})
     try:
         page.goto(base + "index.html")
-        page.wait_for_function(f"document.querySelectorAll('iframe').length === 2")
-        page.wait_for_function("() => [...document.querySelectorAll('iframe')].every("
-                               "f => f.contentWindow && f.contentWindow.integratorLab)",
-                               timeout=BOOT_TIMEOUT * 1000, polling=200)
+        page.wait_for_function("document.querySelectorAll('iframe').length === 2")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('iframe')].every("
+            "f => f.contentWindow && f.contentWindow.integratorLab)",
+            timeout=BOOT_TIMEOUT * 1000,
+            polling=200,
+        )
         frames = [f for f in page.frames if f"/{SITE_DIR}/index.html" in f.url]
         assert len(frames) == 2
         by_system = {}
@@ -236,8 +275,10 @@ def test_both_demos_run_in_chromium(demo_build, browser, http_root):
             (system,) = later["systems"]
             by_system[system] = (frame, first, later)
         assert set(by_system) == {"spring", "pendulum"}
-        expected = {"spring": ["euler", "symplectic-euler", "rk4"],
-                    "pendulum": ["velocity-verlet", "rk4"]}
+        expected = {
+            "spring": ["euler", "symplectic-euler", "rk4"],
+            "pendulum": ["velocity-verlet", "rk4"],
+        }
         for system, (frame, first, later) in by_system.items():
             state = frame.evaluate("integratorLab.state()")
             assert state["systems"] == [system]
@@ -264,8 +305,11 @@ def test_a_demo_far_down_starts_only_when_scrolled_into_view(demo_build, browser
         time.sleep(0.5)
         assert requested == []
         page.locator("iframe").scroll_into_view_if_needed()
-        page.wait_for_function("() => document.querySelector('iframe').contentWindow"
-                               ".integratorLab !== undefined", timeout=30_000, polling=100)
+        page.wait_for_function(
+            "() => document.querySelector('iframe').contentWindow.integratorLab !== undefined",
+            timeout=30_000,
+            polling=100,
+        )
         assert any(url.split("?")[0].endswith(f"/{SITE_DIR}/index.html") for url in requested)
     finally:
         page.close()

@@ -10,22 +10,21 @@ from hypothesis import strategies as st
 
 from integrator_lab.core import SYSTEMS, Runner, get_system
 
-ALL_PARAMS = [(name, p) for name, cls in SYSTEMS.items() for p in cls.PARAMS
-              if p.kind != "choice"]
+ALL_PARAMS = [(name, p) for name, cls in SYSTEMS.items() for p in cls.PARAMS if p.kind != "choice"]
 
 
-@pytest.mark.parametrize("system,param", ALL_PARAMS,
-                         ids=[f"{s}-{p.name}" for s, p in ALL_PARAMS])
-@given(value=st.one_of(st.floats(allow_nan=True, allow_infinity=True),
-                       st.integers(-10**12, 10**12)))
+@pytest.mark.parametrize("system,param", ALL_PARAMS, ids=[f"{s}-{p.name}" for s, p in ALL_PARAMS])
+@given(
+    value=st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-(10**12), 10**12))
+)
 @settings(max_examples=60, deadline=None)
 def test_validate_accepts_exactly_the_declared_range(system, param, value):
-    inside = (math.isfinite(value)
-              and (param.min is None or value > param.min
-                   or (value == param.min and not param.min_open))
-              and (param.max is None or value < param.max
-                   or (value == param.max and not param.max_open))
-              and (param.kind != "int" or float(value).is_integer()))
+    inside = (
+        math.isfinite(value)
+        and (param.min is None or value > param.min or (value == param.min and not param.min_open))
+        and (param.max is None or value < param.max or (value == param.max and not param.max_open))
+        and (param.kind != "int" or float(value).is_integer())
+    )
     if inside:
         assert param.validate(value) == value
     else:

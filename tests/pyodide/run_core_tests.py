@@ -34,19 +34,31 @@ sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "tests/core", *sys.argv[1:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tests", type=Path, default=ROOT / "tests" / "core",
-                        help="test directory to run (default: tests/core)")
-    parser.add_argument("--wheels", type=Path, default=ROOT / ".cache" / "pyodide-wheels",
-                        help="directory of the wheels listed in tests/pyodide/requirements.txt")
-    parser.add_argument("--no-core", action="store_true",
-                        help="do not install the core (to check the harness on its own)")
+    parser.add_argument(
+        "--tests",
+        type=Path,
+        default=ROOT / "tests" / "core",
+        help="test directory to run (default: tests/core)",
+    )
+    parser.add_argument(
+        "--wheels",
+        type=Path,
+        default=ROOT / ".cache" / "pyodide-wheels",
+        help="directory of the wheels listed in tests/pyodide/requirements.txt",
+    )
+    parser.add_argument(
+        "--no-core",
+        action="store_true",
+        help="do not install the core (to check the harness on its own)",
+    )
     parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
     args = parser.parse_args(argv)
 
     wheels = sorted(args.wheels.glob("*.whl"))
     if not any(w.name.startswith("pytest-") for w in wheels):
-        print(f"no pytest wheel in {args.wheels}: run `make .cache/pyodide-wheels`",
-              file=sys.stderr)
+        print(
+            f"no pytest wheel in {args.wheels}: run `make .cache/pyodide-wheels`", file=sys.stderr
+        )
         return 2
     if not args.tests.is_dir():
         print(f"no test directory {args.tests}", file=sys.stderr)
@@ -66,8 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     elapsed = time.perf_counter() - started
     if result.returncode != 0:  # on success pytest's own summary stays the last line
-        print(f"pytest inside Pyodide exited with status {result.returncode} "
-              f"({elapsed:.1f} s including Pyodide start-up)", file=sys.stderr)
+        print(
+            f"pytest inside Pyodide exited with status {result.returncode} "
+            f"({elapsed:.1f} s including Pyodide start-up)",
+            file=sys.stderr,
+        )
     return result.returncode
 
 

@@ -26,8 +26,10 @@ from integrator_lab.server.sessions import session_label
 SESSION_LIFETIME_MS = 1000
 SERVER_START_TIMEOUT = 60.0  # s
 #: true once the dashboard's document is in the page
-LOADED_JS = ("() => window.Bokeh && Bokeh.documents.length > 0 && "
-             "Bokeh.documents[0].get_model_by_name('spring:scene') != null")
+LOADED_JS = (
+    "() => window.Bokeh && Bokeh.documents.length > 0 && "
+    "Bokeh.documents[0].get_model_by_name('spring:scene') != null"
+)
 
 
 def free_port() -> int:
@@ -46,10 +48,24 @@ class Server:
         self._log = open(log_path, "w", encoding="utf-8")
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "integrator_lab.cli.main", "serve", "--port", str(self.port),
-             "--address", "127.0.0.1", "--no-show",
-             "--unused-session-lifetime", str(SESSION_LIFETIME_MS), *extra_args],
-            stdout=self._log, stderr=subprocess.STDOUT, env=env)
+            [
+                sys.executable,
+                "-m",
+                "integrator_lab.cli.main",
+                "serve",
+                "--port",
+                str(self.port),
+                "--address",
+                "127.0.0.1",
+                "--no-show",
+                "--unused-session-lifetime",
+                str(SESSION_LIFETIME_MS),
+                *extra_args,
+            ],
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while True:
             try:
@@ -58,7 +74,9 @@ class Server:
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     self.stop()
-                    raise RuntimeError("the dashboard server did not start:\n" + self.log())
+                    raise RuntimeError(
+                        "the dashboard server did not start:\n" + self.log()
+                    ) from None
                 time.sleep(0.2)
 
     def status(self) -> dict:
@@ -100,8 +118,9 @@ def new_page(browser, server, requests_seen, request):
     contexts = []
 
     def open_page(viewport=(1500, 1000)):
-        context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
-                                      accept_downloads=True)
+        context = browser.new_context(
+            viewport={"width": viewport[0], "height": viewport[1]}, accept_downloads=True
+        )
         contexts.append(context)
         page = context.new_page()
         page.on("request", lambda r: requests_seen.append(r.url))
@@ -133,7 +152,9 @@ def requests_elsewhere(urls, port: int) -> list:
     for url in urls:
         parts = urlsplit(url)
         if parts.scheme not in ("blob", "data") and (parts.hostname, parts.port) != (
-                "127.0.0.1", port):
+            "127.0.0.1",
+            port,
+        ):
             out.append(url)
     return out
 

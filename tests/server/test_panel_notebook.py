@@ -57,10 +57,17 @@ def test_state_is_declared_with_bounds_and_docs():
     assert set(Dashboard.param["integrators"].objects) == set(INTEGRATORS)
 
 
-@pytest.mark.parametrize("name, value", [
-    ("stiffness", -1.0), ("stiffness", 0.0), ("mass", float("nan")), ("dt", 10.0),
-    ("damping", "much"),
-], ids=["negative", "open-bound", "nan", "dt-too-big", "not-a-number"])
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("stiffness", -1.0),
+        ("stiffness", 0.0),
+        ("mass", float("nan")),
+        ("dt", 10.0),
+        ("damping", "much"),
+    ],
+    ids=["negative", "open-bound", "nan", "dt-too-big", "not-a-number"],
+)
 def test_out_of_range_values_are_refused_before_the_core(dashboard, name, value):
     settings = dashboard.settings["spring"]
     with pytest.raises(ValueError):
@@ -114,6 +121,7 @@ def test_a_system_stays_fresh_until_the_page_has_applied_a_fresh_frame(dashboard
     """A frame sent while the browser is still pulling its document is lost; the samples
     from t = 0 must not be: frames keep replacing everything (every kept sample, from t = 0)
     until the page acknowledges one of them."""
+
     def frame():
         meta = json.loads(dashboard._carrier.tags[0])
         return meta, {s["name"]: s for s in meta["systems"]}

@@ -109,8 +109,9 @@ def test_a_system_whose_computation_raises_stops_alone(browser, inprocess_server
 
     with caplog.at_level("WARNING"):
         dashboard = srv.on_loop(break_spring)
-        message = wait_until(lambda: page.evaluate(SYSTEM_ERROR_JS, "spring"),
-                             what="a message on the spring's panel")
+        message = wait_until(
+            lambda: page.evaluate(SYSTEM_ERROR_JS, "spring"), what="a message on the spring's panel"
+        )
         assert "Damped spring" in message and "RuntimeError: injected fault" in message
         assert page.locator(".il-spring-error").is_visible()
         page.screenshot(path="/tmp/panel-system-failed-1280.png")
@@ -133,8 +134,9 @@ def test_a_system_whose_computation_raises_stops_alone(browser, inprocess_server
     assert not any(r.exc_info for r in caplog.records)
     # a new setting builds a new spring, which runs (its exact solution is the core's again)
     type_into(page, "il-spring-stiffness", 20)
-    wait_until(lambda: page.evaluate(SYSTEM_ERROR_JS, "spring") is None,
-               what="the spring's message to go")
+    wait_until(
+        lambda: page.evaluate(SYSTEM_ERROR_JS, "spring") is None, what="the spring's message to go"
+    )
     wait_until(lambda: sim_time(page, "spring") > 0.3, what="the new spring to run")
     assert "spring" not in dashboard.failed
     # an exact solution that raises hides only the ghost, says so, and the spring goes on
@@ -149,8 +151,9 @@ def test_a_system_whose_computation_raises_stops_alone(browser, inprocess_server
         dashboard.runs["spring"].system.exact = exact
 
     srv.on_loop(break_exact)
-    message = wait_until(lambda: page.evaluate(SYSTEM_ERROR_JS, "spring"),
-                         what="the exact solution's message")
+    message = wait_until(
+        lambda: page.evaluate(SYSTEM_ERROR_JS, "spring"), what="the exact solution's message"
+    )
     assert "exact solution failed" in message and "OverflowError" in message
     t0 = sim_time(page, "spring")
     wait_until(lambda: sim_time(page, "spring") > t0 + 0.5, what="the spring to go on")
@@ -193,31 +196,48 @@ def test_values_past_the_bounds_get_a_message_and_no_traceback(new_page, server)
         def says_it():
             message = page.evaluate(MESSAGE_JS)
             return message if message and label in message and got in message else None
+
         message = wait_until(says_it, what=f"a message about {cls} = {value}")
         # the accepted range, as the declared bounds say
-        assert {"length": "(0, 100]", "balls": "[2, 10]", "dt": "[1e-05, 0.5]",
-                "Speed": "[0.1, 4]"}[label] in message, message
+        assert {
+            "length": "(0, 100]",
+            "balls": "[2, 10]",
+            "dt": "[1e-05, 0.5]",
+            "Speed": "[0.1, 4]",
+        }[label] in message, message
         # the input shows the value in force again
-        wait_until(lambda: page.evaluate(
-            "(cls) => { for (const m of Bokeh.documents[0].all_models) if (m.css_classes &&"
-            " m.css_classes.includes(cls)) return Number.isFinite(m.value) && m.value > 0 &&"
-            " m.value < 1e3; }", cls), what=f"{cls} to show the value in force")
+        wait_until(
+            lambda: page.evaluate(
+                "(cls) => { for (const m of Bokeh.documents[0].all_models) if (m.css_classes &&"
+                " m.css_classes.includes(cls)) return Number.isFinite(m.value) && m.value > 0 &&"
+                " m.value < 1e3; }",
+                cls,
+            ),
+            what=f"{cls} to show the value in force",
+        )
     # a typed out-of-range value, and an emptied field, say so too
     type_into(page, "il-pendulum-length", 0)
-    wait_until(lambda: (m := page.evaluate(MESSAGE_JS)) and "length" in m and "got 0" in m,
-               what="a message about a typed length of 0")
+    wait_until(
+        lambda: (m := page.evaluate(MESSAGE_JS)) and "length" in m and "got 0" in m,
+        what="a message about a typed length of 0",
+    )
     type_into(page, "il-spring-dt", "")
-    wait_until(lambda: (m := page.evaluate(MESSAGE_JS)) and "dt" in m and "empty" in m
-               and "0.5" in m, what="a message about an empty dt")
+    wait_until(
+        lambda: (m := page.evaluate(MESSAGE_JS)) and "dt" in m and "empty" in m and "0.5" in m,
+        what="a message about an empty dt",
+    )
     assert page.locator(".il-message").is_visible()
     page.screenshot(path="/tmp/panel-refused-value.png")
     # the session runs on, at the speed in force, with the settings in force
     t0 = sim_time(page, "pendulum")
     wait_until(lambda: sim_time(page, "pendulum") > t0 + 0.5, what="the session to go on")
     mine = [s for s in server.status()["sessions"] if s["speed"] == 1.0]
-    assert any(s["systems"]["pendulum"]["params"]["length"] == 1.0
-               and s["systems"]["cradle"]["params"]["balls"] == 5
-               and s["systems"]["spring"]["dt"] == 0.01 for s in mine)
+    assert any(
+        s["systems"]["pendulum"]["params"]["length"] == 1.0
+        and s["systems"]["cradle"]["params"]["balls"] == 5
+        and s["systems"]["spring"]["dt"] == 0.01
+        for s in mine
+    )
     log = server.log()[log_before:]
     assert "Traceback" not in log and "ERROR" not in log, log
     assert page.errors == []
@@ -237,8 +257,9 @@ def test_another_client_cannot_join_a_session(new_page, server):
     assert session_id_of(page) != victim_id
     type_into(page, "il-spring-stiffness", 60)
     page.locator(".il-playing button").click()
-    wait_until(lambda: my_session(server, page)["playing"] is False,
-               what="the second session to pause")
+    wait_until(
+        lambda: my_session(server, page)["playing"] is False, what="the second session to pause"
+    )
     # the victim's simulation neither paused nor changed
     t0 = sim_time(victim, "spring")
     wait_until(lambda: sim_time(victim, "spring") > t0 + 0.3, what="the victim to go on")
@@ -248,12 +269,15 @@ def test_another_client_cannot_join_a_session(new_page, server):
     from bokeh.util.token import generate_jwt_token
 
     forged = generate_jwt_token(victim_id, signed=False, secret_key=None)
-    refused = page.evaluate("""([url, token]) => new Promise((resolve) => {
+    refused = page.evaluate(
+        """([url, token]) => new Promise((resolve) => {
         const ws = new WebSocket(url, ["bokeh", token]);
         ws.onmessage = () => { ws.close(); resolve(false); };
         ws.onclose = () => resolve(true);
         ws.onerror = () => resolve(true);
-    })""", [server.url.replace("http", "ws") + "ws", forged])
+    })""",
+        [server.url.replace("http", "ws") + "ws", forged],
+    )
     assert refused
 
 
@@ -274,13 +298,18 @@ def test_lost_connection_and_stalled_client(browser, short_server):
     stalled = open_page(browser, srv.url, viewport=(390, 844))
     assert not live.evaluate(VISIBLE_JS, "disconnected"), srv.log()
     # both pages acknowledge (their documents are in)
-    wait_until(lambda: [s["acked"] > 0 for s in srv.status()["sessions"]] == [True, True],
-               what="two acknowledging sessions")
+    wait_until(
+        lambda: [s["acked"] > 0 for s in srv.status()["sessions"]] == [True, True],
+        what="two acknowledging sessions",
+    )
     stalled.evaluate(BLOCK_ACKS_JS)
     blocked_at = time.monotonic()
     # the page that stopped acknowledging is ended after the timeout, the other is not
-    wait_until(lambda: srv.status()["callbacks"] == 1, timeout=STALLED_MS / 1e3 + 10,
-               what="the stalled session to end")
+    wait_until(
+        lambda: srv.status()["callbacks"] == 1,
+        timeout=STALLED_MS / 1e3 + 10,
+        what="the stalled session to end",
+    )
     assert time.monotonic() - blocked_at >= STALLED_MS / 1e3 - 0.5, srv.log()
     wait_until(lambda: stalled.evaluate(VISIBLE_JS, "disconnected"), what="its banner")
     assert stalled.get_by_text("Connection to the server lost").is_visible()

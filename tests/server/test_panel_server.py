@@ -50,6 +50,7 @@ def measured_period(page, system, integrator, periods=2):
         data = samples(page, system, integrator)
         crossings = upward_zero_crossings(data["t"], data["q"])
         return crossings if len(crossings) > periods else None
+
     crossings = wait_until(enough, timeout=20, what=f"{periods} periods of {system}")
     return (crossings[-1] - crossings[0]) / (len(crossings) - 1)
 
@@ -64,8 +65,10 @@ def test_dashboard_loads_and_streams_in_all_three_panels(new_page):
     first = {}
     for system in ("pendulum", "cradle", "spring"):
         for integrator in DEFAULT_INTEGRATORS:
-            data = wait_until(lambda: (d := samples(page, system, integrator))["t"] and d,
-                              what=f"samples of {system}/{integrator}")
+            data = wait_until(
+                lambda: (d := samples(page, system, integrator))["t"] and d,
+                what=f"samples of {system}/{integrator}",
+            )
             assert data["t"][0] == 0.0
         first[system] = read(page, f"{system}:scene:bodies", ("x", "y"))
     time.sleep(0.5)
@@ -89,8 +92,10 @@ def test_widgets_change_the_computation(new_page, server):
     type_into(page, "il-spring-dt", 0.005)
     k, dt = 60.0, 0.005
 
-    wait_until(lambda: my_session(server, page)["systems"]["spring"]["dt"] == dt,
-               what="the server to take all three settings")
+    wait_until(
+        lambda: my_session(server, page)["systems"]["spring"]["dt"] == dt,
+        what="the server to take all three settings",
+    )
 
     def energy_follows_euler():
         # explicit Euler on an undamped oscillator: each step multiplies the energy by
@@ -98,10 +103,13 @@ def test_widgets_change_the_computation(new_page, server):
         data = samples(page, "spring", "euler")
         return len(data["t"]) > 30 and all(
             total == pytest.approx(0.5 * k * (1 + k * dt * dt) ** round(t / dt), rel=1e-9)
-            for t, total in zip(data["t"], data["total"]))
+            for t, total in zip(data["t"], data["total"])
+        )
+
     wait_until(energy_follows_euler, what="euler's energy to grow as (1 + k dt^2)^n")
     assert measured_period(page, "spring", "rk4") == pytest.approx(
-        spring_period(k, b=0.0), rel=0.01)
+        spring_period(k, b=0.0), rel=0.01
+    )
     # the other integrators are gone, the chosen ones run on every system
     assert samples(page, "spring", "velocity-verlet")["t"] == []
     assert samples(page, "cradle", "rk4")["t"]
@@ -114,8 +122,7 @@ def test_widgets_change_the_computation(new_page, server):
 
     # another integrator appears in the data
     set_widget(page, "il-integrators", ["rk4", "yoshida4"])
-    wait_until(lambda: len(samples(page, "pendulum", "yoshida4")["t"]) > 5,
-               what="yoshida4 samples")
+    wait_until(lambda: len(samples(page, "pendulum", "yoshida4")["t"]) > 5, what="yoshida4 samples")
 
     # speed: the simulation clock runs at twice the wall clock
     set_widget(page, "il-speed", 2.0)
@@ -127,19 +134,19 @@ def test_widgets_change_the_computation(new_page, server):
 
     # pause: time stands still; step: exactly one time step more
     page.locator(".il-playing button").click()
-    wait_until(lambda: not my_session(server, page)["playing"],
-               what="pause")
+    wait_until(lambda: not my_session(server, page)["playing"], what="pause")
+
     def times():
         systems = my_session(server, page)["systems"]
         return {name: numbers["time"] for name, numbers in systems.items()}
+
     before = times()
     time.sleep(0.3)
     assert times() == before
     page.locator(".il-step button").click()
     wait_until(lambda: times()["spring"] != before["spring"], what="one step")
     after = times()
-    dts = {name: numbers["dt"] for name, numbers in
-           my_session(server, page)["systems"].items()}
+    dts = {name: numbers["dt"] for name, numbers in my_session(server, page)["systems"].items()}
     for system in after:
         assert after[system] == pytest.approx(before[system] + dts[system], abs=1e-12)
 
@@ -158,23 +165,31 @@ def test_view_options_switch_plots(new_page):
     # the pointer rests on the button, whose hint shows after a moment: the hint must not
     # cover the checkboxes next to it (Panel's default, to the right, covered them)
     page.locator(".bk-Tooltip").first.wait_for(state="visible", timeout=10_000)
-    wait_until(lambda: page.evaluate(
-        "() => { const m = Bokeh.documents[0].get_model_by_name('spring:line:kinetic:rk4');"
-        " return m != null && m.visible; }"), what="the breakdown view")
+    wait_until(
+        lambda: page.evaluate(
+            "() => { const m = Bokeh.documents[0].get_model_by_name('spring:line:kinetic:rk4');"
+            " return m != null && m.visible; }"
+        ),
+        what="the breakdown view",
+    )
     assert not page.evaluate(VISIBLE_JS, "spring:line:error:rk4")
     page.locator(".il-show_phase input").check(timeout=10_000)
     wait_until(lambda: page.evaluate(VISIBLE_JS, "spring:phase"), what="the phase plot")
     page.locator(".il-show_exact input").uncheck()
-    wait_until(lambda: not page.evaluate(VISIBLE_JS, "pendulum:phase:exact-renderer"),
-               what="the ghost to hide")
+    wait_until(
+        lambda: not page.evaluate(VISIBLE_JS, "pendulum:phase:exact-renderer"),
+        what="the ghost to hide",
+    )
     assert page.errors == []
 
 
 def test_rejected_settings_show_a_message(new_page, server):
     page = new_page()
     type_into(page, "il-cradle-balls", 3)
-    wait_until(lambda: len(read(page, "cradle:scene:bodies", ("x",))["x"]) == 3 * 4,
-               what="a cradle of three balls")
+    wait_until(
+        lambda: len(read(page, "cradle:scene:bodies", ("x",))["x"]) == 3 * 4,
+        what="a cradle of three balls",
+    )
     type_into(page, "il-cradle-lifted", 5)  # within the widget's bounds, more than balls
     # the core's own message, shown in the page
     message = wait_until(lambda: page.evaluate(MESSAGE_JS), what="a message")
@@ -191,16 +206,19 @@ def test_rejected_settings_show_a_message(new_page, server):
     # declared parameter behind it for an open bound
     type_into(page, "il-spring-dt", 7)
     type_into(page, "il-pendulum-length", 0)  # length > 0 m
-    wait_until(lambda: page.locator(".il-pendulum-length input").input_value() == "1",
-               what="the length input to be reset")
+    wait_until(
+        lambda: page.locator(".il-pendulum-length input").input_value() == "1",
+        what="the length input to be reset",
+    )
     mine = my_session(server, page)
     assert mine["systems"]["cradle"]["params"]["balls"] == 3
     assert mine["systems"]["spring"]["dt"] == 0.01
     assert mine["systems"]["pendulum"]["params"]["length"] == 1.0
     # an emptied input gets a message saying what is accepted
     type_into(page, "il-spring-dt", "")
-    message = wait_until(lambda: (m := page.evaluate(MESSAGE_JS)) and "dt" in m and m,
-                         what="a message about dt")
+    message = wait_until(
+        lambda: (m := page.evaluate(MESSAGE_JS)) and "dt" in m and m, what="a message about dt"
+    )
     assert "0.5" in message
     type_into(page, "il-spring-dt", 0.02)
     wait_until(lambda: page.evaluate(MESSAGE_JS) is None, what="the message to go")
@@ -222,9 +240,25 @@ def test_download_is_the_command_lines_csv(new_page, tmp_path):
     dt = 0.01
     every = 2  # the dashboard keeps about 60 samples per simulated second
     cli = subprocess.run(
-        [sys.executable, "-m", "integrator_lab.cli.main", "run", "spring", "--duration",
-         f"{last_t:.6f}", "--dt", str(dt), "--every", str(every), "--format", "csv"],
-        capture_output=True, text=True, check=True)
+        [
+            sys.executable,
+            "-m",
+            "integrator_lab.cli.main",
+            "run",
+            "spring",
+            "--duration",
+            f"{last_t:.6f}",
+            "--dt",
+            str(dt),
+            "--every",
+            str(every),
+            "--format",
+            "csv",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     expected = list(csv.reader(io.StringIO(cli.stdout)))
     assert expected[0] == rows[0]
     for name in DEFAULT_INTEGRATORS:
@@ -237,17 +271,21 @@ def test_two_sessions_do_not_affect_each_other(new_page, server):
     stiff, default = new_page(), new_page()
     type_into(stiff, "il-spring-stiffness", 60)
     default.locator(".il-playing button").click()  # pause only the second one
-    paused_at = wait_until(lambda: (t := sim_time(default, "pendulum")) and
-                           (time.sleep(0.3) or sim_time(default, "pendulum") == t) and t,
-                           what="the second session to pause")
-    assert measured_period(stiff, "spring", "rk4") == pytest.approx(spring_period(60.0),
-                                                                    rel=0.01)
+    paused_at = wait_until(
+        lambda: (
+            (t := sim_time(default, "pendulum"))
+            and (time.sleep(0.3) or sim_time(default, "pendulum") == t)
+            and t
+        ),
+        what="the second session to pause",
+    )
+    assert measured_period(stiff, "spring", "rk4") == pytest.approx(spring_period(60.0), rel=0.01)
     assert sim_time(stiff, "pendulum") > paused_at or sim_time(stiff, "pendulum") > 2.0
     default.locator(".il-playing button").click()
-    assert measured_period(default, "spring", "rk4") == pytest.approx(spring_period(15.0),
-                                                                      rel=0.01)
-    stiffnesses = sorted(s["systems"]["spring"]["params"]["stiffness"]
-                         for s in server.status()["sessions"])
+    assert measured_period(default, "spring", "rk4") == pytest.approx(spring_period(15.0), rel=0.01)
+    stiffnesses = sorted(
+        s["systems"]["spring"]["params"]["stiffness"] for s in server.status()["sessions"]
+    )
     assert 15.0 in stiffnesses and 60.0 in stiffnesses
 
 
@@ -280,12 +318,16 @@ def test_no_request_leaves_localhost(new_page, server, requests_seen, tmp_path):
 def test_server_log_has_no_traceback(new_page, server):
     page = new_page()
     type_into(page, "il-spring-stiffness", 60)
-    wait_until(lambda: my_session(server, page)["systems"]["spring"]["params"]["stiffness"]
-               == 60.0, what="the new stiffness")
+    wait_until(
+        lambda: my_session(server, page)["systems"]["spring"]["params"]["stiffness"] == 60.0,
+        what="the new stiffness",
+    )
     label = my_session(server, page)["session"]
     page.context.close()
-    wait_until(lambda: all(s["session"] != label for s in server.status()["sessions"]),
-               what="the session to end")
+    wait_until(
+        lambda: all(s["session"] != label for s in server.status()["sessions"]),
+        what="the session to end",
+    )
     # this test's session and those of any test of the module run before it
     log = server.log()
     assert "Traceback" not in log and "ERROR" not in log, log

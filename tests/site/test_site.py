@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, Runner, get_system
-from integrator_lab.views import live
-from integrator_lab.views import scene
-from integrator_lab.views.figures import Controls, DashboardConfig, build_dashboard, line_name
 from integrator_lab.dev.pyodide_node import PyodideNotFound
+from integrator_lab.views import live, scene
+from integrator_lab.views.figures import Controls, DashboardConfig, build_dashboard, line_name
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,34 +31,52 @@ def built(tmp_path_factory):
 
 def _page_data(site):
     page = (site / "index.html").read_text(encoding="utf-8")
-    match = re.search(r'<script type="application/json" id="il-data">(.*?)</script>', page,
-                      re.DOTALL)
+    match = re.search(
+        r'<script type="application/json" id="il-data">(.*?)</script>', page, re.DOTALL
+    )
     return page, json.loads(match.group(1))
 
 
 def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
-    for path in ("index.html", "favicon.ico", "static/bridge.js", "static/worker.mjs",
-                 "static/style.css", "bokeh/bokeh.min.js", "bokeh/bokeh-widgets.min.js",
-                 "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm",
-                 "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json",
-                 "py/integrator_lab.zip"):
+    for path in (
+        "index.html",
+        "favicon.ico",
+        "static/bridge.js",
+        "static/worker.mjs",
+        "static/style.css",
+        "bokeh/bokeh.min.js",
+        "bokeh/bokeh-widgets.min.js",
+        "pyodide/pyodide.mjs",
+        "pyodide/pyodide.asm.mjs",
+        "pyodide/pyodide.asm.wasm",
+        "pyodide/python_stdlib.zip",
+        "pyodide/pyodide-lock.json",
+        "py/integrator_lab.zip",
+    ):
         assert (built / path).is_file(), path
     page, data = _page_data(built)
     # the page and its own scripts name no other origin and no machine path
-    for text in (page, (built / "static/bridge.js").read_text(),
-                 (built / "static/worker.mjs").read_text()):
+    for text in (
+        page,
+        (built / "static/bridge.js").read_text(),
+        (built / "static/worker.mjs").read_text(),
+    ):
         assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
         assert "cdn" not in text.lower()
         assert str(ROOT) not in text and str(Path.home()) not in text
     assert re.findall(r'<script src="([^"]+)"', page) == [
-        "bokeh/bokeh.min.js", "bokeh/bokeh-widgets.min.js", "static/bridge.js"]
+        "bokeh/bokeh.min.js",
+        "bokeh/bokeh-widgets.min.js",
+        "static/bridge.js",
+    ]
     assert set(data["items"]["panels"]) == {"pendulum", "cradle", "spring"}
     for item in data["items"]["panels"].values():  # each part is drawn into its own element
         assert list(item["roots"]) == ["scene", "plots", "params"]
         assert [root["id"] for root in item["doc"]["roots"]] == list(item["roots"].values())
     # every control is shown, once
     assert sorted(data["items"]["controls"]["roots"]) == sorted(
-        f.name for f in dataclasses.fields(Controls))
+        f.name for f in dataclasses.fields(Controls)
+    )
     assert data["defaults"]["integrators"] == list(DEFAULT_INTEGRATORS)
     assert [i["name"] for i in data["integrators"]] == list(INTEGRATORS)
 
@@ -76,8 +93,11 @@ def test_worker_archive_holds_the_core_and_the_pure_python_view_modules(built):
     with zipfile.ZipFile(built / "py/integrator_lab.zip") as archive:
         names = archive.namelist()
     assert "integrator_lab/core/runner.py" in names
-    assert {"integrator_lab/__init__.py", "integrator_lab/views/scene.py",
-            "integrator_lab/views/live.py"} <= set(names)
+    assert {
+        "integrator_lab/__init__.py",
+        "integrator_lab/views/scene.py",
+        "integrator_lab/views/live.py",
+    } <= set(names)
     # Bokeh, the builder and the CLI stay behind: Pyodide has no Bokeh
     assert not any(n.endswith(("figures.py", "site.py", "cli.py")) for n in names)
 
@@ -90,12 +110,14 @@ def test_figures_build_lines_only_for_what_is_shown():
     panel.set_view(energy_mode="breakdown", show_phase=True)
     panel.set_integrators(["yoshida4"])
     assert panel.lines[("phase", "yoshida4")].visible
-    assert panel.lines[("kinetic", "yoshida4")].name == line_name("spring", "kinetic",
-                                                                   "yoshida4")
+    assert panel.lines[("kinetic", "yoshida4")].name == line_name("spring", "kinetic", "yoshida4")
     assert not panel.lines[("error", "euler")].visible
     assert {i.name for i in panel.legend.items if i.visible} == {
-        "spring:legend:yoshida4", "spring:legend-style:kinetic",
-        "spring:legend-style:potential", "spring:legend-style:dissipated"}
+        "spring:legend:yoshida4",
+        "spring:legend-style:kinetic",
+        "spring:legend-style:potential",
+        "spring:legend-style:dissipated",
+    }
 
 
 def test_scene_rows_follow_the_system_and_the_integrators():
@@ -110,7 +132,8 @@ def test_scene_rows_follow_the_system_and_the_integrators():
     p = scene.Scene(pendulum, ["euler"])
     ghost = p.frame([pendulum.initial_state()[0]], 0.0)["ghost_bodies"]
     assert ghost["x"][0] == pytest.approx(math.sin(0.5)) and ghost["y"][0] == pytest.approx(
-        -math.cos(0.5))
+        -math.cos(0.5)
+    )
 
 
 def test_sample_columns_match_the_runner_batch():
@@ -118,10 +141,16 @@ def test_sample_columns_match_the_runner_batch():
     runner = Runner(system, ["euler"], every=5)
     runner.advance(50)
     batch = runner.take_batch()
-    cols = scene.sample_columns(batch["lanes"]["euler"], batch["stride"], 1, runner.energy0,
-                                scene.error_scale(system, runner.energy0))
-    assert list(cols["t"]) == pytest.approx([0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35,
-                                             0.4, 0.45, 0.5])
+    cols = scene.sample_columns(
+        batch["lanes"]["euler"],
+        batch["stride"],
+        1,
+        runner.energy0,
+        scene.error_scale(system, runner.energy0),
+    )
+    assert list(cols["t"]) == pytest.approx(
+        [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]
+    )
     assert cols["error"][0] == scene.ERROR_FLOOR
     expected = abs(cols["total"][-1] - runner.energy0) / runner.energy0
     assert cols["error"][-1] == pytest.approx(expected)
@@ -171,9 +200,13 @@ def test_live_frames_carry_divergence_and_stay_bounded():
         assert len(lane.pending) == 0  # taken by the frames
     counts = dict(last["lanes"])
     layout = run.layout()
-    size = (2 * len(layout["bodies"]["color"]) + 4 * len(layout["links"]["color"])
-            + 2 * len(layout["ghost_bodies"]["w"]) + 4 * layout["n_ghost_links"]
-            + len(scene.SAMPLE_COLUMNS) * sum(counts.values()))
+    size = (
+        2 * len(layout["bodies"]["color"])
+        + 4 * len(layout["links"]["color"])
+        + 2 * len(layout["ghost_bodies"]["w"])
+        + 4 * layout["n_ghost_links"]
+        + len(scene.SAMPLE_COLUMNS) * sum(counts.values())
+    )
     assert len(last["data"]) == size
 
 
@@ -184,7 +217,8 @@ def test_legend_and_tooltip_show_the_order_with_damping():
     assert label == "yoshida4 · 4th order (2nd if damped) · symplectic"
     assert scene.integrator_label("rk4") == "rk4 · 4th order"
     assert "order 4 (2 with velocity-dependent forces such as damping)" in (
-        scene.integrator_about("yoshida4"))
+        scene.integrator_about("yoshida4")
+    )
     assert "order 4, not symplectic" in scene.integrator_about("rk4")
 
 
@@ -199,11 +233,13 @@ def _three_systems():
 
 def _raise_after(method, t_fail, exc):
     """``method`` of one system instance, raising ``exc`` once time passes ``t_fail``."""
+
     def failing(*args):
         t = args[-1]
         if t > t_fail:
             raise exc
         return method(*args)
+
     return failing
 
 
@@ -215,8 +251,7 @@ def test_an_exact_solution_that_raises_hides_only_that_ghost():
     lab = _three_systems()
     spring = lab.runs["spring"]
     # the faulty dependency: this one instance's exact solution overflows after 0.1 s
-    spring.system.exact = _raise_after(spring.system.exact, 0.1,
-                                       OverflowError("math range error"))
+    spring.system.exact = _raise_after(spring.system.exact, 0.1, OverflowError("math range error"))
     frames = [lab.tick(0.05) for _ in range(10)]
     for name, run in lab.runs.items():
         assert run.runner.time >= 0.4, name  # every system goes on
@@ -230,8 +265,11 @@ def test_an_exact_solution_that_raises_hides_only_that_ghost():
     frame = spring.scene.frame([spring.system.initial_state()[0]] * 2, spring.runner.time)
     assert all(math.isnan(x) for x in frame["ghost_bodies"]["x"])
     assert len(frame["ghost_bodies"]["x"]) == len(spring.scene.ghost_bodies["w"]) == 2
-    assert all(math.isfinite(x) for f in frames for x in f["spring"]["data"][
-        -len(scene.SAMPLE_COLUMNS) * _sample_count(f["spring"]):])
+    assert all(
+        math.isfinite(x)
+        for f in frames
+        for x in f["spring"]["data"][-len(scene.SAMPLE_COLUMNS) * _sample_count(f["spring"]) :]
+    )
     # Reset tries the exact solution again
     del spring.system.exact
     lab.reset()

@@ -54,10 +54,12 @@ def site(tmp_path_factory):
 class Page:
     """One tab on the site, recording console errors, page errors and every request."""
 
-    def __init__(self, browser, site, query="", viewport=(1600, 1000), defer=False,
-                 **context_options):
+    def __init__(
+        self, browser, site, query="", viewport=(1600, 1000), defer=False, **context_options
+    ):
         self.context = browser.new_context(
-            viewport={"width": viewport[0], "height": viewport[1]}, **context_options)
+            viewport={"width": viewport[0], "height": viewport[1]}, **context_options
+        )
         self.page = self.context.new_page()
         self.errors, self.requests = [], []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
@@ -95,8 +97,10 @@ class Page:
         return self.status()["systems"][system]["simTime"]
 
     def set_model(self, name, prop, value):
-        self.js("([name, prop, value]) => { window.integratorLab.model(name)[prop] = value; }",
-                [name, prop, value])
+        self.js(
+            "([name, prop, value]) => { window.integratorLab.model(name)[prop] = value; }",
+            [name, prop, value],
+        )
 
     def samples(self, system, integrator):
         return self.js("([s, i]) => window.integratorLab.samples(s, i)", [system, integrator])
@@ -122,8 +126,7 @@ def open_page(browser, site):
         page.close()
 
 
-def test_page_streams_every_default_integrator_with_no_error_and_no_foreign_request(
-        open_page):
+def test_page_streams_every_default_integrator_with_no_error_and_no_foreign_request(open_page):
     page = open_page()
     page.wait("document.documentElement.dataset.drawn === '1'")
     page.wait_live()
@@ -138,8 +141,10 @@ def test_page_streams_every_default_integrator_with_no_error_and_no_foreign_requ
         assert page.js(f"window.integratorLab.model('{system}:dt').title") == "time step dt (s)"
     # the loading veils are gone, the real-time factor is measured
     assert page.page.locator(".il-loading:visible").count() == 0
-    page.wait("Object.values(window.integratorLab.status().systems)"
-              ".every((s) => s.realTimeFactor !== null)")
+    page.wait(
+        "Object.values(window.integratorLab.status().systems)"
+        ".every((s) => s.realTimeFactor !== null)"
+    )
     ARTIFACTS.mkdir(exist_ok=True)
     page.page.screenshot(path=str(ARTIFACTS / "static_dashboard.png"), full_page=True)
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.site["url"]))
@@ -168,16 +173,14 @@ def test_pause_step_reset_and_play_drive_the_worker(open_page):
         assert page.sim_time(system) == pytest.approx(paused[system] + dt, abs=1e-9)
 
     page.page.get_by_role("button", name="Reset").click()
-    page.wait("Object.values(window.integratorLab.status().systems).every("
-              "(s) => s.simTime === 0)")
+    page.wait("Object.values(window.integratorLab.status().systems).every((s) => s.simTime === 0)")
     time.sleep(0.3)
     for system in SYSTEMS:
         assert page.sim_time(system) == 0
         assert page.samples(system, "rk4")["t"] == [0.0]  # only the initial state is left
 
     page.page.get_by_role("button", name="Play").click()
-    page.wait("Object.values(window.integratorLab.status().systems).every("
-              "(s) => s.simTime > 0.3)")
+    page.wait("Object.values(window.integratorLab.status().systems).every((s) => s.simTime > 0.3)")
     assert page.errors == []
 
 
@@ -186,8 +189,10 @@ def test_dt_parameters_and_integrator_picker_change_what_the_worker_computes(ope
     page.wait_live()
     # a parameter: the pendulum starts from the new angle, with the matching energy
     page.set_model("pendulum:param:theta0", "value", 0.5)
-    page.wait("(() => { const d = window.integratorLab.samples('pendulum', 'rk4');"
-              " return d.t.length > 3 && d.t[0] === 0 && d.q[0] === 0.5; })()")
+    page.wait(
+        "(() => { const d = window.integratorLab.samples('pendulum', 'rk4');"
+        " return d.t.length > 3 && d.t[0] === 0 && d.q[0] === 0.5; })()"
+    )
     first = page.samples("pendulum", "rk4")
     system = get_system("pendulum", theta0=0.5)
     assert first["potential"][0] == pytest.approx(system.energy([0.5], [0.0])[1], rel=1e-12)
@@ -198,8 +203,10 @@ def test_dt_parameters_and_integrator_picker_change_what_the_worker_computes(ope
     dt_input = page.page.get_by_label("time step dt (s)").nth(SYSTEMS.index("spring"))
     dt_input.fill("0.005")
     dt_input.press("Enter")
-    page.wait("window.integratorLab.state().dt.spring === 0.005"
-              " && window.integratorLab.status().systems.spring.simTime === 0")
+    page.wait(
+        "window.integratorLab.state().dt.spring === 0.005"
+        " && window.integratorLab.status().systems.spring.simTime === 0"
+    )
     time.sleep(0.3)
     before = page.sim_time("spring")
     page.page.get_by_role("button", name="Step").click()
@@ -209,9 +216,11 @@ def test_dt_parameters_and_integrator_picker_change_what_the_worker_computes(ope
     # the picker: other integrators run, the old ones stop
     page.page.get_by_role("button", name="Play").click()
     page.set_model("controls:integrators", "value", ["leapfrog", "yoshida4"])
-    page.wait("(() => { const s = window.integratorLab.status().systems;"
-              " return Object.values(s).every((x) => Object.keys(x.integrators).join() =="
-              " 'leapfrog,yoshida4' && x.integrators.yoshida4.samples > 5); })()")
+    page.wait(
+        "(() => { const s = window.integratorLab.status().systems;"
+        " return Object.values(s).every((x) => Object.keys(x.integrators).join() =="
+        " 'leapfrog,yoshida4' && x.integrators.yoshida4.samples > 5); })()"
+    )
     for system in SYSTEMS:
         leap = page.samples(system, "leapfrog")
         assert leap["t"][0] == 0.0 and len(leap["t"]) > 5
@@ -221,15 +230,21 @@ def test_dt_parameters_and_integrator_picker_change_what_the_worker_computes(ope
 
 
 def test_url_state_round_trips(open_page, browser, site):
-    query = ("?integrators=leapfrog,yoshida4&speed=2&energy=breakdown&log=0&phase=1&exact=0"
-             "&pendulum.theta0=0.7&cradle.balls=3&spring.dt=0.005&play=0")
+    query = (
+        "?integrators=leapfrog,yoshida4&speed=2&energy=breakdown&log=0&phase=1&exact=0"
+        "&pendulum.theta0=0.7&cradle.balls=3&spring.dt=0.005&play=0"
+    )
     page = open_page(query)
     page.wait_live()
     state = page.js("window.integratorLab.state()")
     assert state["integrators"] == ["leapfrog", "yoshida4"]
     assert state["speed"] == 2 and state["energy"] == "breakdown"
     assert (state["log"], state["phase"], state["exact"], state["playing"]) == (
-        False, True, False, False)
+        False,
+        True,
+        False,
+        False,
+    )
     assert state["params"]["pendulum"]["theta0"] == 0.7
     assert state["params"]["cradle"]["balls"] == 3
     assert state["dt"]["spring"] == 0.005
@@ -253,8 +268,11 @@ def test_url_state_round_trips(open_page, browser, site):
     clip = open_page(query, permissions=["clipboard-read", "clipboard-write"])
     clip.wait("document.documentElement.dataset.drawn === '1'")
     clip.page.get_by_role("button", name="Copy link").click()
-    clip.wait("[...document.querySelectorAll('#il-messages li')]"
-              ".some((li) => li.textContent.includes('copied'))", timeout=10_000)
+    clip.wait(
+        "[...document.querySelectorAll('#il-messages li')]"
+        ".some((li) => li.textContent.includes('copied'))",
+        timeout=10_000,
+    )
     assert clip.js("navigator.clipboard.readText()") == clip.js("window.integratorLab.link()")
 
 
@@ -276,11 +294,22 @@ def test_invalid_and_hostile_query_values_are_reported_and_never_executed(open_p
     query = "?" + "&".join(f"{quote(k)}={quote(v)}" for k, v in HOSTILE.items())
     page = open_page(query)
     page.wait_live()
-    page.wait("[...document.querySelectorAll('#il-messages li')]"
-              ".some((li) => li.textContent.includes(\"at most 'balls'\"))")
+    page.wait(
+        "[...document.querySelectorAll('#il-messages li')]"
+        ".some((li) => li.textContent.includes(\"at most 'balls'\"))"
+    )
     messages = "\n".join(page.messages())
-    for key in ("integrators", "pendulum.theta0", "speed", "cradle.balls", "pendulum.model",
-                "spring.dt", "log", "<b>bold</b>", "nonsense"):
+    for key in (
+        "integrators",
+        "pendulum.theta0",
+        "speed",
+        "cradle.balls",
+        "pendulum.model",
+        "spring.dt",
+        "log",
+        "<b>bold</b>",
+        "nonsense",
+    ):
         assert key in messages, key
     assert "<script>" in messages and "onerror" in messages  # shown as text
     assert page.js("window.__pwned") is None
@@ -298,11 +327,12 @@ def test_invalid_and_hostile_query_values_are_reported_and_never_executed(open_p
 
 
 def test_explicit_euler_diverges_on_a_stiff_cradle_while_the_others_go_on(open_page):
-    page = open_page("?systems=cradle&cradle.stiffness=1000000&cradle.dt=0.001"
-                     "&integrators=euler,symplectic-euler,velocity-verlet,rk4")
+    page = open_page(
+        "?systems=cradle&cradle.stiffness=1000000&cradle.dt=0.001"
+        "&integrators=euler,symplectic-euler,velocity-verlet,rk4"
+    )
     page.wait_live()
-    page.wait("window.integratorLab.status().systems.cradle.integrators.euler.divergedAt"
-              " !== null")
+    page.wait("window.integratorLab.status().systems.cradle.integrators.euler.divergedAt !== null")
     page.wait("window.integratorLab.status().systems.cradle.simTime > 1.0")
     first = page.status()["systems"]["cradle"]
     euler_samples = first["integrators"]["euler"]["samples"]
@@ -316,8 +346,9 @@ def test_explicit_euler_diverges_on_a_stiff_cradle_while_the_others_go_on(open_p
         assert later["integrators"][name]["samples"] > first["integrators"][name]["samples"]
     labels = page.js("window.integratorLab.model('cradle:scene:status').data")
     assert labels["text"][0].startswith("euler: diverged at t = ")
-    assert labels["color"] == [page.js("window.integratorLab.model('cradle:scene:bodies')"
-                                       ".data.color[0]")]
+    assert labels["color"] == [
+        page.js("window.integratorLab.model('cradle:scene:bodies').data.color[0]")
+    ]
     assert page.js("document.querySelector('.il-panel[data-system=\"pendulum\"]').hidden")
     # the stiffer contact is shorter: the dt field names the step these parameters need
     recommended = get_system("cradle", stiffness=1e6).recommended_dt
@@ -332,8 +363,9 @@ def test_points_held_stay_bounded_after_minutes_of_simulated_time(open_page):
     page = open_page("?speed=4&systems=pendulum,spring&integrators=euler,rk4")
     page.wait_live()
     # 4x real time, about 60 samples per simulated second: the rollover is reached quickly
-    page.wait(f"window.integratorLab.status().systems.pendulum.received > {3 * ROLLOVER}",
-              timeout=90_000)
+    page.wait(
+        f"window.integratorLab.status().systems.pendulum.received > {3 * ROLLOVER}", timeout=90_000
+    )
     status = page.status()
     for system in ("pendulum", "spring"):
         entry = status["systems"][system]
@@ -359,8 +391,7 @@ def test_file_url_says_plainly_that_the_page_must_be_served(open_page, site):
 def test_narrow_screens_stack_the_panels_and_embed_is_compact(open_page):
     page = open_page("?embed=1", viewport=(760, 900))
     page.wait("document.documentElement.dataset.drawn === '1'")
-    boxes = [page.page.locator(f'.il-panel[data-system="{s}"]').bounding_box()
-             for s in SYSTEMS]
+    boxes = [page.page.locator(f'.il-panel[data-system="{s}"]').bounding_box() for s in SYSTEMS]
     assert boxes[0]["y"] < boxes[1]["y"] < boxes[2]["y"]
     assert abs(boxes[0]["x"] - boxes[1]["x"]) < 1
     assert not page.page.locator(".il-top").is_visible()
@@ -374,10 +405,12 @@ def _visible_box(page, selector):
 
 @pytest.mark.parametrize("viewport", [(660, 420), (1000, 420)])
 def test_an_embedded_demo_shows_its_animation_and_energy_plot_without_scrolling(
-        open_page, viewport):
+    open_page, viewport
+):
     # what the Sphinx directive embeds by default: one system in a 420 px high <iframe>
-    page = open_page("?embed=1&systems=spring&integrators=euler,symplectic-euler,rk4",
-                     viewport=viewport)
+    page = open_page(
+        "?embed=1&systems=spring&integrators=euler,symplectic-euler,rk4", viewport=viewport
+    )
     page.wait("document.documentElement.dataset.drawn === '1'")
     width, height = viewport
     scene = _visible_box(page, "#il-panel-spring-scene")
@@ -415,26 +448,30 @@ def _core_archive_with(site, path, extra):
 
 FAULTS = {
     # the exact solution overflows after 0.5 s (as the overdamped formula once did)
-    "exact": ("_exact = Spring.exact\n"
-              "def _failing_exact(self, t):\n"
-              "    if t > 0.5:\n"
-              "        raise OverflowError('math range error')\n"
-              "    return _exact(self, t)\n"
-              "Spring.exact = _failing_exact\n"),
+    "exact": (
+        "_exact = Spring.exact\n"
+        "def _failing_exact(self, t):\n"
+        "    if t > 0.5:\n"
+        "        raise OverflowError('math range error')\n"
+        "    return _exact(self, t)\n"
+        "Spring.exact = _failing_exact\n"
+    ),
     # the forces raise an error that is no divergence
-    "forces": ("_forces, _scalar = Spring.forces, Spring.scalar_forces\n"
-               "def _fail(t):\n"
-               "    if t > 0.5:\n"
-               "        raise RuntimeError('injected failure')\n"
-               "def _failing_forces(self, q, v, t):\n"
-               "    _fail(t)\n"
-               "    return _forces(self, q, v, t)\n"
-               "Spring.forces = _failing_forces\n"
-               "if _scalar is not None:\n"
-               "    def _failing_scalar(self, x, u, t):\n"
-               "        _fail(t)\n"
-               "        return _scalar(self, x, u, t)\n"
-               "    Spring.scalar_forces = _failing_scalar\n"),
+    "forces": (
+        "_forces, _scalar = Spring.forces, Spring.scalar_forces\n"
+        "def _fail(t):\n"
+        "    if t > 0.5:\n"
+        "        raise RuntimeError('injected failure')\n"
+        "def _failing_forces(self, q, v, t):\n"
+        "    _fail(t)\n"
+        "    return _forces(self, q, v, t)\n"
+        "Spring.forces = _failing_forces\n"
+        "if _scalar is not None:\n"
+        "    def _failing_scalar(self, x, u, t):\n"
+        "        _fail(t)\n"
+        "        return _scalar(self, x, u, t)\n"
+        "    Spring.scalar_forces = _failing_scalar\n"
+    ),
 }
 
 
@@ -442,8 +479,10 @@ FAULTS = {
 def test_a_failing_system_says_so_on_its_panel_and_the_others_go_on(open_page, site, fault):
     archive = _core_archive_with(site, "integrator_lab/core/systems/spring.py", FAULTS[fault])
     page = open_page(defer=True)
-    page.page.route("**/py/integrator_lab.zip", lambda route: route.fulfill(
-        status=200, body=archive, content_type="application/zip"))
+    page.page.route(
+        "**/py/integrator_lab.zip",
+        lambda route: route.fulfill(status=200, body=archive, content_type="application/zip"),
+    )
     # the build's snapshot holds the core as built, already imported: boot plainly, from the
     # faulty files
     page.page.route("**/py/snapshot.bin.gz", lambda route: route.fulfill(status=404))
@@ -454,8 +493,10 @@ def test_a_failing_system_says_so_on_its_panel_and_the_others_go_on(open_page, s
     alert.wait_for(state="visible", timeout=30_000)
     text = alert.inner_text()
     assert text.startswith("Damped spring")
-    page.wait("(() => { const s = window.integratorLab.status().systems;"
-              " return s.pendulum.simTime > 1.5 && s.cradle.simTime > 1.5; })()")
+    page.wait(
+        "(() => { const s = window.integratorLab.status().systems;"
+        " return s.pendulum.simTime > 1.5 && s.cradle.simTime > 1.5; })()"
+    )
     first = page.status()["systems"]
     time.sleep(1.0)
     later = page.status()["systems"]
@@ -479,16 +520,16 @@ def test_a_failing_system_says_so_on_its_panel_and_the_others_go_on(open_page, s
         assert page.page.locator("#il-status-spring").inner_text().endswith("· stopped")
     for name in ("euler", "rk4"):  # no NaN reaches a plot
         samples = page.samples("spring", name)
-        assert samples["t"] and all(math.isfinite(x) for c in ("t", "error")
-                                    for x in samples[c]), name
+        assert samples["t"] and all(math.isfinite(x) for c in ("t", "error") for x in samples[c]), (
+            name
+        )
     assert page.errors == []
 
 
 def test_an_overdamped_spring_never_stops_the_other_systems(open_page):
     page = open_page("?spring.damping=1000000")
     page.wait_live()
-    page.wait("Object.values(window.integratorLab.status().systems)"
-              ".every((s) => s.simTime > 1.0)")
+    page.wait("Object.values(window.integratorLab.status().systems).every((s) => s.simTime > 1.0)")
     first = page.status()["systems"]
     time.sleep(1.0)
     later = page.status()["systems"]
@@ -513,8 +554,14 @@ def test_an_overdamped_spring_never_stops_the_other_systems(open_page):
 
 
 # -- a boot that fails says which file, and what to try ------------------------------------
-BOOT_FILES = ("static/worker.mjs", "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs",
-              "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "py/integrator_lab.zip")
+BOOT_FILES = (
+    "static/worker.mjs",
+    "pyodide/pyodide.mjs",
+    "pyodide/pyodide.asm.mjs",
+    "pyodide/pyodide.asm.wasm",
+    "pyodide/python_stdlib.zip",
+    "py/integrator_lab.zip",
+)
 
 
 @pytest.mark.parametrize("how", ["404", "reset"])
@@ -584,15 +631,18 @@ def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
         return box
 
     def last_message(starting):
-        page.wait(f"[...document.querySelectorAll('#il-messages li')].some((li) =>"
-                  f" li.textContent.startsWith({starting!r}))", timeout=5_000)
+        page.wait(
+            f"[...document.querySelectorAll('#il-messages li')].some((li) =>"
+            f" li.textContent.startsWith({starting!r}))",
+            timeout=5_000,
+        )
         return [m for m in page.messages() if m.startswith(starting)][-1]
 
     kept = balls.default
     box = type_into("balls", 0, str(balls.max + 30))
     assert last_message("Newton's cradle, balls: ") == (
-        f"Newton's cradle, balls: {balls.max + 30} is outside {_range_text(balls)}; "
-        f"kept {kept}.")
+        f"Newton's cradle, balls: {balls.max + 30} is outside {_range_text(balls)}; kept {kept}."
+    )
     assert box.input_value() == str(kept)  # the field shows what runs
     note = page.page.locator("#il-note-cradle")  # and under the fields, where the eyes are
     assert note.is_visible() and note.inner_text() == page.messages()[-1]
@@ -600,19 +650,23 @@ def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
     box = type_into("balls", 0, "")
     assert last_message("Newton's cradle, balls: empty") == (
         f"Newton's cradle, balls: empty; expected a whole number from {balls.min} to "
-        f"{balls.max}; kept {kept}.")
+        f"{balls.max}; kept {kept}."
+    )
     assert box.input_value() == str(kept)
 
     # an open bound: the bound itself is refused, and the message says so
     type_into("length (m)", 0, f"{length.min:g}")
     text = last_message("Pendulum, length: ")
-    assert text == (f"Pendulum, length: {length.min:g} is outside {_range_text(length)} m "
-                    f"({length.min:g} excluded); kept {length.default:g} m.")
+    assert text == (
+        f"Pendulum, length: {length.min:g} is outside {_range_text(length)} m "
+        f"({length.min:g} excluded); kept {length.default:g} m."
+    )
 
     # the time step, whose range is the worker's
     type_into("time step dt (s)", SYSTEMS.index("spring"), "0.9")
     assert last_message("Damped spring, time step dt: ").startswith(
-        "Damped spring, time step dt: 0.9 is outside ")
+        "Damped spring, time step dt: 0.9 is outside "
+    )
 
     # nothing was restarted: the run goes on with the previous values
     state = page.js("window.integratorLab.state()")
@@ -624,14 +678,22 @@ def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
     assert not [m for m in page.messages() if "None" in m or "null" in m]
     # a value in range is taken
     type_into("balls", 0, "3")
-    page.wait("window.integratorLab.model('cradle:scene:bodies').data.x.length === "
-              f"3 * {len(DEFAULT_INTEGRATORS)}")
+    page.wait(
+        "window.integratorLab.model('cradle:scene:bodies').data.x.length === "
+        f"3 * {len(DEFAULT_INTEGRATORS)}"
+    )
     assert page.errors == []
 
 
 def test_prototype_names_in_the_link_are_unknown_settings(open_page):
-    keys = ("__proto__", "constructor", "toString", "hasOwnProperty", "pendulum.__proto__",
-            "pendulum.constructor")
+    keys = (
+        "__proto__",
+        "constructor",
+        "toString",
+        "hasOwnProperty",
+        "pendulum.__proto__",
+        "pendulum.constructor",
+    )
     page = open_page("?" + "&".join(f"{quote(k)}=1" for k in keys) + "&log=0")
     page.wait("document.documentElement.dataset.drawn === '1'")
     clean = open_page("?log=0")
@@ -668,8 +730,9 @@ def test_python_boots_from_the_builds_snapshot(open_page, site):
     assert boot["snapshot"]["url"] == SNAPSHOT
     assert (site["dir"] / SNAPSHOT).stat().st_size == boot["snapshot"]["bytes"]
     # the snapshot's download started before the dashboard was drawn
-    marks = page.js("Object.fromEntries(performance.getEntriesByType('mark')"
-                    ".map((m) => [m.name, m.startTime]))")
+    marks = page.js(
+        "Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))"
+    )
     assert marks["il:worker-start"] < marks["il:drawn"]
     assert page.errors == []
 
@@ -682,11 +745,15 @@ def _garbage_gzip():
     return gzip.compress(noise)
 
 
-@pytest.mark.parametrize("fault, expected", [
-    ("missing", "HTTP 404"),
-    ("truncated", "snapshot.bin.gz"),  # gzip's own check fails
-    ("garbage", "did not load"),  # valid gzip, not a Pyodide snapshot
-], ids=["missing", "truncated", "garbage"])
+@pytest.mark.parametrize(
+    "fault, expected",
+    [
+        ("missing", "HTTP 404"),
+        ("truncated", "snapshot.bin.gz"),  # gzip's own check fails
+        ("garbage", "did not load"),  # valid gzip, not a Pyodide snapshot
+    ],
+    ids=["missing", "truncated", "garbage"],
+)
 def test_a_bad_snapshot_falls_back_to_a_plain_boot(open_page, site, fault, expected):
     from integrator_lab.site.snapshot import SNAPSHOT
 
@@ -699,11 +766,15 @@ def test_a_bad_snapshot_falls_back_to_a_plain_boot(open_page, site, fault, expec
         if fault == "missing":
             route.fulfill(status=404, body="not found")
         elif fault == "truncated":
-            route.fulfill(status=200, body=real[: len(real) // 3],
-                          headers={"Content-Type": "application/gzip"})
+            route.fulfill(
+                status=200,
+                body=real[: len(real) // 3],
+                headers={"Content-Type": "application/gzip"},
+            )
         else:
-            route.fulfill(status=200, body=_garbage_gzip(),
-                          headers={"Content-Type": "application/gzip"})
+            route.fulfill(
+                status=200, body=_garbage_gzip(), headers={"Content-Type": "application/gzip"}
+            )
 
     page.page.route(f"**/{SNAPSHOT}", answer)
     page.go()

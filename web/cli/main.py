@@ -15,12 +15,18 @@ import shutil
 import sys
 import tempfile
 
-from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, Runner, catalog
-from integrator_lab.core import get_system
-from integrator_lab.core.params import positive_time
-from integrator_lab.core.simulate import SimulationResult, step_count
 from integrator_lab.cli.argtypes import integer_in
 from integrator_lab.cli.methods import add_method_options
+from integrator_lab.core import (
+    DEFAULT_INTEGRATORS,
+    INTEGRATORS,
+    SYSTEMS,
+    Runner,
+    catalog,
+    get_system,
+)
+from integrator_lab.core.params import positive_time
+from integrator_lab.core.simulate import SimulationResult, step_count
 
 PROG = "integrator-lab"
 #: subcommand modules that may add themselves (absent ones are skipped)
@@ -44,6 +50,7 @@ def _time_span(name):
             return positive_time(name, text)
         except ValueError as exc:
             raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
+
     convert.__name__ = name
     return convert
 
@@ -56,27 +63,56 @@ def _assignment(text):
 
 
 def build_parser() -> Parser:
-    parser = Parser(prog=PROG, description="See what numerical time integrators do to "
-                    "a pendulum, a Newton's cradle and a damped spring.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser,
-                                metavar="COMMAND")
+    parser = Parser(
+        prog=PROG,
+        description="See what numerical time integrators do to "
+        "a pendulum, a Newton's cradle and a damped spring.",
+    )
+    sub = parser.add_subparsers(
+        dest="command", required=True, parser_class=Parser, metavar="COMMAND"
+    )
 
-    run = sub.add_parser("run", help="simulate and write trajectories and energies",
-                         description="Simulate SYSTEM under one or more integrators in "
-                         "lockstep and write samples as JSON or CSV.")
+    run = sub.add_parser(
+        "run",
+        help="simulate and write trajectories and energies",
+        description="Simulate SYSTEM under one or more integrators in "
+        "lockstep and write samples as JSON or CSV.",
+    )
     run.add_argument("system", metavar="SYSTEM", help="one of: " + ", ".join(SYSTEMS))
-    run.add_argument("--integrator", "-i", action="append", metavar="NAME",
-                     help="integrator (repeatable; default: " + ", ".join(DEFAULT_INTEGRATORS)
-                     + "); one of: " + ", ".join(INTEGRATORS))
+    run.add_argument(
+        "--integrator",
+        "-i",
+        action="append",
+        metavar="NAME",
+        help="integrator (repeatable; default: "
+        + ", ".join(DEFAULT_INTEGRATORS)
+        + "); one of: "
+        + ", ".join(INTEGRATORS),
+    )
     add_method_options(run)
-    run.add_argument("--dt", type=_time_span("dt"), help="time step in s (default: the "
-                     "system's recommended step)")
-    run.add_argument("--duration", type=_time_span("duration"), required=True,
-                     help="simulated time in s")
-    run.add_argument("--set", action="append", type=_assignment, default=[],
-                     metavar="NAME=VALUE", help="set a system parameter (repeatable)")
-    run.add_argument("--every", type=integer_in(1), default=1, metavar="N",
-                     help="keep every N-th step (default 1)")
+    run.add_argument(
+        "--dt",
+        type=_time_span("dt"),
+        help="time step in s (default: the system's recommended step)",
+    )
+    run.add_argument(
+        "--duration", type=_time_span("duration"), required=True, help="simulated time in s"
+    )
+    run.add_argument(
+        "--set",
+        action="append",
+        type=_assignment,
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a system parameter (repeatable)",
+    )
+    run.add_argument(
+        "--every",
+        type=integer_in(1),
+        default=1,
+        metavar="N",
+        help="keep every N-th step (default 1)",
+    )
     run.add_argument("--format", choices=("json", "csv"), default="json")
     run.add_argument("--output", "-o", metavar="PATH", help="write here instead of stdout")
     run.set_defaults(func=cmd_run)
@@ -117,8 +153,10 @@ def cmd_run(args) -> int:
     names = args.integrator or ([] if args.methods else list(DEFAULT_INTEGRATORS))
     for name in names:
         if name not in INTEGRATORS:
-            raise UsageError(f"argument --integrator: unknown integrator {name!r}; valid "
-                             f"integrators: {', '.join(INTEGRATORS)}")
+            raise UsageError(
+                f"argument --integrator: unknown integrator {name!r}; valid "
+                f"integrators: {', '.join(INTEGRATORS)}"
+            )
     params = {}
     for name, value in args.set:
         if name in params:
@@ -133,24 +171,31 @@ def cmd_run(args) -> int:
         steps = step_count(args.duration, probe.dt)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    run = _Run(system, {lane.name: entry for lane, entry in zip(probe.lanes, entries)},
-               probe.dt, args.every, steps)
+    run = _Run(
+        system,
+        {lane.name: entry for lane, entry in zip(probe.lanes, entries)},
+        probe.dt,
+        args.every,
+        steps,
+    )
     write = _write_json if args.format == "json" else _write_csv
     if args.output:
         try:
             # opened (and so checked) before the simulation starts
             handle = open(args.output, "w", encoding="utf-8", newline="")
         except OSError as exc:
-            raise UsageError(f"argument --output: cannot write {args.output!r}: "
-                             f"{exc.strerror}") from None
+            raise UsageError(
+                f"argument --output: cannot write {args.output!r}: {exc.strerror}"
+            ) from None
         try:
             with handle:
                 write(handle, run, args)
         except BrokenPipeError:
             raise
         except OSError as exc:
-            raise UsageError(f"argument --output: cannot write {args.output!r}: "
-                             f"{exc.strerror or exc}") from None
+            raise UsageError(
+                f"argument --output: cannot write {args.output!r}: {exc.strerror or exc}"
+            ) from None
     else:
         try:
             write(sys.stdout, run, args)
@@ -162,8 +207,10 @@ def cmd_run(args) -> int:
     run.finish_progress()
     for name, lane in run.lanes.items():
         if lane.diverged_at is not None:
-            print(f"{PROG}: note: {name} diverged at t = {lane.diverged_at:g} s "
-                  f"({lane.reason})", file=sys.stderr)
+            print(
+                f"{PROG}: note: {name} diverged at t = {lane.diverged_at:g} s ({lane.reason})",
+                file=sys.stderr,
+            )
     return 0
 
 
@@ -184,8 +231,13 @@ class _Run:
 
     def chunks(self, name):
         """Lists of sample tuples ``(t, *q, *v, kinetic, potential, dissipated, total)``."""
-        runner = Runner(self.system, [self.methods[name]], self.dt, every=self.every,
-                        capacity=STREAM_SAMPLES + 1)
+        runner = Runner(
+            self.system,
+            [self.methods[name]],
+            self.dt,
+            every=self.every,
+            capacity=STREAM_SAMPLES + 1,
+        )
         lane = self.lanes[name] = runner.lanes[0]
         # a multiple of every, so a chunk adds exactly STREAM_SAMPLES samples
         chunk = self.every * STREAM_SAMPLES
@@ -207,8 +259,10 @@ class _Run:
         if self.show and steps:
             total = self.steps * len(self.names)
             filled = 40 * self.done // total
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (40 - filled)}] "
-                             f"{100 * self.done // total:3d}%  t = {now:.4g} s")
+            sys.stderr.write(
+                f"\r[{'#' * filled}{'.' * (40 - filled)}] "
+                f"{100 * self.done // total:3d}%  t = {now:.4g} s"
+            )
             sys.stderr.flush()
 
     def finish_progress(self):
@@ -219,8 +273,13 @@ class _Run:
 def _write_json(out, run, args):
     """The document ``json.dumps`` gives of the header and every run's ``to_dict()``, written
     piece by piece: each run's columns are spooled to temporary files while it runs."""
-    header = {"system": run.system.name, "params": run.system.params, "dt": run.dt,
-              "duration": args.duration, "every": run.every}
+    header = {
+        "system": run.system.name,
+        "params": run.system.params,
+        "dt": run.dt,
+        "duration": args.duration,
+        "every": run.every,
+    }
     out.write(json.dumps(header)[:-1] + ', "runs": [')
     n = run.system.ndof
     for index, name in enumerate(run.names):
@@ -228,10 +287,15 @@ def _write_json(out, run, args):
         try:
             first = True
             for chunk in run.chunks(name):
-                columns = ([s[0] for s in chunk], [list(s[1:1 + n]) for s in chunk],
-                           [list(s[1 + n:1 + 2 * n]) for s in chunk], [s[-4] for s in chunk],
-                           [s[-3] for s in chunk], [s[-2] for s in chunk],
-                           [s[-1] for s in chunk])
+                columns = (
+                    [s[0] for s in chunk],
+                    [list(s[1 : 1 + n]) for s in chunk],
+                    [list(s[1 + n : 1 + 2 * n]) for s in chunk],
+                    [s[-4] for s in chunk],
+                    [s[-3] for s in chunk],
+                    [s[-2] for s in chunk],
+                    [s[-1] for s in chunk],
+                )
                 for spool, column in zip(spools, columns):
                     if not first:
                         spool.write(", ")
@@ -260,15 +324,26 @@ def _write_csv(out, run, args):
 
 def csv_columns(ndof: int) -> list[str]:
     """The CSV header shared by the CLI and the dashboards' downloads."""
-    return (["integrator", "t"] + [f"q{i}" for i in range(ndof)]
-            + [f"v{i}" for i in range(ndof)] + ["kinetic", "potential", "dissipated", "total"])
+    return (
+        ["integrator", "t"]
+        + [f"q{i}" for i in range(ndof)]
+        + [f"v{i}" for i in range(ndof)]
+        + ["kinetic", "potential", "dissipated", "total"]
+    )
 
 
 def csv_rows(result: SimulationResult):
     for i, t in enumerate(result.t):
-        yield [result.integrator, repr(t), *map(repr, result.q[i]), *map(repr, result.v[i]),
-               repr(result.kinetic[i]), repr(result.potential[i]),
-               repr(result.dissipated[i]), repr(result.total[i])]
+        yield [
+            result.integrator,
+            repr(t),
+            *map(repr, result.q[i]),
+            *map(repr, result.v[i]),
+            repr(result.kinetic[i]),
+            repr(result.potential[i]),
+            repr(result.dissipated[i]),
+            repr(result.total[i]),
+        ]
 
 
 # -- list -----------------------------------------------------------------------------------
@@ -279,19 +354,32 @@ def cmd_list(args) -> int:
         return 0
     print("SYSTEMS")
     for system in data["systems"]:
-        print(f"\n  {system['name']}: {system['description']} "
-              f"(recommended dt = {system['recommended_dt']:g} s)")
+        print(
+            f"\n  {system['name']}: {system['description']} "
+            f"(recommended dt = {system['recommended_dt']:g} s)"
+        )
         for p in system["params"]:
             default = p["default"]
-            print(f"    {p['name']:<12} default {default!s:<10} {p['accepted']}"
-                  f"{'  - ' + p['doc'] if p['doc'] else ''}")
+            print(
+                f"    {p['name']:<12} default {default!s:<10} {p['accepted']}"
+                f"{'  - ' + p['doc'] if p['doc'] else ''}"
+            )
     print("\nINTEGRATORS")
     for i in data["integrators"]:
-        kind = ", ".join(filter(None, ["symplectic" if i["symplectic"] else "",
-                                       "implicit" if i["implicit"] else "explicit"]))
+        kind = ", ".join(
+            filter(
+                None,
+                [
+                    "symplectic" if i["symplectic"] else "",
+                    "implicit" if i["implicit"] else "explicit",
+                ],
+            )
+        )
         order = f"order {i['order']}" + (f" ({i['order_note']})" if i["order_note"] else "")
-        print(f"  {i['name']:<18} {order}, {kind}, {i['evaluations']} force "
-              f"evaluation(s)/step\n  {'':<18} {i['description']}")
+        print(
+            f"  {i['name']:<18} {order}, {kind}, {i['evaluations']} force "
+            f"evaluation(s)/step\n  {'':<18} {i['description']}"
+        )
     return 0
 
 

@@ -31,8 +31,9 @@ def _from_json(kind: str, example: str):
         if not isinstance(data, dict):
             raise argparse.ArgumentTypeError(f"got {type(data).__name__}, expected {example}")
         if data.get("kind", kind) != kind:
-            raise argparse.ArgumentTypeError(f"kind: got {data['kind']!r}, expected {kind!r} "
-                                             "(or no kind)")
+            raise argparse.ArgumentTypeError(
+                f"kind: got {data['kind']!r}, expected {kind!r} (or no kind)"
+            )
         try:
             return parse_definition({**data, "kind": kind})
         except DefinitionError as exc:
@@ -63,21 +64,35 @@ def add_method_options(parser) -> None:
     """Add ``--tableau``, ``--splitting`` and ``--integrator-file`` to ``parser``; the parsed
     definitions land in ``args.methods`` in command-line order."""
     group = parser.add_argument_group(
-        "your own methods", "each repeatable, combinable with --integrator; a run is named "
-        "after its method")
-    group.add_argument("--tableau", dest="methods", action="append", metavar="JSON",
-                       type=_from_json("tableau", '{"name": ..., "a": [[...]], "b": [...], '
-                                       '"c": [...]}'),
-                       help='an explicit Runge-Kutta method: {"name": "ralston", "a": [[0, 0], '
-                       '["2/3", 0]], "b": ["1/4", "3/4"], "c": [0, "2/3"]} (fractions as '
-                       'strings are checked exactly)')
-    group.add_argument("--splitting", dest="methods", action="append", metavar="JSON",
-                       type=_from_json("splitting", '{"name": ..., "sequence": [["kick", w], '
-                                       '["drift", w], ...]}'),
-                       help='a kick/drift composition: {"name": "verlet2", "sequence": '
-                       '[["kick", 0.5], ["drift", 1], ["kick", 0.5]]}')
-    group.add_argument("--integrator-file", dest="methods", action="append", metavar="PATH.py",
-                       type=_from_file,
-                       help="Python code defining step(accel, q, v, t, dt) -> (q, v), "
-                       "optionally NAME and ORDER (runs unconfined, like any script you run)")
+        "your own methods",
+        "each repeatable, combinable with --integrator; a run is named after its method",
+    )
+    group.add_argument(
+        "--tableau",
+        dest="methods",
+        action="append",
+        metavar="JSON",
+        type=_from_json("tableau", '{"name": ..., "a": [[...]], "b": [...], "c": [...]}'),
+        help='an explicit Runge-Kutta method: {"name": "ralston", "a": [[0, 0], '
+        '["2/3", 0]], "b": ["1/4", "3/4"], "c": [0, "2/3"]} (fractions as '
+        "strings are checked exactly)",
+    )
+    group.add_argument(
+        "--splitting",
+        dest="methods",
+        action="append",
+        metavar="JSON",
+        type=_from_json("splitting", '{"name": ..., "sequence": [["kick", w], ["drift", w], ...]}'),
+        help='a kick/drift composition: {"name": "verlet2", "sequence": '
+        '[["kick", 0.5], ["drift", 1], ["kick", 0.5]]}',
+    )
+    group.add_argument(
+        "--integrator-file",
+        dest="methods",
+        action="append",
+        metavar="PATH.py",
+        type=_from_file,
+        help="Python code defining step(accel, q, v, t, dt) -> (q, v), "
+        "optionally NAME and ORDER (runs unconfined, like any script you run)",
+    )
     parser.set_defaults(methods=[])

@@ -12,45 +12,95 @@ import io
 import json
 import sys
 
-from integrator_lab.core import INTEGRATORS, SYSTEMS, Study
-from integrator_lab.core.study import (DEFAULT_POINTS, DT_MAX_FACTOR, DT_MIN_DIVISOR,
-                                       FIXED_STEP_INTEGRATORS, POINTS_RANGE)
 from integrator_lab.cli.argtypes import integer_in
 from integrator_lab.cli.main import PROG, UsageError, _assignment, _time_span
 from integrator_lab.cli.methods import add_method_options
+from integrator_lab.core import INTEGRATORS, SYSTEMS, Study
+from integrator_lab.core.study import (
+    DEFAULT_POINTS,
+    DT_MAX_FACTOR,
+    DT_MIN_DIVISOR,
+    FIXED_STEP_INTEGRATORS,
+    POINTS_RANGE,
+)
 
 #: the core's names of the study's arguments, as the command line spells them
-OPTIONS = {"duration": "--duration", "dt_max": "--dt-max", "dt_min": "--dt-min",
-           "points": "--points"}
-CSV_COLUMNS = ("integrator", "order", "dt", "steps", "error", "position_error", "energy_error",
-               "evaluations", "seconds", "excluded", "slope")
+OPTIONS = {
+    "duration": "--duration",
+    "dt_max": "--dt-max",
+    "dt_min": "--dt-min",
+    "points": "--points",
+}
+CSV_COLUMNS = (
+    "integrator",
+    "order",
+    "dt",
+    "steps",
+    "error",
+    "position_error",
+    "energy_error",
+    "evaluations",
+    "seconds",
+    "excluded",
+    "slope",
+)
 
 
 def add_subcommands(sub) -> None:
     study = sub.add_parser(
-        "study", help="convergence and work-precision study: error and cost against dt",
+        "study",
+        help="convergence and work-precision study: error and cost against dt",
         description="Run integrators on SYSTEM for DURATION at a geometric sequence of time "
         "steps dt = DURATION/n; measure the error at DURATION (against the exact solution, or "
         "rk45 at a tight tolerance), the energy error and the cost (force evaluations, "
-        "seconds), and fit the slope of log(error) against log(dt) over the asymptotic range.")
+        "seconds), and fit the slope of log(error) against log(dt) over the asymptotic range.",
+    )
     study.add_argument("system", metavar="SYSTEM", help="one of: " + ", ".join(SYSTEMS))
-    study.add_argument("--integrator", "-i", action="append", metavar="NAME",
-                       help="integrator (repeatable; default: every fixed-step one: "
-                       + ", ".join(FIXED_STEP_INTEGRATORS) + "); one of: "
-                       + ", ".join(INTEGRATORS))
+    study.add_argument(
+        "--integrator",
+        "-i",
+        action="append",
+        metavar="NAME",
+        help="integrator (repeatable; default: every fixed-step one: "
+        + ", ".join(FIXED_STEP_INTEGRATORS)
+        + "); one of: "
+        + ", ".join(INTEGRATORS),
+    )
     add_method_options(study)
-    study.add_argument("--duration", type=_time_span("duration"), required=True,
-                       help="simulated time T in s; every dt divides it")
-    study.add_argument("--dt-max", type=_time_span("dt-max"), metavar="DT",
-                       help=f"largest time step in s (default: {DT_MAX_FACTOR:g} x the "
-                       "system's recommended step, at most T)")
-    study.add_argument("--dt-min", type=_time_span("dt-min"), metavar="DT",
-                       help=f"smallest time step in s (default: the recommended step / "
-                       f"{DT_MIN_DIVISOR:g})")
-    study.add_argument("--points", type=integer_in(*POINTS_RANGE), default=DEFAULT_POINTS,
-                       metavar="N", help=f"time steps per integrator (default {DEFAULT_POINTS})")
-    study.add_argument("--set", action="append", type=_assignment, default=[],
-                       metavar="NAME=VALUE", help="set a system parameter (repeatable)")
+    study.add_argument(
+        "--duration",
+        type=_time_span("duration"),
+        required=True,
+        help="simulated time T in s; every dt divides it",
+    )
+    study.add_argument(
+        "--dt-max",
+        type=_time_span("dt-max"),
+        metavar="DT",
+        help=f"largest time step in s (default: {DT_MAX_FACTOR:g} x the "
+        "system's recommended step, at most T)",
+    )
+    study.add_argument(
+        "--dt-min",
+        type=_time_span("dt-min"),
+        metavar="DT",
+        help=f"smallest time step in s (default: the recommended step / {DT_MIN_DIVISOR:g})",
+    )
+    study.add_argument(
+        "--points",
+        type=integer_in(*POINTS_RANGE),
+        default=DEFAULT_POINTS,
+        metavar="N",
+        help=f"time steps per integrator (default {DEFAULT_POINTS})",
+    )
+    study.add_argument(
+        "--set",
+        action="append",
+        type=_assignment,
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a system parameter (repeatable)",
+    )
     study.add_argument("--format", choices=("json", "csv"), default="json")
     study.add_argument("--output", "-o", metavar="PATH", help="write here instead of stdout")
     study.set_defaults(func=cmd_study)
@@ -61,7 +111,7 @@ def _usage_error(exc: ValueError) -> UsageError:
     message = str(exc)
     for name, option in OPTIONS.items():
         if message.startswith(f"'{name}':"):
-            message = f"argument {option}:" + message[len(name) + 3:]
+            message = f"argument {option}:" + message[len(name) + 3 :]
             break
     return UsageError(message)
 
@@ -71,19 +121,29 @@ def cmd_study(args) -> int:
     names = args.integrator or ([] if args.methods else list(FIXED_STEP_INTEGRATORS))
     for name in names:
         if name not in INTEGRATORS:
-            raise UsageError(f"argument --integrator: unknown integrator {name!r}; valid "
-                             f"integrators: {', '.join(INTEGRATORS)}")
+            raise UsageError(
+                f"argument --integrator: unknown integrator {name!r}; valid "
+                f"integrators: {', '.join(INTEGRATORS)}"
+            )
     if len(set(names)) != len(names):
-        raise UsageError(f"argument --integrator: got duplicates in {names}, expected "
-                         "distinct names")
+        raise UsageError(
+            f"argument --integrator: got duplicates in {names}, expected distinct names"
+        )
     params = {}
     for name, value in args.set:
         if name in params:
             raise UsageError(f"argument --set: parameter '{name}' given twice")
         params[name] = value
     try:
-        study = Study(args.system, names + args.methods, duration=args.duration, dt_max=args.dt_max,
-                      dt_min=args.dt_min, points=args.points, **params)
+        study = Study(
+            args.system,
+            names + args.methods,
+            duration=args.duration,
+            dt_max=args.dt_max,
+            dt_min=args.dt_min,
+            points=args.points,
+            **params,
+        )
         _run_with_progress(study)
     except ValueError as exc:
         raise _usage_error(exc) from None
@@ -94,8 +154,9 @@ def cmd_study(args) -> int:
             with open(args.output, "w", encoding="utf-8", newline="") as handle:
                 handle.write(text)
         except OSError as exc:
-            raise UsageError(f"argument --output: cannot write {args.output!r}: "
-                             f"{exc.strerror}") from None
+            raise UsageError(
+                f"argument --output: cannot write {args.output!r}: {exc.strerror}"
+            ) from None
     else:
         sys.stdout.write(text)
     for run in result.runs:
@@ -112,8 +173,9 @@ def _run_with_progress(study) -> None:
         study.run_next()
         if show:
             filled = int(40 * study.progress)
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (40 - filled)}] "
-                             f"{int(100 * study.progress):3d}%")
+            sys.stderr.write(
+                f"\r[{'#' * filled}{'.' * (40 - filled)}] {int(100 * study.progress):3d}%"
+            )
             sys.stderr.flush()
     if show:
         sys.stderr.write("\n")
@@ -129,11 +191,19 @@ def _to_csv(result) -> str:
     writer.writerow(CSV_COLUMNS)
     for run in result.to_dict()["runs"]:
         for i, dt in enumerate(run["dt"]):
-            writer.writerow([run["integrator"], run["order"], repr(dt), run["steps"][i],
-                             *(_cell(run[key][i]) for key in ("error", "position_error",
-                                                              "energy_error")),
-                             run["evaluations"][i], repr(run["seconds"][i]),
-                             run["excluded"][i] or "", _cell(run["slope"])])
+            writer.writerow(
+                [
+                    run["integrator"],
+                    run["order"],
+                    repr(dt),
+                    run["steps"][i],
+                    *(_cell(run[key][i]) for key in ("error", "position_error", "energy_error")),
+                    run["evaluations"][i],
+                    repr(run["seconds"][i]),
+                    run["excluded"][i] or "",
+                    _cell(run["slope"]),
+                ]
+            )
     return out.getvalue()
 
 

@@ -20,8 +20,9 @@ def run_pyodide(quick: bool) -> dict:
     from integrator_lab.dev.pyodide_node import run_python
 
     code = Path(bench_core.__file__).read_text(encoding="utf-8")
-    outcome = run_python(code, argv=["--quick"] if quick else [], filename="bench_core.py",
-                         timeout=1800)
+    outcome = run_python(
+        code, argv=["--quick"] if quick else [], filename="bench_core.py", timeout=1800
+    )
     if outcome.returncode != 0:
         raise RuntimeError(f"benchmark failed inside Pyodide:\n{outcome.stderr}")
     return json.loads(outcome.stdout)
@@ -37,22 +38,30 @@ def report(results: dict) -> str:
         lines.append(f"\n  {system} (dt = {entry['dt']:g} s)")
         lines.append("    " + f"{'integrator':<18}" + "".join(f"{r:>14}" for r in runtimes))
         for name in integrators:
-            cells = "".join(f"{results[r]['steps_per_second'][system]['steps_per_s'][name]:>14,.0f}"
-                            for r in runtimes)
+            cells = "".join(
+                f"{results[r]['steps_per_second'][system]['steps_per_s'][name]:>14,.0f}"
+                for r in runtimes
+            )
             lines.append(f"    {name:<18}{cells}")
-    lines.append("\nEngine overhead, spring + symplectic-euler vs a hand-inlined loop (ratio of times)")
+    lines.append(
+        "\nEngine overhead, spring + symplectic-euler vs a hand-inlined loop (ratio of times)"
+    )
     for r in runtimes:
         o = results[r]["overhead"]
-        lines.append(f"  {r:<10} stepping only: {o['steps_only']['ratio']:.2f}x   "
-                     f"sampling every step: {o['sampled_every_step']['ratio']:.2f}x   "
-                     f"(goal <= {GOALS['overhead_ratio']:g}x)")
+        lines.append(
+            f"  {r:<10} stepping only: {o['steps_only']['ratio']:.2f}x   "
+            f"sampling every step: {o['sampled_every_step']['ratio']:.2f}x   "
+            f"(goal <= {GOALS['overhead_ratio']:g}x)"
+        )
     lines.append("\nReal-time factor (simulated seconds per wall second), integrators in lockstep")
     for r in runtimes:
         for entry in results[r]["real_time"]:
             names = entry["integrators"]
             label = "all integrators" if len(names) > 4 else ", ".join(names)
-            lines.append(f"  {r:<10} {entry['system']:<9} dt={entry['dt']:<7g} "
-                         f"{entry['real_time_factor']:>9.1f}x  ({label})")
+            lines.append(
+                f"  {r:<10} {entry['system']:<9} dt={entry['dt']:<7g} "
+                f"{entry['real_time_factor']:>9.1f}x  ({label})"
+            )
     return "\n".join(lines)
 
 

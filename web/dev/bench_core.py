@@ -6,12 +6,17 @@ runtimes and prints a table. Times are medians of several repeats (shared machin
 
 from __future__ import annotations
 
+import functools
 import json
 import statistics
 import sys
 import time
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, Runner, get_system
+
+
+def _run_integrator(system, name, dt, steps):
+    Runner(system, [name], dt, every=10).advance(steps)
 
 
 def _median_seconds(fn, repeats):
@@ -73,12 +78,18 @@ def overhead(steps, repeats):
     t_engine = _median_seconds(engine_steps, repeats)
     t_inline_s = _median_seconds(lambda: inline_symplectic_euler_sampled(*args), repeats)
     t_engine_s = _median_seconds(engine_sampled, repeats)
-    return {"steps_only": {"inline_steps_per_s": steps / t_inline,
-                           "engine_steps_per_s": steps / t_engine,
-                           "ratio": t_engine / t_inline},
-            "sampled_every_step": {"inline_steps_per_s": steps / t_inline_s,
-                                   "engine_steps_per_s": steps / t_engine_s,
-                                   "ratio": t_engine_s / t_inline_s}}
+    return {
+        "steps_only": {
+            "inline_steps_per_s": steps / t_inline,
+            "engine_steps_per_s": steps / t_engine,
+            "ratio": t_engine / t_inline,
+        },
+        "sampled_every_step": {
+            "inline_steps_per_s": steps / t_inline_s,
+            "engine_steps_per_s": steps / t_engine_s,
+            "ratio": t_engine_s / t_inline_s,
+        },
+    }
 
 
 def steps_per_second(sim_seconds, repeats):
@@ -91,7 +102,8 @@ def steps_per_second(sim_seconds, repeats):
         row = {}
         for integ in INTEGRATORS:
             seconds = _median_seconds(
-                lambda: Runner(system, [integ], dt, every=10).advance(steps), repeats)
+                functools.partial(_run_integrator, system, integ, dt, steps), repeats
+            )
             row[integ] = steps / seconds
         table[name] = {"dt": dt, "steps_per_s": row}
     return table
@@ -103,9 +115,14 @@ def real_time(system_name, integrators, sim_seconds, repeats, every=10):
     dt = system.recommended_dt
     steps = max(10, int(sim_seconds / dt))
     seconds = _median_seconds(
-        lambda: Runner(system, integrators, dt, every=every).advance(steps), repeats)
-    return {"system": system_name, "integrators": list(integrators), "dt": dt,
-            "real_time_factor": steps * dt / seconds}
+        lambda: Runner(system, integrators, dt, every=every).advance(steps), repeats
+    )
+    return {
+        "system": system_name,
+        "integrators": list(integrators),
+        "dt": dt,
+        "real_time_factor": steps * dt / seconds,
+    }
 
 
 def measure(quick=False):

@@ -31,8 +31,13 @@ from urllib.parse import urlsplit
 
 from integrator_lab.site.build import build_site, make_server
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 VIEWPORT = {"width": 1600, "height": 1000}
 SYSTEMS = ("pendulum", "cradle", "spring")
 GOALS = {"first draw": "< 1 s", "live": "< 4 s", "fps": "60", "rtf": "1.0"}
@@ -75,10 +80,13 @@ def measure_once(browser, url, site_dir, seconds, screenshot=None) -> dict:
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         page.goto(url)
-        page.wait_for_function("performance.getEntriesByName('il:live').length > 0",
-                               timeout=120_000)
-        marks = page.evaluate("Object.fromEntries(performance.getEntriesByType('mark')"
-                              ".map((m) => [m.name, m.startTime]))")
+        page.wait_for_function(
+            "performance.getEntriesByName('il:live').length > 0", timeout=120_000
+        )
+        marks = page.evaluate(
+            "Object.fromEntries(performance.getEntriesByType('mark')"
+            ".map((m) => [m.name, m.startTime]))"
+        )
         page.wait_for_timeout(1500)  # let the JIT and the cost estimates settle
         result = page.evaluate(_FPS_SCRIPT, seconds)
         timings = page.evaluate("window.integratorLab.status().workerTimings")
@@ -87,10 +95,13 @@ def measure_once(browser, url, site_dir, seconds, screenshot=None) -> dict:
         # a reload in the same context: the browser's cache holds the files and the
         # compiled WebAssembly
         page.reload()
-        page.wait_for_function("performance.getEntriesByName('il:live').length > 0",
-                               timeout=120_000)
-        warm = page.evaluate("Object.fromEntries(performance.getEntriesByType('mark')"
-                             ".map((m) => [m.name, m.startTime]))")
+        page.wait_for_function(
+            "performance.getEntriesByName('il:live').length > 0", timeout=120_000
+        )
+        warm = page.evaluate(
+            "Object.fromEntries(performance.getEntriesByType('mark')"
+            ".map((m) => [m.name, m.startTime]))"
+        )
     finally:
         context.close()
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(url))
@@ -101,13 +112,20 @@ def measure_once(browser, url, site_dir, seconds, screenshot=None) -> dict:
             file = Path(site_dir, path)
             if file.is_file():
                 weight += file.stat().st_size
-    return {"first_draw": marks["il:drawn"] / 1000, "live": marks["il:live"] / 1000,
-            "warm_first_draw": warm["il:drawn"] / 1000, "warm_live": warm["il:live"] / 1000,
-            "worker_ready": marks.get("il:worker-ready", float("nan")) / 1000,
-            "python_boot": timings.get("pyodide", float("nan")) / 1000,
-            "fps": result["fps"], "data_fps": result["dataFps"], "rtf": result["rtf"],
-            "weight": weight, "foreign": [u for u in fetched if not u.startswith(origin)],
-            "errors": errors}
+    return {
+        "first_draw": marks["il:drawn"] / 1000,
+        "live": marks["il:live"] / 1000,
+        "warm_first_draw": warm["il:drawn"] / 1000,
+        "warm_live": warm["il:live"] / 1000,
+        "worker_ready": marks.get("il:worker-ready", float("nan")) / 1000,
+        "python_boot": timings.get("pyodide", float("nan")) / 1000,
+        "fps": result["fps"],
+        "data_fps": result["dataFps"],
+        "rtf": result["rtf"],
+        "weight": weight,
+        "foreign": [u for u in fetched if not u.startswith(origin)],
+        "errors": errors,
+    }
 
 
 def run(site_dir, runs=3, seconds=5.0, screenshot=None) -> list[dict]:
@@ -119,8 +137,7 @@ def run(site_dir, runs=3, seconds=5.0, screenshot=None) -> list[dict]:
     results = []
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=_chromium(),
-                                                 args=CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
             try:
                 for k in range(runs):
                     shot = screenshot if (screenshot and k == runs - 1) else None
@@ -137,21 +154,25 @@ def report(results, seconds) -> str:
     def med(key):
         return statistics.median(r[key] for r in results)
 
-    lines = [f"Static page in headless Chromium, {len(results)} cold loads, medians "
-             f"(fps and real-time factors over {seconds:g} s, default integrators):",
-             f"  time to first drawn dashboard  {med('first_draw'):6.2f} s   "
-             f"(goal {GOALS['first draw']})",
-             f"  time to live animation         {med('live'):6.2f} s   (goal {GOALS['live']};"
-             f" Pyodide loaded {med('python_boot'):.2f} s after the worker started)",
-             f"  same, reloaded (warm cache)    {med('warm_first_draw'):6.2f} s / "
-             f"{med('warm_live'):.2f} s",
-             f"  frames per second              {med('fps'):6.1f}     (goal {GOALS['fps']};"
-             f" {med('data_fps'):.1f} of them with new simulation data)"]
+    lines = [
+        f"Static page in headless Chromium, {len(results)} cold loads, medians "
+        f"(fps and real-time factors over {seconds:g} s, default integrators):",
+        f"  time to first drawn dashboard  {med('first_draw'):6.2f} s   "
+        f"(goal {GOALS['first draw']})",
+        f"  time to live animation         {med('live'):6.2f} s   (goal {GOALS['live']};"
+        f" Pyodide loaded {med('python_boot'):.2f} s after the worker started)",
+        f"  same, reloaded (warm cache)    {med('warm_first_draw'):6.2f} s / "
+        f"{med('warm_live'):.2f} s",
+        f"  frames per second              {med('fps'):6.1f}     (goal {GOALS['fps']};"
+        f" {med('data_fps'):.1f} of them with new simulation data)",
+    ]
     for system in SYSTEMS:
         rtf = statistics.median(r["rtf"][system] for r in results if system in r["rtf"])
         lines.append(f"  real-time factor, {system:<12} {rtf:6.2f}     (goal {GOALS['rtf']})")
-    lines.append(f"  page weight                    {med('weight') / 1e6:6.2f} MB "
-                 f"(uncompressed, every file fetched)")
+    lines.append(
+        f"  page weight                    {med('weight') / 1e6:6.2f} MB "
+        f"(uncompressed, every file fetched)"
+    )
     foreign = sorted({u for r in results for u in r["foreign"]})
     errors = sorted({e for r in results for e in r["errors"]})
     lines.append(f"  requests off the origin: {len(foreign)}; console errors: {len(errors)}")
@@ -160,8 +181,9 @@ def report(results, seconds) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="integrator-lab bench-page",
-                                     description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="integrator-lab bench-page", description=__doc__.split("\n\n")[0]
+    )
     add_arguments(parser)
     return cmd_bench_page(parser.parse_args(argv))
 
@@ -169,8 +191,12 @@ def main(argv=None) -> int:
 def add_arguments(parser) -> None:
     parser.add_argument("--site", metavar="DIR", help="a built site (default: build one)")
     parser.add_argument("--runs", type=int, default=3, help="cold page loads (default 3)")
-    parser.add_argument("--seconds", type=float, default=5.0,
-                        help="measuring window for fps and real-time factors (default 5)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=5.0,
+        help="measuring window for fps and real-time factors (default 5)",
+    )
     parser.add_argument("--screenshot", metavar="PNG", help="save the dashboard here")
 
 

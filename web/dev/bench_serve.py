@@ -55,8 +55,9 @@ class Client:
         token = re.search(r'"token":\s*"([^"]+)"', page.body.decode()).group(1)
         self.session_id = get_session_id(token)
         request = HTTPRequest(f"ws://127.0.0.1:{self.port}/ws")
-        conn = await websocket_connect(request, subprotocols=["bokeh", token],
-                                       max_message_size=256 * 1024 * 1024)
+        conn = await websocket_connect(
+            request, subprotocols=["bokeh", token], max_message_size=256 * 1024 * 1024
+        )
         try:
             msgtype, _ = await self._receive(conn)  # the server's ACK: the session exists
             if msgtype != "ACK":
@@ -72,17 +73,31 @@ class Client:
                     echo = _model_id(content, "flow:echo")
                 elif msgtype == "PATCH-DOC" and beacon is not None:
                     for event in content.get("events", ()):
-                        if (event.get("kind") == "ModelChanged" and event.get("attr") == "tags"
-                                and event.get("model", {}).get("id") == beacon):
+                        if (
+                            event.get("kind") == "ModelChanged"
+                            and event.get("attr") == "tags"
+                            and event.get("model", {}).get("id") == beacon
+                        ):
                             self.updates += 1
                             if self.first_update is None:
                                 self.first_update = time.monotonic()
                             meta = json.loads(event["new"][0])
                             if not meta["ack"]:
                                 continue
-                            await self._send(conn, "PATCH-DOC", {"events": [{
-                                "kind": "ModelChanged", "model": {"id": echo},
-                                "attr": "tags", "new": [meta["seq"]]}]})
+                            await self._send(
+                                conn,
+                                "PATCH-DOC",
+                                {
+                                    "events": [
+                                        {
+                                            "kind": "ModelChanged",
+                                            "model": {"id": echo},
+                                            "attr": "tags",
+                                            "new": [meta["seq"]],
+                                        }
+                                    ]
+                                },
+                            )
         finally:
             conn.close()
             self.closed = True
@@ -125,9 +140,20 @@ class Server:
     def __init__(self, port: int):
         self.port = port
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "integrator_lab.cli.main", "serve", "--port", str(port),
-             "--no-show", "--unused-session-lifetime", "1000"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "integrator_lab.cli.main",
+                "serve",
+                "--port",
+                str(port),
+                "--no-show",
+                "--unused-session-lifetime",
+                "1000",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -167,8 +193,7 @@ async def _status(server):
     return await asyncio.to_thread(server.status)
 
 
-async def measure(server: Server, sessions: int, duration: float,
-                  warmup: float = WARMUP) -> dict:
+async def measure(server: Server, sessions: int, duration: float, warmup: float = WARMUP) -> dict:
     stop = asyncio.Event()
     clients = [Client(server.port) for _ in range(sessions)]
     tasks = [asyncio.create_task(c.run(stop)) for c in clients]
@@ -204,8 +229,12 @@ async def measure(server: Server, sessions: int, duration: float,
     rtfs = []
     for sid in mine:
         if sid in first and sid in last:
-            rtfs.append(min((last[sid][name]["time"] - first[sid][name]["time"]) / elapsed
-                            for name in last[sid]))
+            rtfs.append(
+                min(
+                    (last[sid][name]["time"] - first[sid][name]["time"]) / elapsed
+                    for name in last[sid]
+                )
+            )
     stop.set()
     for t in tasks:
         t.cancel()
@@ -214,12 +243,13 @@ async def measure(server: Server, sessions: int, duration: float,
     while (await _status(server))["callbacks"] and time.monotonic() < deadline:
         await asyncio.sleep(0.5)
     return {
-        "sessions": sessions, "setup_s": setup, "seconds": elapsed,
-        "updates_per_s": {"min": min(rates), "median": statistics.median(rates),
-                          "max": max(rates)},
+        "sessions": sessions,
+        "setup_s": setup,
+        "seconds": elapsed,
+        "updates_per_s": {"min": min(rates), "median": statistics.median(rates), "max": max(rates)},
         "rtf": {"min": min(rtfs), "median": statistics.median(rtfs), "max": max(rtfs)},
-        "server_cpu": cpu, "server_rss_mb": {"start": rss[0], "end": rss[-1],
-                                             "max": max(rss)},
+        "server_cpu": cpu,
+        "server_rss_mb": {"start": rss[0], "end": rss[-1], "max": max(rss)},
         "rss_every_5s_mb": [round(r, 1) for r in rss],
         "kbytes_per_s": (sum(c.bytes for c in clients) - bytes0) / elapsed / 1024,
         "client_cpu": own,
@@ -229,15 +259,19 @@ async def measure(server: Server, sessions: int, duration: float,
 
 def _row(r):
     u, f, m = r["updates_per_s"], r["rtf"], r["server_rss_mb"]
-    return (f"| {r['sessions']:>3} | {u['min']:5.1f} / {u['median']:5.1f} / {u['max']:5.1f} "
-            f"| {f['min']:.2f} / {f['median']:.2f} | {100 * r['server_cpu']:4.0f} % "
-            f"| {m['start']:5.0f} → {m['end']:5.0f} (max {m['max']:.0f}) "
-            f"| {r['kbytes_per_s']:6.0f} | {100 * r['client_cpu']:3.0f} % |")
+    return (
+        f"| {r['sessions']:>3} | {u['min']:5.1f} / {u['median']:5.1f} / {u['max']:5.1f} "
+        f"| {f['min']:.2f} / {f['median']:.2f} | {100 * r['server_cpu']:4.0f} % "
+        f"| {m['start']:5.0f} → {m['end']:5.0f} (max {m['max']:.0f}) "
+        f"| {r['kbytes_per_s']:6.0f} | {100 * r['client_cpu']:3.0f} % |"
+    )
 
 
-HEADER = ("| sessions | updates/s per session (min / median / max) | real-time factor "
-          "(min / median) | server CPU (one core = 100 %) | server RSS MB (start → end) "
-          "| KiB/s sent | load-generator CPU |\n|---|---|---|---|---|---|---|")
+HEADER = (
+    "| sessions | updates/s per session (min / median / max) | real-time factor "
+    "(min / median) | server CPU (one core = 100 %) | server RSS MB (start → end) "
+    "| KiB/s sent | load-generator CPU |\n|---|---|---|---|---|---|---|"
+)
 
 
 async def main_async(args) -> list:
@@ -247,30 +281,46 @@ async def main_async(args) -> list:
     results = []
     try:
         idle_rss = server.rss_mb()
-        print(f"server pid {server.process.pid}, idle RSS {idle_rss:.0f} MB; "
-              f"{os.cpu_count()} CPUs; {args.duration:g} s per run", flush=True)
+        print(
+            f"server pid {server.process.pid}, idle RSS {idle_rss:.0f} MB; "
+            f"{os.cpu_count()} CPUs; {args.duration:g} s per run",
+            flush=True,
+        )
         print(HEADER, flush=True)
         for n in args.sessions:
             result = await measure(server, n, args.duration, args.warmup)
             results.append(result)
             print(_row(result), flush=True)
-        print(f"after all runs: RSS {server.rss_mb():.0f} MB, live callbacks "
-              f"{server.status()['callbacks']}", flush=True)
+        print(
+            f"after all runs: RSS {server.rss_mb():.0f} MB, live callbacks "
+            f"{server.status()['callbacks']}",
+            flush=True,
+        )
     finally:
         server.stop()
     return results
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m integrator_lab.dev.bench_serve",
-                                     description=__doc__.splitlines()[0])
-    parser.add_argument("--sessions", type=int, nargs="+", default=[1, 5, 10, 15, 20],
-                        help="numbers of concurrent sessions to measure, one run each")
-    parser.add_argument("--duration", type=float, default=60.0,
-                        help="seconds measured per run (default 60)")
-    parser.add_argument("--warmup", type=float, default=WARMUP,
-                        help=f"seconds between the sessions' start and the measurement "
-                        f"(default {WARMUP:g})")
+    parser = argparse.ArgumentParser(
+        prog="python -m integrator_lab.dev.bench_serve", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--sessions",
+        type=int,
+        nargs="+",
+        default=[1, 5, 10, 15, 20],
+        help="numbers of concurrent sessions to measure, one run each",
+    )
+    parser.add_argument(
+        "--duration", type=float, default=60.0, help="seconds measured per run (default 60)"
+    )
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=WARMUP,
+        help=f"seconds between the sessions' start and the measurement (default {WARMUP:g})",
+    )
     parser.add_argument("--port", type=int, default=0, help="server port (default: free)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)

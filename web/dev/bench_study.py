@@ -35,11 +35,15 @@ def measure(repeats: int) -> dict:
         points = sum(len(run.dt) for run in result.runs)
         for run in result.runs:
             per_integrator.setdefault(run.integrator, []).append(sum(run.seconds))
-    return {"runtime": f"{sys.implementation.name} {sys.version.split()[0]} ({sys.platform})",
-            "study": f"{SYSTEM}, T = {DURATION:g} s, defaults", "points": points,
-            "seconds": statistics.median(totals),
-            "stepping_seconds": {name: statistics.median(values)
-                                 for name, values in per_integrator.items()}}
+    return {
+        "runtime": f"{sys.implementation.name} {sys.version.split()[0]} ({sys.platform})",
+        "study": f"{SYSTEM}, T = {DURATION:g} s, defaults",
+        "points": points,
+        "seconds": statistics.median(totals),
+        "stepping_seconds": {
+            name: statistics.median(values) for name, values in per_integrator.items()
+        },
+    }
 
 
 def run_pyodide(repeats: int) -> dict:
@@ -48,8 +52,9 @@ def run_pyodide(repeats: int) -> dict:
     from integrator_lab.dev.pyodide_node import run_python
 
     code = Path(__file__).read_text(encoding="utf-8")
-    outcome = run_python(code, argv=["--measure", "--repeats", str(repeats)],
-                         filename="bench_study.py", timeout=1800)
+    outcome = run_python(
+        code, argv=["--measure", "--repeats", str(repeats)], filename="bench_study.py", timeout=1800
+    )
     if outcome.returncode != 0:
         raise RuntimeError(f"study benchmark failed inside Pyodide:\n{outcome.stderr}")
     return json.loads(outcome.stdout)
@@ -59,8 +64,11 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--no-pyodide", action="store_true", help="CPython only")
-    parser.add_argument("--measure", action="store_true",
-                        help="print this runtime's measurement as JSON (used inside Pyodide)")
+    parser.add_argument(
+        "--measure",
+        action="store_true",
+        help="print this runtime's measurement as JSON (used inside Pyodide)",
+    )
     args = parser.parse_args(argv)
     if args.measure:
         json.dump(measure(args.repeats), sys.stdout)
@@ -69,8 +77,10 @@ def main(argv=None) -> int:
     if not args.no_pyodide:
         results["Pyodide"] = run_pyodide(args.repeats)
     for name, result in results.items():
-        print(f"{name:<8} {result['runtime']}: default study ({result['study']}, "
-              f"{result['points']} points) {result['seconds']:.2f} s (median of {args.repeats})")
+        print(
+            f"{name:<8} {result['runtime']}: default study ({result['study']}, "
+            f"{result['points']} points) {result['seconds']:.2f} s (median of {args.repeats})"
+        )
         slowest = sorted(result["stepping_seconds"].items(), key=lambda item: -item[1])
         print("         stepping: " + ", ".join(f"{n} {s:.2f} s" for n, s in slowest))
     return 0

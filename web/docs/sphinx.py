@@ -33,9 +33,10 @@ from sphinx.util.osutil import relative_uri
 
 from integrator_lab import __version__
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, catalog, get_system
+from integrator_lab.site.pack import core_files
+
 # the static page shows these systems and accepts these time steps
 from integrator_lab.views.figures import DT_RANGE, PANEL_SYSTEMS, SPEED_RANGE
-from integrator_lab.site.pack import core_files
 
 logger = logging.getLogger(__name__)
 
@@ -85,8 +86,11 @@ class Demo:
         """The URL query (without ``?``) that configures the static page as this demo, in the
         page's own format: ``systems``, ``integrators``, ``speed``, and per system
         ``SYSTEM.dt`` and ``SYSTEM.PARAMETER``; ``embed=1`` asks for the compact view."""
-        parts = [EMBED_QUERY, ("systems", ",".join(self.systems)),
-                 ("integrators", ",".join(self.integrators))]
+        parts = [
+            EMBED_QUERY,
+            ("systems", ",".join(self.systems)),
+            ("integrators", ",".join(self.integrators)),
+        ]
         if self.speed is not None:
             parts.append(("speed", _number(self.speed)))
         for system in self.systems:
@@ -98,8 +102,9 @@ class Demo:
 
     def label(self) -> str:
         """Accessible name of the iframe."""
-        return self.title or (f"Integrator Lab: {', '.join(self.systems)} under "
-                              f"{', '.join(self.integrators)}")
+        return self.title or (
+            f"Integrator Lab: {', '.join(self.systems)} under {', '.join(self.integrators)}"
+        )
 
     def iframe(self, site_url: str) -> str:
         """The ``<iframe>`` element embedding this demo from the site at ``site_url``
@@ -110,10 +115,12 @@ class Demo:
 def iframe_html(site_url: str, query: str, label: str, height: int) -> str:
     base = site_url if not site_url or site_url.endswith("/") else site_url + "/"
     src = f"{base}{SITE_PAGE}?{query}"
-    return (f'<iframe class="integrator-lab-demo" src="{html.escape(src)}" '
-            f'title="{html.escape(label)}" loading="lazy" width="100%" height="{height}" '
-            f'style="width:100%;height:{height}px;border:0;display:block" '
-            f'allow="fullscreen"></iframe>')
+    return (
+        f'<iframe class="integrator-lab-demo" src="{html.escape(src)}" '
+        f'title="{html.escape(label)}" loading="lazy" width="100%" height="{height}" '
+        f'style="width:100%;height:{height}px;border:0;display:block" '
+        f'allow="fullscreen"></iframe>'
+    )
 
 
 def _number(value) -> str:
@@ -143,8 +150,9 @@ def _names(option: str, text: str, registry: dict) -> tuple[str, ...]:
     names = tuple(n.strip() for n in text.replace("\n", ",").split(",") if n.strip())
     valid = ", ".join(registry)
     if not names:
-        raise ValueError(f"option ':{option}:' is empty; expected a comma-separated list of: "
-                         f"{valid}")
+        raise ValueError(
+            f"option ':{option}:' is empty; expected a comma-separated list of: {valid}"
+        )
     for name in names:
         if name not in registry:
             raise ValueError(f"option ':{option}:': unknown name {name!r}; valid: {valid}")
@@ -165,19 +173,28 @@ def _params(text: str, systems: tuple[str, ...]) -> dict:
         key, sep, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not sep or not key or not value:
-            raise ValueError(f"option ':params:': got {item!r}, expected NAME=VALUE or "
-                             "SYSTEM.NAME=VALUE")
+            raise ValueError(
+                f"option ':params:': got {item!r}, expected NAME=VALUE or SYSTEM.NAME=VALUE"
+            )
         system, dot, name = key.rpartition(".")
-        targets = [system] if dot else [s for s in systems
-                                        if any(p.name == name for p in SYSTEMS[s].PARAMS)]
+        targets = (
+            [system]
+            if dot
+            else [s for s in systems if any(p.name == name for p in SYSTEMS[s].PARAMS)]
+        )
         if dot and system not in systems:
-            raise ValueError(f"option ':params:': {key!r} names system {system!r}, which is "
-                             f"not among ':systems:' ({', '.join(systems)})")
+            raise ValueError(
+                f"option ':params:': {key!r} names system {system!r}, which is "
+                f"not among ':systems:' ({', '.join(systems)})"
+            )
         if not targets:
-            valid = "; ".join(f"{s}: {', '.join(p.name for p in SYSTEMS[s].PARAMS)}"
-                              for s in systems)
-            raise ValueError(f"option ':params:': no chosen system has a parameter {name!r} "
-                             f"(valid parameters: {valid})")
+            valid = "; ".join(
+                f"{s}: {', '.join(p.name for p in SYSTEMS[s].PARAMS)}" for s in systems
+            )
+            raise ValueError(
+                f"option ':params:': no chosen system has a parameter {name!r} "
+                f"(valid parameters: {valid})"
+            )
         for target in targets:
             if name in given[target]:
                 raise ValueError(f"option ':params:': parameter {target}.{name} given twice")
@@ -197,11 +214,14 @@ def parse_demo(options: dict) -> Demo:
     """Validate the directive's options (name -> raw text); ``ValueError`` names the option."""
     unknown = [name for name in options if name not in OPTIONS]
     if unknown:
-        raise ValueError(f"unknown option ':{unknown[0]}:'; valid options: "
-                         + ", ".join(f":{o}:" for o in OPTIONS))
+        raise ValueError(
+            f"unknown option ':{unknown[0]}:'; valid options: "
+            + ", ".join(f":{o}:" for o in OPTIONS)
+        )
     if not (options.get("systems") or "").strip():
-        raise ValueError("option ':systems:' is required; one or more of: "
-                         + ", ".join(PANEL_SYSTEMS))
+        raise ValueError(
+            "option ':systems:' is required; one or more of: " + ", ".join(PANEL_SYSTEMS)
+        )
     systems = _names("systems", options["systems"], {n: SYSTEMS[n] for n in PANEL_SYSTEMS})
     integrators = DEFAULT_INTEGRATORS
     if options.get("integrators") is not None:
@@ -210,22 +230,28 @@ def parse_demo(options: dict) -> Demo:
     if options.get("dt") is not None:
         dt = _float(options["dt"])
         if dt is None or not DT_RANGE[0] <= dt <= DT_RANGE[1]:
-            raise ValueError(f"option ':dt:': got {options['dt']!r}, expected a time step in "
-                             f"seconds from {DT_RANGE[0]:g} to {DT_RANGE[1]:g}")
+            raise ValueError(
+                f"option ':dt:': got {options['dt']!r}, expected a time step in "
+                f"seconds from {DT_RANGE[0]:g} to {DT_RANGE[1]:g}"
+            )
     params = _params(options["params"], systems) if options.get("params") else {}
     height = default_height(len(systems))
     if options.get("height") is not None:
         text = options["height"].strip().removesuffix("px")
         if not re.fullmatch(r"[0-9]+", text) or not MIN_HEIGHT <= int(text) <= MAX_HEIGHT:
-            raise ValueError(f"option ':height:': got {options['height']!r}, expected an integer "
-                             f"number of pixels in [{MIN_HEIGHT}, {MAX_HEIGHT}]")
+            raise ValueError(
+                f"option ':height:': got {options['height']!r}, expected an integer "
+                f"number of pixels in [{MIN_HEIGHT}, {MAX_HEIGHT}]"
+            )
         height = int(text)
     speed = None
     if options.get("speed") is not None:
         speed = _float(options["speed"])
         if speed is None or not SPEED_RANGE[0] <= speed <= SPEED_RANGE[1]:
-            raise ValueError(f"option ':speed:': got {options['speed']!r}, expected a factor of "
-                             f"real time from {SPEED_RANGE[0]:g} to {SPEED_RANGE[1]:g}")
+            raise ValueError(
+                f"option ':speed:': got {options['speed']!r}, expected a factor of "
+                f"real time from {SPEED_RANGE[0]:g} to {SPEED_RANGE[1]:g}"
+            )
     title = " ".join((options.get("title") or "").split())
     return Demo(systems, integrators, dt, params, height, title, speed)
 
@@ -234,9 +260,14 @@ def iframe_snippet(site_url: str = "integrator-lab/", **options) -> str:
     """A plain ``<iframe>`` for documentation tools other than Sphinx (MkDocs, static blogs):
     the same options as the directive, the same validation. ``site_url`` is the folder the
     built static site was published at, relative to the page or absolute."""
-    raw = {name: value if isinstance(value, str) else
-           ", ".join(value) if isinstance(value, (list, tuple)) else str(value)
-           for name, value in options.items()}
+    raw = {
+        name: value
+        if isinstance(value, str)
+        else ", ".join(value)
+        if isinstance(value, (list, tuple))
+        else str(value)
+        for name, value in options.items()
+    }
     return parse_demo(raw).iframe(site_url)
 
 
@@ -274,13 +305,19 @@ class IntegratorLabDirective(SphinxDirective):
                 raise ValueError(
                     f"the directive takes options only, got content {self.content[0].strip()!r}"
                     " (is an option missing its leading ':' or indented wrongly?); options: "
-                    + ", ".join(f":{o}:" for o in OPTIONS))
+                    + ", ".join(f":{o}:" for o in OPTIONS)
+                )
             demo = parse_demo(self.options)
         except ValueError as exc:
             # logged with file and line; the build then ends with a failure status (see
             # _finish), without Sphinx's traceback report that an exception would print
-            logger.error("integrator-lab: %s", exc, location=(env.docname, self.lineno),
-                         type="integrator-lab", subtype="option")
+            logger.error(
+                "integrator-lab: %s",
+                exc,
+                location=(env.docname, self.lineno),
+                type="integrator-lab",
+                subtype="option",
+            )
             _state(env, "errors").setdefault(env.docname, []).append(str(exc))
             return []
         _state(env, "docs")[env.docname] = _state(env, "docs").get(env.docname, 0) + 1
@@ -338,8 +375,13 @@ def _finish(app, exception):
     errors = _state(app.env, "errors")
     if errors:
         count = sum(len(messages) for messages in errors.values())
-        logger.error("integrator-lab: %d demo(s) rejected in %s; the build failed", count,
-                     ", ".join(sorted(errors)), type="integrator-lab", subtype="option")
+        logger.error(
+            "integrator-lab: %d demo(s) rejected in %s; the build failed",
+            count,
+            ", ".join(sorted(errors)),
+            type="integrator-lab",
+            subtype="option",
+        )
         app.statuscode = 1
         return
     if app.builder.format == "html" and not _is_ebook(app.builder) and _state(app.env, "docs"):
@@ -361,16 +403,23 @@ def _copy_site(app):
     if prebuilt:
         source = Path(app.confdir, prebuilt)
         if not (source / SITE_PAGE).is_file():
-            raise IntegratorLabError(f"integrator_lab_site = {prebuilt!r}: no {SITE_PAGE} in "
-                                     f"{source} (build it with `integrator-lab build --out`)")
+            raise IntegratorLabError(
+                f"integrator_lab_site = {prebuilt!r}: no {SITE_PAGE} in "
+                f"{source} (build it with `integrator-lab build --out`)"
+            )
         shutil.copytree(source, dest)
     else:
         from integrator_lab.site.build import build_site
 
         build_site(dest)
     docs = _state(app.env, "docs")
-    logger.info("integrator-lab: %d demo(s) on %d page(s); static site written to %s in %.1f s",
-                sum(docs.values()), len(docs), dest, time.perf_counter() - started)
+    logger.info(
+        "integrator-lab: %d demo(s) on %d page(s); static site written to %s in %.1f s",
+        sum(docs.values()),
+        len(docs),
+        dest,
+        time.perf_counter() - started,
+    )
 
 
 # -- the reference directive ----------------------------------------------------------------
@@ -407,27 +456,50 @@ def reference_rst() -> list[str]:
     for system in data["systems"]:
         title = f"{_escape(system['title'])} (``{system['name']}``)"
         lines += [title, "-" * len(title), "", _escape(system["description"]), ""]
-        lines += [f"Recommended time step: {system['recommended_dt']:g} s. Exact solution: "
-                  f"{'yes' if system['has_exact_solution'] else 'no'}. Coordinates: "
-                  + ", ".join(f"``{c}`` ({u})" for c, u in zip(system["coordinates"],
-                                                             system["coordinate_units"])), ""]
+        lines += [
+            f"Recommended time step: {system['recommended_dt']:g} s. Exact solution: "
+            f"{'yes' if system['has_exact_solution'] else 'no'}. Coordinates: "
+            + ", ".join(
+                f"``{c}`` ({u})" for c, u in zip(system["coordinates"], system["coordinate_units"])
+            ),
+            "",
+        ]
         # cross-references of the docstring may point nowhere in the host's documentation
-        doc = re.sub(r":(?:\w+:)?\w+:`~?([^`<]+?)(?:\s*<[^>]*>)?`", r"``\1``",
-                     inspect.cleandoc(SYSTEMS[system["name"]].__doc__ or ""))
+        doc = re.sub(
+            r":(?:\w+:)?\w+:`~?([^`<]+?)(?:\s*<[^>]*>)?`",
+            r"``\1``",
+            inspect.cleandoc(SYSTEMS[system["name"]].__doc__ or ""),
+        )
         if doc:
             lines += [".. rubric:: Model", ""] + doc.splitlines() + [""]
-        rows = [[f"``{p['name']}``", f"``{p['default']}``", _escape(p["unit"]), _range(p),
-                 _escape(p["doc"])] for p in system["params"]]
+        rows = [
+            [
+                f"``{p['name']}``",
+                f"``{p['default']}``",
+                _escape(p["unit"]),
+                _range(p),
+                _escape(p["doc"]),
+            ]
+            for p in system["params"]
+        ]
         lines += [".. rubric:: Parameters", ""]
         lines += _table(["name", "default", "unit", "accepted", "meaning"], rows)
     lines += ["Integrators", "===========", ""]
-    rows = [[f"``{i['name']}``", _escape(i["title"]),
-             str(i["order"]) + (f" ({i['order_velocity_dependent']} with damping)"
-                                if i["order_note"] else ""),
-             "yes" if i["symplectic"] else "no", "implicit" if i["implicit"] else "explicit",
-             str(i["evaluations"])] for i in data["integrators"]]
-    lines += _table(["name", "method", "order", "symplectic", "kind", "force evaluations / step"],
-                    rows)
+    rows = [
+        [
+            f"``{i['name']}``",
+            _escape(i["title"]),
+            str(i["order"])
+            + (f" ({i['order_velocity_dependent']} with damping)" if i["order_note"] else ""),
+            "yes" if i["symplectic"] else "no",
+            "implicit" if i["implicit"] else "explicit",
+            str(i["evaluations"]),
+        ]
+        for i in data["integrators"]
+    ]
+    lines += _table(
+        ["name", "method", "order", "symplectic", "kind", "force evaluations / step"], rows
+    )
     for i in data["integrators"]:
         lines += [f"``{i['name']}``", f"   {_escape(i['description'])}."]
         if i["reference"]:
@@ -455,14 +527,23 @@ class IntegratorLabReferenceDirective(SphinxDirective):
 
 def setup(app):
     app.add_config_value("integrator_lab_site", None, "env", types=frozenset({str, type(None)}))
-    app.add_node(demo_node, html=(visit_demo_html, None), latex=(visit_demo_other, None),
-                 text=(visit_demo_other, None), man=(visit_demo_other, None),
-                 texinfo=(visit_demo_other, None))
+    app.add_node(
+        demo_node,
+        html=(visit_demo_html, None),
+        latex=(visit_demo_other, None),
+        text=(visit_demo_other, None),
+        man=(visit_demo_other, None),
+        texinfo=(visit_demo_other, None),
+    )
     app.add_directive("integrator-lab", IntegratorLabDirective)
     app.add_directive("integrator-lab-reference", IntegratorLabReferenceDirective)
     app.connect("env-purge-doc", _purge_doc)
     app.connect("env-merge-info", _merge_info)
     app.connect("env-get-outdated", _reread_failed)
     app.connect("build-finished", _finish)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True,
-            "env_version": 2}
+    return {
+        "version": __version__,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+        "env_version": 2,
+    }

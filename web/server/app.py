@@ -111,31 +111,54 @@ class Dashboard(pn.viewable.Viewer):
     """
 
     integrators = param.ListSelector(
-        default=list(DEFAULT_INTEGRATORS), objects=list(INTEGRATORS),
-        doc="Integrators run in lockstep on every system")
+        default=list(DEFAULT_INTEGRATORS),
+        objects=list(INTEGRATORS),
+        doc="Integrators run in lockstep on every system",
+    )
     playing = param.Boolean(default=True, doc="Run the simulations in real time (× speed)")
     step = param.Event(doc="Advance every system by one time step")
     reset = param.Event(doc="Back to t = 0")
-    speed = param.Number(default=1.0, bounds=SPEED_RANGE, step=0.1, label="Speed (× real time)",
-                         doc="Simulated seconds per wall-clock second")
-    energy_mode = param.Selector(default="error", objects=ENERGY_LABELS,
-                                 doc="Energy plots: relative error of the total energy, or "
-                                     "kinetic, potential and dissipated energy")
-    log_scale = param.Boolean(default=True, label="Log scale",
-                              doc="Energy error on a logarithmic axis")
-    show_exact = param.Boolean(default=True, label="Exact solution",
-                               doc="Draw the exact solution as a dashed ghost, where one exists")
-    show_phase = param.Boolean(default=False, label="Phase space",
-                               doc="Show the phase-space plot (coordinate against velocity)")
+    speed = param.Number(
+        default=1.0,
+        bounds=SPEED_RANGE,
+        step=0.1,
+        label="Speed (× real time)",
+        doc="Simulated seconds per wall-clock second",
+    )
+    energy_mode = param.Selector(
+        default="error",
+        objects=ENERGY_LABELS,
+        doc="Energy plots: relative error of the total energy, or "
+        "kinetic, potential and dissipated energy",
+    )
+    log_scale = param.Boolean(
+        default=True, label="Log scale", doc="Energy error on a logarithmic axis"
+    )
+    show_exact = param.Boolean(
+        default=True,
+        label="Exact solution",
+        doc="Draw the exact solution as a dashed ghost, where one exists",
+    )
+    show_phase = param.Boolean(
+        default=False,
+        label="Phase space",
+        doc="Show the phase-space plot (coordinate against velocity)",
+    )
 
     def __init__(self, systems=PANEL_SYSTEMS, **params):
         super().__init__(**params)
         self.systems = tuple(systems)
         self.settings = {name: settings_class(name)() for name in self.systems}
         config = figures.DashboardConfig(
-            systems=self.systems, integrators=list(self.integrators), speed=self.speed,
-            playing=self.playing, show_exact=self.show_exact, energy_mode=self.energy_mode,
-            log_scale=self.log_scale, show_phase=self.show_phase)
+            systems=self.systems,
+            integrators=list(self.integrators),
+            speed=self.speed,
+            playing=self.playing,
+            show_exact=self.show_exact,
+            energy_mode=self.energy_mode,
+            log_scale=self.log_scale,
+            show_phase=self.show_phase,
+        )
         self.panels = {name: figures.PanelModels(name, config) for name in self.systems}
         self.runs = {name: SystemRun(name, {}, None, self.integrators) for name in self.systems}
         self._diverged = {name: {} for name in self.systems}
@@ -143,9 +166,15 @@ class Dashboard(pn.viewable.Viewer):
         # a new setting or Reset starts them again (the others go on)
         self.failed: dict[str, str] = {}
         self.system_messages = {
-            name: pn.pane.Alert("", alert_type="danger", visible=False,
-                                sizing_mode="stretch_width", css_classes=[f"il-{name}-error"])
-            for name in self.systems}
+            name: pn.pane.Alert(
+                "",
+                alert_type="danger",
+                visible=False,
+                sizing_mode="stretch_width",
+                css_classes=[f"il-{name}-error"],
+            )
+            for name in self.systems
+        }
         self._callback = None
         self._doc = None  # the served session's document (see attach)
         # the oldest update that asked for an acknowledgement not received yet: its
@@ -168,9 +197,16 @@ class Dashboard(pn.viewable.Viewer):
         self._served = False  # ticking in a server session (not a notebook)
         self._carrier = ColumnDataSource(data={"buf": np.zeros(1)}, name="flow:carrier")
         self._echo = ColumnDataSource(name="flow:echo")
-        self._carrier.js_on_change("tags", page_script(
-            "apply_frames", echo=self._echo, rollover=figures.ROLLOVER,
-            columns=list(SAMPLE_COLUMNS), integrators=list(INTEGRATORS)))
+        self._carrier.js_on_change(
+            "tags",
+            page_script(
+                "apply_frames",
+                echo=self._echo,
+                rollover=figures.ROLLOVER,
+                columns=list(SAMPLE_COLUMNS),
+                integrators=list(INTEGRATORS),
+            ),
+        )
         self._echo.on_change("tags", self._on_echo)
         # what the controls asked for; the next update carries it out (see _tick)
         self._rebuild_requested: set[str] = set()
@@ -179,12 +215,19 @@ class Dashboard(pn.viewable.Viewer):
         self._view_requested = False
         self._moved: set[str] = set()  # systems that moved since the last update
         self._dt_widgets = {}  # system -> its dt widget, once the layout is built
-        self.message = pn.pane.Alert("", alert_type="danger", visible=False,
-                                     sizing_mode="stretch_width", name="message",
-                                     css_classes=["il-message"])
+        self.message = pn.pane.Alert(
+            "",
+            alert_type="danger",
+            visible=False,
+            sizing_mode="stretch_width",
+            name="message",
+            css_classes=["il-message"],
+        )
         for name, settings in self.settings.items():
-            settings.param.watch(lambda *events, name=name: self._request_rebuild(name),
-                                 [key for key in settings.param if key != "name"])
+            settings.param.watch(
+                lambda *events, name=name: self._request_rebuild(name),
+                [key for key in settings.param if key != "name"],
+            )
         for name, models in self.panels.items():
             models.clear()  # the first frame brings the samples, from t = 0
             self._show_run(name)
@@ -199,8 +242,10 @@ class Dashboard(pn.viewable.Viewer):
                 # the pointer rests on it; Panel puts it to the right, where it covers the
                 # next controls of the row: below instead
                 options["description"] = Tooltip(
-                    content=doc, position="bottom",
-                    stylesheets=[":host { white-space: initial; max-width: 300px; }"])
+                    content=doc,
+                    position="bottom",
+                    stylesheets=[":host { white-space: initial; max-width: 300px; }"],
+                )
             # the css class names each control for tests and for custom styling
             options["css_classes"] = [f"il-{key}"]
             if kind in CHECKED_KINDS:
@@ -208,10 +253,10 @@ class Dashboard(pn.viewable.Viewer):
             return kind.from_param(self.param[key], **options)
 
         header = pn.FlexBox(
-            control(pn.widgets.MultiChoice, "integrators", name="Integrators", min_width=280,
-                    width=360),
-            control(pn.widgets.Toggle, "playing", name="Pause", color="primary",
-                    width=80),
+            control(
+                pn.widgets.MultiChoice, "integrators", name="Integrators", min_width=280, width=360
+            ),
+            control(pn.widgets.Toggle, "playing", name="Pause", color="primary", width=80),
             control(pn.widgets.Button, "step", name="Step", width=70),
             control(pn.widgets.Button, "reset", name="Reset", width=70),
             control(pn.widgets.FloatSlider, "speed", width=200, format="0.0"),
@@ -219,51 +264,86 @@ class Dashboard(pn.viewable.Viewer):
             control(pn.widgets.Checkbox, "log_scale"),
             control(pn.widgets.Checkbox, "show_exact"),
             control(pn.widgets.Checkbox, "show_phase"),
-            align_items="flex-end", gap="8px", sizing_mode="stretch_width")
+            align_items="flex-end",
+            gap="8px",
+            sizing_mode="stretch_width",
+        )
         self._play_button = header[1]
         columns = []
         for name, models in self.panels.items():
             download = pn.widgets.FileDownload(
-                callback=lambda name=name: self.csv(name), filename=f"{name}.csv",
-                label="Download CSV", color="light", width=140,
+                callback=lambda name=name: self.csv(name),
+                filename=f"{name}.csv",
+                label="Download CSV",
+                color="light",
+                width=140,
                 css_classes=[f"il-{name}-download"],
                 description="The samples kept so far (integrator,t,q0..,v0..,kinetic,"
-                            "potential,dissipated,total), as `integrator-lab run` writes them")
+                "potential,dissipated,total), as `integrator-lab run` writes them",
+            )
             widgets = settings_widgets(name, self.settings[name], self._show_error)
             self._dt_widgets[name] = widgets[0]  # dt is declared first
             self._label_dt(name)
             settings = pn.GridBox(*widgets, ncols=3, sizing_mode="stretch_width")
             # the panel's own figures, without its Bokeh widgets: Panel widgets replace them
-            models.layout.children = [child for child in models.layout.children
-                                      if child is not models.param_grid]
+            models.layout.children = [
+                child for child in models.layout.children if child is not models.param_grid
+            ]
             plots = pn.pane.Bokeh(models.layout, sizing_mode="stretch_width")
-            columns.append(pn.Column(self.system_messages[name], plots, settings, download,
-                                     sizing_mode="stretch_width", min_width=320))
+            columns.append(
+                pn.Column(
+                    self.system_messages[name],
+                    plots,
+                    settings,
+                    download,
+                    sizing_mode="stretch_width",
+                    min_width=320,
+                )
+            )
         # the flow-control models ride along on an invisible spacer
-        flow = pn.pane.Bokeh(Spacer(width=0, height=0, visible=False,
-                                    tags=[self._carrier, self._echo]), visible=False)
+        flow = pn.pane.Bokeh(
+            Spacer(width=0, height=0, visible=False, tags=[self._carrier, self._echo]),
+            visible=False,
+        )
         return pn.Column(
-            pn.pane.Markdown(f"## {TITLE}", margin=(0, 10)), pn.pane.Bokeh(self.banner),
-            header, self.message, flow,
-            pn.Row(*columns, sizing_mode="stretch_width"), sizing_mode="stretch_width")
+            pn.pane.Markdown(f"## {TITLE}", margin=(0, 10)),
+            pn.pane.Bokeh(self.banner),
+            header,
+            self.message,
+            flow,
+            pn.Row(*columns, sizing_mode="stretch_width"),
+            sizing_mode="stretch_width",
+        )
 
     @functools.cached_property
     def banner(self) -> Column:
         """Shown by the page itself when it loses its server (``connection_lost``): the
         page can no longer change anything, a reload starts a new session."""
-        reload = Button(label="Reload", button_type="primary", width=90,
-                        name="disconnected:reload")
+        reload = Button(label="Reload", button_type="primary", width=90, name="disconnected:reload")
         reload.js_on_event("button_click", page_script("reload"))
-        text = Div(text=html.escape(DISCONNECTED_TEXT), name="disconnected:text",
-                   styles={"font-weight": "bold", "font-size": "15px",
-                           "white-space": "normal"})
-        return Column(text, reload, name="disconnected", visible=False,
-                      sizing_mode="stretch_width", css_classes=["il-disconnected"],
-                      styles={"background": "#f8d7da", "color": "#721c24",
-                              "border": "1px solid #f5c6cb", "border-radius": "4px",
-                              "padding": "10px", "box-sizing": "border-box",
-                              # within the window even where the dashboard is wider
-                              "max-width": "100vw"})
+        text = Div(
+            text=html.escape(DISCONNECTED_TEXT),
+            name="disconnected:text",
+            styles={"font-weight": "bold", "font-size": "15px", "white-space": "normal"},
+        )
+        return Column(
+            text,
+            reload,
+            name="disconnected",
+            visible=False,
+            sizing_mode="stretch_width",
+            css_classes=["il-disconnected"],
+            styles={
+                "background": "#f8d7da",
+                "color": "#721c24",
+                "border": "1px solid #f5c6cb",
+                "border-radius": "4px",
+                "padding": "10px",
+                "box-sizing": "border-box",
+                # within the window even where the dashboard is wider
+                "max-width": "100vw",
+            },
+        )
 
     def __panel__(self):
         self.start()
@@ -276,8 +356,9 @@ class Dashboard(pn.viewable.Viewer):
             return
         self._last_tick = time.perf_counter()
         # background: no "busy" indicator churn; log=False: no log line per tick
-        self._callback = pn.io.PeriodicCallback(callback=self._tick, period=TICK_MS,
-                                                log=False, background=True)
+        self._callback = pn.io.PeriodicCallback(
+            callback=self._tick, period=TICK_MS, log=False, background=True
+        )
         self._callback.start()
         REGISTRY.started(self)
 
@@ -295,8 +376,7 @@ class Dashboard(pn.viewable.Viewer):
         self.session_id = doc.session_context.id
         self._doc = doc
         # BokehJS announces a lost websocket only in the console; the page says it
-        doc.js_on_event("connection_lost",
-                        page_script("connection_lost", banner=self.banner))
+        doc.js_on_event("connection_lost", page_script("connection_lost", banner=self.banner))
         pn.state.on_session_destroyed(self.session_destroyed)
 
     def session_destroyed(self, session_context) -> None:
@@ -321,14 +401,25 @@ class Dashboard(pn.viewable.Viewer):
 
     def stats(self) -> dict:
         """Numbers for ``/status`` and the load benchmark."""
-        return {"session": session_label(self.session_id), "ticks": self.ticks,
-                "updates": self.updates, "acked": self._acked,
-                "playing": self.playing, "speed": self.speed,
-                "integrators": list(self.integrators),
-                "systems": {name: {"time": run.runner.time, "rtf": run.rtf, "dt": run.dt,
-                                   "params": dict(run.system.params),
-                                   "failed": self.failed.get(name)}
-                            for name, run in self.runs.items()}}
+        return {
+            "session": session_label(self.session_id),
+            "ticks": self.ticks,
+            "updates": self.updates,
+            "acked": self._acked,
+            "playing": self.playing,
+            "speed": self.speed,
+            "integrators": list(self.integrators),
+            "systems": {
+                name: {
+                    "time": run.runner.time,
+                    "rtf": run.rtf,
+                    "dt": run.dt,
+                    "params": dict(run.system.params),
+                    "failed": self.failed.get(name),
+                }
+                for name, run in self.runs.items()
+            },
+        }
 
     # -- the periodic callback ------------------------------------------------------------
     async def _tick(self) -> None:
@@ -362,8 +453,7 @@ class Dashboard(pn.viewable.Viewer):
     def _browser_ready(self, now: float) -> bool:
         """Whether the browser has shown (nearly) all we sent: a slow browser gets fewer
         updates, never a growing queue of them."""
-        return (self.updates - self._acked <= MAX_UNACKED
-                or now - self._last_update > ACK_TIMEOUT)
+        return self.updates - self._acked <= MAX_UNACKED or now - self._last_update > ACK_TIMEOUT
 
     def _on_echo(self, attr, old, new) -> None:
         if new:
@@ -391,8 +481,10 @@ class Dashboard(pn.viewable.Viewer):
         LOAD.record(time.perf_counter() - started)
         if self._steps_requested:
             for name, run in self._working():
-                if self._attempt(name, "stepping it", run.runner.advance,
-                                 self._steps_requested) is not _FAILED:
+                if (
+                    self._attempt(name, "stepping it", run.runner.advance, self._steps_requested)
+                    is not _FAILED
+                ):
                     moved.add(name)
             self._steps_requested = 0
         self._moved |= moved
@@ -410,8 +502,14 @@ class Dashboard(pn.viewable.Viewer):
         fraction = 1.0 if cost <= budget else budget / cost
         moved = set()
         for name, run in runs.items():
-            steps = self._attempt(name, "stepping it", run.advance, wall, self.speed,
-                                  max(1, math.floor(wanted[name] * fraction)))
+            steps = self._attempt(
+                name,
+                "stepping it",
+                run.advance,
+                wall,
+                self.speed,
+                max(1, math.floor(wanted[name] * fraction)),
+            )
             if steps and steps is not _FAILED:
                 moved.add(name)
         return moved
@@ -433,8 +531,10 @@ class Dashboard(pn.viewable.Viewer):
         run = self.runs.get(name)
         at = f" at t = {run.runner.time:.2f} s" if run is not None else ""
         reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        text = (f"{SYSTEMS[name].title} stopped{at}: {what} raised {reason}. The other "
-                "systems go on; change one of its settings or press Reset to start it again.")
+        text = (
+            f"{SYSTEMS[name].title} stopped{at}: {what} raised {reason}. The other "
+            "systems go on; change one of its settings or press Reset to start it again."
+        )
         self.failed[name] = text
         log.warning("%s stopped%s: %s raised %s", name, at, what, reason)
         pane = self.system_messages[name]
@@ -464,8 +564,7 @@ class Dashboard(pn.viewable.Viewer):
         if not (self.playing or self._moved or self._fresh):
             if self._status_due:  # paused: only the real-time factor changes
                 for name, run in self.runs.items():
-                    self.panels[name].status.text = figures.status_text(run.runner.time,
-                                                                        run.rtf)
+                    self.panels[name].status.text = figures.status_text(run.runner.time, run.rtf)
             return
         parts, systems, offset, sent_fresh = [], [], 1, set()
         for name, run in self._working():
@@ -477,12 +576,22 @@ class Dashboard(pn.viewable.Viewer):
             if fresh:
                 sent_fresh.add(name)
             scene = run.scene
-            systems.append({
-                "name": name, "offset": offset, "time": frame["time"],
-                "lanes": frame["lanes"], "moved": name in self._moved or fresh,
-                "fresh": fresh,
-                "counts": [len(scene.bodies["color"]), len(scene.links["color"]),
-                           len(scene.ghost_bodies["w"]), scene.n_ghost_links]})
+            systems.append(
+                {
+                    "name": name,
+                    "offset": offset,
+                    "time": frame["time"],
+                    "lanes": frame["lanes"],
+                    "moved": name in self._moved or fresh,
+                    "fresh": fresh,
+                    "counts": [
+                        len(scene.bodies["color"]),
+                        len(scene.links["color"]),
+                        len(scene.ghost_bodies["w"]),
+                        scene.n_ghost_links,
+                    ],
+                }
+            )
             parts.append(np.frombuffer(frame["data"], dtype=np.float64))
             offset += len(frame["data"])
             self._mark_diverged(name, frame["diverged"])
@@ -500,8 +609,11 @@ class Dashboard(pn.viewable.Viewer):
         # the sequence number leads the buffer, so the page never applies a stale one
         self._carrier.data = {"buf": np.concatenate([[float(self.updates)], *parts])}
         # JSON text: a dict would arrive in the page as a Map
-        meta = {"seq": self.updates, "ack": carries_fresh or self.updates % ACK_EVERY == 0,
-                "systems": systems}
+        meta = {
+            "seq": self.updates,
+            "ack": carries_fresh or self.updates % ACK_EVERY == 0,
+            "systems": systems,
+        }
         if meta["ack"] and self._ack_due is None:
             self._ack_due = (self.updates, time.perf_counter())
         self._carrier.tags = [json.dumps(meta, allow_nan=False)]
@@ -572,9 +684,17 @@ class Dashboard(pn.viewable.Viewer):
         if self._view_requested:
             self._view_requested = False
             for name, models in self.panels.items():
-                self._attempt(name, "switching its plots", functools.partial(
-                    models.set_view, energy_mode=self.energy_mode, log_scale=self.log_scale,
-                    show_exact=self.show_exact, show_phase=self.show_phase))
+                self._attempt(
+                    name,
+                    "switching its plots",
+                    functools.partial(
+                        models.set_view,
+                        energy_mode=self.energy_mode,
+                        log_scale=self.log_scale,
+                        show_exact=self.show_exact,
+                        show_phase=self.show_phase,
+                    ),
+                )
 
     def _rebuild(self, name: str, integrators) -> str | None:
         """A new run of system ``name`` from its settings, or the core's objection (then
@@ -637,8 +757,6 @@ class Dashboard(pn.viewable.Viewer):
                 writer.writerow([lane.name, *map(repr, sample)])
         out.seek(0)
         return out
-
-
 
 
 if __name__.startswith("bokeh_app"):  # `panel serve` on this file

@@ -22,16 +22,28 @@ def _declare(p) -> param.Parameter:
     label = f"{p.name} ({p.unit})" if p.unit else p.name
     doc = f"{p.doc}; {p.accepted()}" if p.doc else p.accepted()
     if p.kind == "choice":
-        return param.Selector(default=p.default, objects=list(p.choices), label=label,
-                              doc=doc)
+        return param.Selector(default=p.default, objects=list(p.choices), label=label, doc=doc)
     bounds = (p.min, p.max)
     inclusive = (not p.min_open, not p.max_open)
     # allow_None: an emptied input arrives as None; the core then names what is accepted
     if p.kind == "int":
-        return param.Integer(default=p.default, bounds=bounds, inclusive_bounds=inclusive,
-                             allow_None=True, label=label, doc=doc)
-    return param.Number(default=float(p.default), bounds=bounds, inclusive_bounds=inclusive,
-                        allow_None=True, step=figures.input_step(p), label=label, doc=doc)
+        return param.Integer(
+            default=p.default,
+            bounds=bounds,
+            inclusive_bounds=inclusive,
+            allow_None=True,
+            label=label,
+            doc=doc,
+        )
+    return param.Number(
+        default=float(p.default),
+        bounds=bounds,
+        inclusive_bounds=inclusive,
+        allow_None=True,
+        step=figures.input_step(p),
+        label=label,
+        doc=doc,
+    )
 
 
 # -- values from the browser ------------------------------------------------------------------
@@ -48,8 +60,9 @@ def _bounds_text(p: param.Number) -> str:
 def _in_bounds(p: param.Number, value: float) -> bool:
     lo, hi = p.bounds or (None, None)
     low_in, high_in = getattr(p, "inclusive_bounds", (True, True))
-    return ((lo is None or value > lo or (low_in and value == lo))
-            and (hi is None or value < hi or (high_in and value == hi)))
+    return (lo is None or value > lo or (low_in and value == lo)) and (
+        hi is None or value < hi or (high_in and value == hi)
+    )
 
 
 def rejection(p: param.Parameter, value) -> str | None:
@@ -57,9 +70,13 @@ def rejection(p: param.Parameter, value) -> str | None:
     what was sent and what is accepted), or None when ``p`` takes it."""
     if isinstance(p, param.Number):
         integer = isinstance(p, param.Integer)
-        ok = (isinstance(value, numbers.Real) and not isinstance(value, bool)
-              and math.isfinite(value) and _in_bounds(p, value)
-              and (not integer or float(value).is_integer()))
+        ok = (
+            isinstance(value, numbers.Real)
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and _in_bounds(p, value)
+            and (not integer or float(value).is_integer())
+        )
         expected = f"{'an integer' if integer else 'a number'} in {_bounds_text(p)}"
     elif isinstance(p, param.ListSelector):
         objects = list(p.objects)
@@ -78,8 +95,13 @@ def rejection(p: param.Parameter, value) -> str | None:
 
 
 #: the widget kinds :func:`checked_widget` makes
-CHECKED_KINDS = (pn.widgets.FloatInput, pn.widgets.IntInput, pn.widgets.Select,
-                 pn.widgets.FloatSlider, pn.widgets.MultiChoice)
+CHECKED_KINDS = (
+    pn.widgets.FloatInput,
+    pn.widgets.IntInput,
+    pn.widgets.Select,
+    pn.widgets.FloatSlider,
+    pn.widgets.MultiChoice,
+)
 
 
 def checked_widget(kind: type, p: param.Parameter, report, where: str = "", **options):
@@ -110,11 +132,17 @@ def settings_class(system_name: str) -> type:
     if system_name not in _SETTINGS_CLASSES:
         cls = SYSTEMS[system_name]
         recommended = cls().recommended_dt
-        declared = {"dt": param.Number(
-            default=recommended, bounds=DT_RANGE, step=recommended / 10.0,
-            allow_None=True, label="time step dt (s)",
-            doc=f"fixed time step of every integrator; recommended {recommended:g} s; "
-                f"accepted: {DT_RANGE[0]:g} to {DT_RANGE[1]:g} s")}
+        declared = {
+            "dt": param.Number(
+                default=recommended,
+                bounds=DT_RANGE,
+                step=recommended / 10.0,
+                allow_None=True,
+                label="time step dt (s)",
+                doc=f"fixed time step of every integrator; recommended {recommended:g} s; "
+                f"accepted: {DT_RANGE[0]:g} to {DT_RANGE[1]:g} s",
+            )
+        }
         declared.update((p.name, _declare(p)) for p in cls.PARAMS)
         name = "".join(part.title() for part in system_name.split("-")) + "Settings"
         _SETTINGS_CLASSES[system_name] = param.parameterized_class(name, declared)
@@ -136,6 +164,15 @@ def settings_widgets(system_name: str, settings, report) -> list:
             kind = pn.widgets.IntInput
         else:
             kind = pn.widgets.FloatInput
-        widgets.append(checked_widget(kind, p, report, where, sizing_mode="stretch_width",
-                                      min_width=100, css_classes=[f"il-{system_name}-{name}"]))
+        widgets.append(
+            checked_widget(
+                kind,
+                p,
+                report,
+                where,
+                sizing_mode="stretch_width",
+                min_width=100,
+                css_classes=[f"il-{system_name}-{name}"],
+            )
+        )
     return widgets

@@ -17,24 +17,50 @@ DEFAULT_ADDRESS = "127.0.0.1"
 
 
 def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    parser.add_argument("--port", type=port, default=DEFAULT_PORT,
-                        help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
-    parser.add_argument("--address", default=DEFAULT_ADDRESS,
-                        help=f"address to listen on (default {DEFAULT_ADDRESS}, this machine "
-                        "only; 0.0.0.0 listens on every interface)")
-    parser.add_argument("--show", action=argparse.BooleanOptionalAction, default=True,
-                        help="open the dashboard in a web browser (default: --show)")
-    parser.add_argument("--allow-websocket-origin", action="append", default=[],
-                        metavar="HOST[:PORT]", help="also accept browser sessions from pages "
-                        "served under this host (repeatable; needed behind a proxy)")
-    parser.add_argument("--unused-session-lifetime", type=integer_in(100, note="ms"), default=5000,
-                        metavar="MS", help="a session whose browser tab has gone is ended "
-                        "(its simulation stopped and freed) after this long (default 5000)")
-    parser.add_argument("--stalled-client-timeout", type=integer_in(100, note="ms"),
-                        default=30000, metavar="MS", help="a session whose page has "
-                        "acknowledged no update for this long (a client that stopped reading "
-                        "or running) is ended, its simulation stopped and freed "
-                        "(default 30000)")
+    parser.add_argument(
+        "--port",
+        type=port,
+        default=DEFAULT_PORT,
+        help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    parser.add_argument(
+        "--address",
+        default=DEFAULT_ADDRESS,
+        help=f"address to listen on (default {DEFAULT_ADDRESS}, this machine "
+        "only; 0.0.0.0 listens on every interface)",
+    )
+    parser.add_argument(
+        "--show",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="open the dashboard in a web browser (default: --show)",
+    )
+    parser.add_argument(
+        "--allow-websocket-origin",
+        action="append",
+        default=[],
+        metavar="HOST[:PORT]",
+        help="also accept browser sessions from pages "
+        "served under this host (repeatable; needed behind a proxy)",
+    )
+    parser.add_argument(
+        "--unused-session-lifetime",
+        type=integer_in(100, note="ms"),
+        default=5000,
+        metavar="MS",
+        help="a session whose browser tab has gone is ended "
+        "(its simulation stopped and freed) after this long (default 5000)",
+    )
+    parser.add_argument(
+        "--stalled-client-timeout",
+        type=integer_in(100, note="ms"),
+        default=30000,
+        metavar="MS",
+        help="a session whose page has "
+        "acknowledged no update for this long (a client that stopped reading "
+        "or running) is ended, its simulation stopped and freed "
+        "(default 30000)",
+    )
     parser.set_defaults(func=cmd_serve)
     return parser
 
@@ -42,10 +68,12 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 def add_subcommands(subparsers) -> None:
     """Add ``serve`` to the ``integrator-lab`` command line."""
     parser = subparsers.add_parser(
-        "serve", help="serve the live dashboard from Python (Panel, core in CPython)",
+        "serve",
+        help="serve the live dashboard from Python (Panel, core in CPython)",
         description="Serve the dashboard on a local Bokeh/Panel server: one independent "
         "simulation per browser session, the physics core running in CPython. Every file "
-        "the page needs comes from this server (no CDN).")
+        "the page needs comes from this server (no CDN).",
+    )
     configure(parser)
 
 
@@ -57,13 +85,19 @@ def cmd_serve(args) -> int:
     logging.basicConfig(format="%(asctime)s %(levelname)s: %(name)s - %(message)s")
 
     try:
-        server = make_server(port=args.port, address=args.address,
-                             extra_origins=args.allow_websocket_origin,
-                             session_lifetime_ms=args.unused_session_lifetime,
-                             stalled_client_timeout=args.stalled_client_timeout / 1e3)
+        server = make_server(
+            port=args.port,
+            address=args.address,
+            extra_origins=args.allow_websocket_origin,
+            session_lifetime_ms=args.unused_session_lifetime,
+            stalled_client_timeout=args.stalled_client_timeout / 1e3,
+        )
     except OSError as exc:  # port taken, address not local, ...
-        print(f"integrator-lab: error: cannot listen on {args.address}:{args.port}: "
-              f"{exc.strerror or exc}", file=sys.stderr)
+        print(
+            f"integrator-lab: error: cannot listen on {args.address}:{args.port}: "
+            f"{exc.strerror or exc}",
+            file=sys.stderr,
+        )
         return 2
     url = f"http://{_browsable(args.address)}:{server.port}/"
     print(f"Integrator Lab dashboard on {url} (Ctrl+C stops it)", flush=True)
@@ -87,8 +121,9 @@ def _open_browser(url: str) -> None:
 
 
 def main(argv=None) -> int:
-    parser = configure(argparse.ArgumentParser(prog="integrator-lab serve",
-                                               description=__doc__.splitlines()[0]))
+    parser = configure(
+        argparse.ArgumentParser(prog="integrator-lab serve", description=__doc__.splitlines()[0])
+    )
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -43,9 +43,14 @@ class StatusHandler(RequestHandler):
         self.write(json.dumps(status))
 
 
-def make_server(port: int = 5006, address: str = "127.0.0.1", extra_origins=(),
-                session_lifetime_ms: int = 5000,
-                stalled_client_timeout: float = STALLED_CLIENT_TIMEOUT, **server_options):
+def make_server(
+    port: int = 5006,
+    address: str = "127.0.0.1",
+    extra_origins=(),
+    session_lifetime_ms: int = 5000,
+    stalled_client_timeout: float = STALLED_CLIENT_TIMEOUT,
+    **server_options,
+):
     """A Bokeh server (not started) serving the dashboard at ``/`` and ``/status``.
 
     Every resource comes from the server itself (Panel's default "server" resource mode):
@@ -60,19 +65,33 @@ def make_server(port: int = 5006, address: str = "127.0.0.1", extra_origins=(),
     origins = [f"{host}:{port}" for host in sorted(hosts) if host not in ("", "0.0.0.0", "::")]
     origins += list(extra_origins)
     # a closed tab's session (and its callback) ends within about session_lifetime_ms
-    options = dict(check_unused_sessions_milliseconds=max(100, session_lifetime_ms // 4),
-                   unused_session_lifetime_milliseconds=session_lifetime_ms,
-                   # a session's websocket token is signed: without the key nobody can
-                   # make one for a session id they learnt
-                   sign_sessions=True, secret_key=secrets.token_urlsafe(32))
+    options = dict(
+        check_unused_sessions_milliseconds=max(100, session_lifetime_ms // 4),
+        unused_session_lifetime_milliseconds=session_lifetime_ms,
+        # a session's websocket token is signed: without the key nobody can
+        # make one for a session id they learnt
+        sign_sessions=True,
+        secret_key=secrets.token_urlsafe(32),
+    )
     options.update(server_options)
     server = pn.serve(
-        create_app, port=port, address=address, websocket_origin=origins,
-        show=False, start=False, title=TITLE, verbose=False, location=False,
-        extra_patterns=[(r"/status", StatusHandler)], **options)
+        create_app,
+        port=port,
+        address=address,
+        websocket_origin=origins,
+        show=False,
+        start=False,
+        title=TITLE,
+        verbose=False,
+        location=False,
+        extra_patterns=[(r"/status", StatusHandler)],
+        **options,
+    )
     transport.own_sessions_only(server)
-    watchdog = PeriodicCallback(lambda: REGISTRY.end_stalled(stalled_client_timeout),
-                                min(1000.0, max(50.0, stalled_client_timeout * 250.0)))
+    watchdog = PeriodicCallback(
+        lambda: REGISTRY.end_stalled(stalled_client_timeout),
+        min(1000.0, max(50.0, stalled_client_timeout * 250.0)),
+    )
     server.io_loop.add_callback(watchdog.start)
     server.stalled_client_watchdog = watchdog  # kept alive with the server
     return server

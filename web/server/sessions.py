@@ -73,8 +73,12 @@ class CallbackRegistry:
 
     def snapshot(self) -> dict:
         sessions = [d.stats() for d in self._live.values()]
-        return {"callbacks": len(sessions), "playing": self.playing(), "sessions": sessions,
-                "load": LOAD.snapshot()}
+        return {
+            "callbacks": len(sessions),
+            "playing": self.playing(),
+            "sessions": sessions,
+            "load": LOAD.snapshot(),
+        }
 
 
 class ServerLoad:

@@ -70,8 +70,9 @@ class TickBatch:
             return []
         callbacks = doc.callbacks
         events = [e for e in callbacks._held_events if isinstance(e, DocumentPatchedEvent)]
-        callbacks._held_events = [e for e in callbacks._held_events
-                                  if not isinstance(e, DocumentPatchedEvent)]
+        callbacks._held_events = [
+            e for e in callbacks._held_events if not isinstance(e, DocumentPatchedEvent)
+        ]
         doc.unhold()
         if not events:
             return []
@@ -93,8 +94,7 @@ def patch_message(doc, events):
     if not all(_plain(event) for event in events):
         return patch_doc.create(events)
     serializer = Serializer(deferred=True)
-    message = patch_doc(patch_doc.create_header(), {},
-                        PatchJson(events=serializer.encode(events)))
+    message = patch_doc(patch_doc.create_header(), {}, PatchJson(events=serializer.encode(events)))
     message.add_buffers(*serializer.buffers)
     return message
 
@@ -170,8 +170,11 @@ def own_sessions_only(server) -> None:
     request a new session (:class:`_OwnSessionOnly`)."""
     for rule in server._tornado.wildcard_router.rules:
         target = rule.target
-        if (isinstance(target, type) and issubclass(target, SessionHandler)
-                and not issubclass(target, _OwnSessionOnly)):
+        if (
+            isinstance(target, type)
+            and issubclass(target, SessionHandler)
+            and not issubclass(target, _OwnSessionOnly)
+        ):
             rule.target = type(f"OwnSession{target.__name__}", (_OwnSessionOnly, target), {})
 
 

@@ -16,7 +16,6 @@ from ``file://``); :func:`serve` does that on 127.0.0.1.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import html
 import http.server
@@ -33,10 +32,9 @@ from bokeh.embed.util import OutputDocumentFor, standalone_docs_json
 from bokeh.models import Column
 
 from integrator_lab import __version__
-from integrator_lab.core import INTEGRATORS, SYSTEMS
-from integrator_lab.views import figures
 from integrator_lab.cli.argtypes import port
-from integrator_lab.views.live import DT_RANGE
+from integrator_lab.core import INTEGRATORS, SYSTEMS
+from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir
 from integrator_lab.site.pack import _FILE_MODE, _ZIP_EPOCH, core_files
 from integrator_lab.site.snapshot import (
     BOOT_CODE,
@@ -45,7 +43,8 @@ from integrator_lab.site.snapshot import (
     SnapshotUnavailable,
     make_snapshot,
 )
-from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir
+from integrator_lab.views import figures
+from integrator_lab.views.live import DT_RANGE
 from integrator_lab.views.scene import INTEGRATOR_COLORS, SAMPLE_COLUMNS, integrator_label
 
 DEFAULT_OUT = "_site"
@@ -55,14 +54,27 @@ ARCHIVE = "py/integrator_lab.zip"
 STATIC_FILES = ("start.js", "bridge.js", "worker.mjs", "style.css")
 BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
 #: what loadPyodide fetches when no package is loaded
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-                 "pyodide-lock.json")
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
 #: the modules of integrator_lab.views that the worker imports (pure Python, no Bokeh)
 WORKER_MODULES = ("__init__.py", "scene.py", "live.py")
 #: types the page needs right; module workers are refused without a JavaScript type
-MIME_TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
-              ".json": "application/json", ".zip": "application/zip", ".css": "text/css",
-              ".html": "text/html; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml"}
+MIME_TYPES = {
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".json": "application/json",
+    ".zip": "application/zip",
+    ".css": "text/css",
+    ".html": "text/html; charset=utf-8",
+    ".png": "image/png",
+    ".svg": "image/svg+xml",
+}
 
 
 def static_dir():
@@ -111,10 +123,13 @@ def _multi_root_item(roots: dict) -> dict:
 
 
 def _panel_item(models: figures.PanelModels) -> dict:
-    plots = Column(models.energy_fig, models.phase_fig, sizing_mode="stretch_width",
-                   name=f"{models.system_name}:plots")
-    return _multi_root_item(dict(zip(PANEL_PARTS, (models.scene_box, plots,
-                                                   models.param_grid))))
+    plots = Column(
+        models.energy_fig,
+        models.phase_fig,
+        sizing_mode="stretch_width",
+        name=f"{models.system_name}:plots",
+    )
+    return _multi_root_item(dict(zip(PANEL_PARTS, (models.scene_box, plots, models.param_grid))))
 
 
 def _controls_item(controls: figures.Controls) -> dict:
@@ -136,17 +151,22 @@ def page_data(config: figures.DashboardConfig) -> dict:
     systems = list(config.systems)
     return {
         "version": __version__,
-
-        "items": {"controls": _controls_item(models.controls),
-                  "panels": {name: _panel_item(p) for name, p in models.panels.items()}},
+        "items": {
+            "controls": _controls_item(models.controls),
+            "panels": {name: _panel_item(p) for name, p in models.panels.items()},
+        },
         "systems": systems,
         "declarations": {name: SYSTEMS[name].describe() for name in systems},
         "integrators": [cls.describe() for cls in INTEGRATORS.values()],
         "defaults": {
-            "integrators": list(config.integrators), "speed": config.speed,
-            "playing": config.playing, "exact": config.show_exact,
-            "energy": config.energy_mode, "log": config.log_scale,
-            "phase": config.show_phase, "embed": False,
+            "integrators": list(config.integrators),
+            "speed": config.speed,
+            "playing": config.playing,
+            "exact": config.show_exact,
+            "energy": config.energy_mode,
+            "log": config.log_scale,
+            "phase": config.show_phase,
+            "embed": False,
             "dt": {name: config.dt_of(name) for name in systems},
             "params": {name: dict(config.system(name).params) for name in systems},
         },
@@ -164,6 +184,7 @@ def page_data(config: figures.DashboardConfig) -> dict:
 def _line_styles() -> dict:
     """figures.LINE_STYLES with dash names resolved to the arrays BokehJS takes."""
     from bokeh.models import Line
+
     out = {}
     for kind, style in figures.LINE_STYLES.items():
         style = dict(style)
@@ -184,16 +205,20 @@ def _panel_sections(systems) -> str:
             f'<p class="il-panel-alert" id="il-alert-{name}" role="alert" hidden></p>'
             f'<div class="il-loading" data-system="{name}"><span>Starting Python in your '
             f'browser…</span></div><div class="il-panel-body">'
-            + "".join(f'<div class="il-root il-part-{part}" id="il-panel-{name}-{part}"></div>'
-                      for part in PANEL_PARTS)
+            + "".join(
+                f'<div class="il-root il-part-{part}" id="il-panel-{name}-{part}"></div>'
+                for part in PANEL_PARTS
+            )
             # a value typed into this panel's fields and refused says why here, by the field
             + f'</div><p class="il-panel-note" id="il-note-{name}" role="status" hidden></p>'
-            '</section>')
+            "</section>"
+        )
     return "\n    ".join(sections)
 
 
-def build_site(out_dir=DEFAULT_OUT, config: figures.DashboardConfig | None = None, *,
-               snapshot: bool = True) -> Path:
+def build_site(
+    out_dir=DEFAULT_OUT, config: figures.DashboardConfig | None = None, *, snapshot: bool = True
+) -> Path:
     """Write the complete static site into ``out_dir`` and return its path.
 
     With ``snapshot``, the build also freezes Pyodide's memory with the core imported (needs
@@ -219,13 +244,18 @@ def build_site(out_dir=DEFAULT_OUT, config: figures.DashboardConfig | None = Non
         try:
             frozen = make_snapshot(out / ARCHIVE, pyodide_dir, out / SNAPSHOT)
         except (SnapshotUnavailable, OSError, subprocess.SubprocessError) as exc:
-            print(f"integrator-lab: note: no Pyodide snapshot ({exc}); the page will boot "
-                  "Python without it, a few seconds slower", file=sys.stderr)
+            print(
+                f"integrator-lab: note: no Pyodide snapshot ({exc}); the page will boot "
+                "Python without it, a few seconds slower",
+                file=sys.stderr,
+            )
     template = static.joinpath("index.html").read_text(encoding="utf-8")
-    page = (template.replace("{{VERSION}}", __version__)
-            .replace("{{PANELS}}", _panel_sections(config.systems))
-            .replace("{{BOOT}}", _script_json(boot_data(frozen)))
-            .replace("{{DATA}}", _script_json(page_data(config))))
+    page = (
+        template.replace("{{VERSION}}", __version__)
+        .replace("{{PANELS}}", _panel_sections(config.systems))
+        .replace("{{BOOT}}", _script_json(boot_data(frozen)))
+        .replace("{{DATA}}", _script_json(page_data(config)))
+    )
     (out / "index.html").write_text(page, encoding="utf-8")
     # browsers ask for /favicon.ico on their own; answer rather than log a 404
     (out / "favicon.ico").write_bytes(favicon_png())
@@ -252,8 +282,12 @@ def favicon_png(size: int = 32) -> bytes:
         return struct.pack(">I", len(payload)) + body + struct.pack(">I", zlib.crc32(body))
 
     header = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)  # 8-bit RGBA
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"".join(rows), 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 # -- serving -----------------------------------------------------------------------------
@@ -294,8 +328,10 @@ def cmd_build(args) -> int:
     except PyodideNotFound as exc:
         print(f"integrator-lab: {exc}", file=sys.stderr)
         return 2
-    print(f"Integrator Lab: static site written to {out}/ "
-          f"(serve it: integrator-lab preview --out {out})")
+    print(
+        f"Integrator Lab: static site written to {out}/ "
+        f"(serve it: integrator-lab preview --out {out})"
+    )
     return 0
 
 
@@ -306,32 +342,52 @@ def cmd_preview(args) -> int:
     try:
         serve(args.out, args.port, args.address)
     except OSError as exc:
-        print(f"integrator-lab: cannot serve on {args.address}:{args.port}: {exc.strerror}",
-              file=sys.stderr)
+        print(
+            f"integrator-lab: cannot serve on {args.address}:{args.port}: {exc.strerror}",
+            file=sys.stderr,
+        )
         return 2
     return 0
 
 
 def add_subcommands(subparsers) -> None:
     """Register ``build`` and ``preview`` on the CLI's subparsers."""
-    build = subparsers.add_parser("build", help="write the static web page (self-hosted)",
-                                  description="Write the static dashboard: the page, BokehJS, "
-                                  "Pyodide and the core, all from one origin.")
-    build.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
-                       help=f"output folder (default {DEFAULT_OUT})")
+    build = subparsers.add_parser(
+        "build",
+        help="write the static web page (self-hosted)",
+        description="Write the static dashboard: the page, BokehJS, "
+        "Pyodide and the core, all from one origin.",
+    )
+    build.add_argument(
+        "--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT})"
+    )
     build.set_defaults(func=cmd_build)
-    preview = subparsers.add_parser("preview", help="build the static page and serve it "
-                                    "on 127.0.0.1", description="Build the static dashboard "
-                                    "and serve it over HTTP; prints the URL.")
-    preview.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
-                         help=f"output folder (default {DEFAULT_OUT})")
-    preview.add_argument("--port", type=port, default=DEFAULT_PORT,
-                         help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
-    preview.add_argument("--address", default="127.0.0.1",
-                         help="address to listen on (default 127.0.0.1: this machine only)")
+    preview = subparsers.add_parser(
+        "preview",
+        help="build the static page and serve it on 127.0.0.1",
+        description="Build the static dashboard and serve it over HTTP; prints the URL.",
+    )
+    preview.add_argument(
+        "--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT})"
+    )
+    preview.add_argument(
+        "--port",
+        type=port,
+        default=DEFAULT_PORT,
+        help=f"port (default {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    preview.add_argument(
+        "--address",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only)",
+    )
     preview.set_defaults(func=cmd_preview)
-    bench = subparsers.add_parser("bench-page", help="measure the static page in headless "
-                                  "Chromium: first draw, live, fps, real-time factors, weight")
+    bench = subparsers.add_parser(
+        "bench-page",
+        help="measure the static page in headless "
+        "Chromium: first draw, live, fps, real-time factors, weight",
+    )
     from integrator_lab.dev import bench_page
+
     bench_page.add_arguments(bench)
     bench.set_defaults(func=bench_page.cmd_bench_page)

@@ -33,8 +33,14 @@ from pathlib import Path
 
 #: files of the built site that travel inside the page, by path in the site; the worker sees
 #: them by file name (``pyodide/pyodide.asm.wasm`` -> ``pyodide.asm.wasm``)
-EMBEDDED = ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm",
-            "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json", "py/integrator_lab.zip")
+EMBEDDED = (
+    "pyodide/pyodide.mjs",
+    "pyodide/pyodide.asm.mjs",
+    "pyodide/pyodide.asm.wasm",
+    "pyodide/python_stdlib.zip",
+    "pyodide/pyodide-lock.json",
+    "py/integrator_lab.zip",
+)
 #: gzip a file only when that saves at least this fraction (zips barely shrink)
 MIN_GZIP_SAVING = 0.1
 #: a hierarchical stand-in for the worker's own URL: relative URLs resolve against it (a data:
@@ -142,11 +148,16 @@ _FILE_CHECK = 'location.protocol === "file:"'
 
 
 def _one(pattern, text, what):
-    matches = (list(pattern.finditer(text)) if isinstance(pattern, re.Pattern)
-               else [m for m in re.finditer(re.escape(pattern), text)])
+    matches = (
+        list(pattern.finditer(text))
+        if isinstance(pattern, re.Pattern)
+        else [m for m in re.finditer(re.escape(pattern), text)]
+    )
     if len(matches) != 1:
-        raise SingleFileError(f"{what}: expected exactly one match, found {len(matches)}; "
-                              "the static site changed and web/single_file.py must follow")
+        raise SingleFileError(
+            f"{what}: expected exactly one match, found {len(matches)}; "
+            "the static site changed and web/single_file.py must follow"
+        )
     return matches[0]
 
 
@@ -156,12 +167,15 @@ def worker_source(site: Path) -> str:
     _one(_PYODIDE_IMPORT, source, "worker.mjs: the import of loadPyodide")
     source = source.replace(_PYODIDE_IMPORT, _PYODIDE_PRELUDE)
     if "import.meta.url" not in source:
-        raise SingleFileError("worker.mjs: no import.meta.url to redirect; the static site "
-                              "changed and web/single_file.py must follow")
+        raise SingleFileError(
+            "worker.mjs: no import.meta.url to redirect; the static site "
+            "changed and web/single_file.py must follow"
+        )
     source = source.replace("import.meta.url", json.dumps(WORKER_BASE))
     if re.search(r"^\s*import\s", source, re.MULTILINE):
-        raise SingleFileError("worker.mjs imports other modules; the one-file build cannot "
-                              "resolve them")
+        raise SingleFileError(
+            "worker.mjs imports other modules; the one-file build cannot resolve them"
+        )
     return WORKER_PRELUDE + source + WORKER_EPILOGUE
 
 
@@ -176,10 +190,11 @@ def _embedded_file(site: Path, path: str) -> tuple[str, dict]:
     use_gzip = len(packed) <= (1.0 - MIN_GZIP_SAVING) * len(data)
     payload = base64.b64encode(packed if use_gzip else data).decode("ascii")
     name = path.rsplit("/", 1)[-1]
-    element = (f'<script type="{FILE_SCRIPT_TYPE}" data-name="{name}" '
-               f'data-gzip="{int(use_gzip)}">{payload}</script>')
-    return element, {"name": name, "bytes": len(data), "embedded": len(payload),
-                     "gzip": use_gzip}
+    element = (
+        f'<script type="{FILE_SCRIPT_TYPE}" data-name="{name}" '
+        f'data-gzip="{int(use_gzip)}">{payload}</script>'
+    )
+    return element, {"name": name, "bytes": len(data), "embedded": len(payload), "gzip": use_gzip}
 
 
 def fold_site(site: Path) -> tuple[str, list[dict]]:
@@ -207,26 +222,39 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
     page = re.sub(r'<script src="([^":]+)"([^>]*)></script>', inline_script, page)
     leftover = sorted(set(referenced) - set(styles) - set(scripts))
     if leftover:
-        raise SingleFileError(f"index.html refers to files the one-file build does not "
-                              f"inline: {', '.join(leftover)}")
+        raise SingleFileError(
+            f"index.html refers to files the one-file build does not inline: {', '.join(leftover)}"
+        )
     if not styles or len(scripts) < 2 or len(deferred) != 1:
-        raise SingleFileError("index.html: expected a style sheet, script elements and one "
-                              "deferred script (bridge.js); the static site changed")
+        raise SingleFileError(
+            "index.html: expected a style sheet, script elements and one "
+            "deferred script (bridge.js); the static site changed"
+        )
     bridge = (site / deferred[0]).read_text(encoding="utf-8")
     _one(_FILE_CHECK, bridge, "bridge.js: the file:// check")
     bridge = bridge.replace(_FILE_CHECK, "false /* one-file build: made for file:// */")
     worker = worker_source(site)
-    worker_url = "data:text/javascript;base64," + base64.b64encode(
-        worker.encode("utf-8")).decode("ascii")
-    shim = PAGE_SHIM.replace("__WORKER_URL__", worker_url).replace(
-        "__FILE_TYPE__", FILE_SCRIPT_TYPE).replace("__FILES_KEY__", FILES_KEY)
+    worker_url = "data:text/javascript;base64," + base64.b64encode(worker.encode("utf-8")).decode(
+        "ascii"
+    )
+    shim = (
+        PAGE_SHIM.replace("__WORKER_URL__", worker_url)
+        .replace("__FILE_TYPE__", FILE_SCRIPT_TYPE)
+        .replace("__FILES_KEY__", FILES_KEY)
+    )
     elements, manifest = [], []
     for path in EMBEDDED:
         element, info = _embedded_file(site, path)
         elements.append(element)
         manifest.append(info)
-    tail = ("\n".join(elements) + "\n<script>\n" + _script_text(shim) + "</script>\n<script>\n"
-            + _script_text(bridge) + "\n</script>\n")
+    tail = (
+        "\n".join(elements)
+        + "\n<script>\n"
+        + _script_text(shim)
+        + "</script>\n<script>\n"
+        + _script_text(bridge)
+        + "\n</script>\n"
+    )
     head, sep, rest = page.rpartition("</body>")
     if not sep:
         raise SingleFileError("index.html: no </body>")
@@ -251,9 +279,12 @@ def build_single_file(path) -> Path:
 # -- command line ------------------------------------------------------------------------
 def add_single_file_option(build_parser: argparse.ArgumentParser) -> None:
     """Give ``integrator-lab build`` the option ``--single-file PATH.html``."""
-    build_parser.add_argument("--single-file", metavar="PATH.html",
-                              help="write one self-contained HTML file that opens from disk "
-                              "(file://), offline, instead of a site folder")
+    build_parser.add_argument(
+        "--single-file",
+        metavar="PATH.html",
+        help="write one self-contained HTML file that opens from disk "
+        "(file://), offline, instead of a site folder",
+    )
     site_build = build_parser.get_default("func")
 
     def build(args):
@@ -274,10 +305,15 @@ def cmd_single_file(args) -> int:
         print(f"integrator-lab: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"integrator-lab: error: argument --single-file: cannot write "
-              f"{args.single_file!r}: {exc.strerror}", file=sys.stderr)
+        print(
+            f"integrator-lab: error: argument --single-file: cannot write "
+            f"{args.single_file!r}: {exc.strerror}",
+            file=sys.stderr,
+        )
         return 2
     size = out.stat().st_size
-    print(f"Integrator Lab: one-file page written to {out} ({size / 1e6:.1f} MB in "
-          f"{time.perf_counter() - started:.1f} s); open it directly, no server needed")
+    print(
+        f"Integrator Lab: one-file page written to {out} ({size / 1e6:.1f} MB in "
+        f"{time.perf_counter() - started:.1f} s); open it directly, no server needed"
+    )
     return 0

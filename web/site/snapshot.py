@@ -53,8 +53,12 @@ def cache_dir() -> Path:
 
 def snapshot_key(archive: bytes, pyodide_dir: Path) -> str:
     digest = hashlib.sha256()
-    for part in (archive, BOOT_CODE.encode(), SCRIPT.read_bytes(),
-                 *((Path(pyodide_dir) / name).read_bytes() for name in PYODIDE_INPUTS)):
+    for part in (
+        archive,
+        BOOT_CODE.encode(),
+        SCRIPT.read_bytes(),
+        *((Path(pyodide_dir) / name).read_bytes() for name in PYODIDE_INPUTS),
+    ):
         digest.update(hashlib.sha256(part).digest())
     return digest.hexdigest()
 
@@ -74,9 +78,13 @@ def make_snapshot(archive_path: Path, pyodide_dir: Path, dest: Path) -> dict:
         cached.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory() as tmp:
             raw = Path(tmp) / "snapshot.bin"
-            done = subprocess.run([node, str(SCRIPT), str(pyodide_dir), str(archive_path),
-                                   BOOT_CODE, str(raw)], capture_output=True, text=True,
-                                  timeout=TIMEOUT, check=False)
+            done = subprocess.run(
+                [node, str(SCRIPT), str(pyodide_dir), str(archive_path), BOOT_CODE, str(raw)],
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
+                check=False,
+            )
             if done.returncode != 0 or not raw.is_file():
                 raise SnapshotUnavailable(f"node failed: {done.stderr.strip()[-500:]}")
             partial = cached.with_suffix(f".{os.getpid()}.part")
@@ -86,5 +94,9 @@ def make_snapshot(archive_path: Path, pyodide_dir: Path, dest: Path) -> dict:
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(cached, dest)
-    return {"url": SNAPSHOT, "pyodide": pyodide_version(pyodide_dir), "bytes": dest.stat().st_size,
-            "global": LIVE_GLOBAL}
+    return {
+        "url": SNAPSHOT,
+        "pyodide": pyodide_version(pyodide_dir),
+        "bytes": dest.stat().st_size,
+        "global": LIVE_GLOBAL,
+    }

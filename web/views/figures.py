@@ -160,30 +160,70 @@ def build_controls(config: DashboardConfig) -> Controls:
     options = [(n, n) for n in INTEGRATORS]
     return Controls(
         integrators=MultiChoice(
-            title="Integrators", options=options, value=list(config.integrators),
-            name=name("integrators"), sizing_mode="stretch_width", min_width=280,
+            title="Integrators",
+            options=options,
+            value=list(config.integrators),
+            name=name("integrators"),
+            sizing_mode="stretch_width",
+            min_width=280,
             description="Integrators run in lockstep on every system; hover a body in the "
-                        "animation for its order and properties."),
-        play=Toggle(label="Pause" if config.playing else "Play", active=config.playing,
-                    button_type="primary", name=name("play"), width=80, align="end"),
-        step=Button(label="Step", name=name("step"), width=70, align="end",
-                    html_attributes={"title": "Advance every system by one time step"}),
-        reset=Button(label="Reset", name=name("reset"), width=70, align="end",
-                     html_attributes={"title": "Back to t = 0"}),
-        speed=Slider(title="Speed (× real time)", start=SPEED_RANGE[0], end=SPEED_RANGE[1],
-                     step=0.1, value=config.speed, format="0.0", name=name("speed"),
-                     width=200, align="end"),
-        show_exact=Checkbox(label="Exact solution", active=config.show_exact,
-                            name=name("show_exact"), align="end"),
-        energy_mode=RadioButtonGroup(labels=list(ENERGY_MODE_LABELS),
-                                     active=ENERGY_MODES.index(config.energy_mode),
-                                     name=name("energy_mode"), align="end"),
-        log_scale=Checkbox(label="Log scale", active=config.log_scale, name=name("log_scale"),
-                           align="end"),
-        show_phase=Checkbox(label="Phase space", active=config.show_phase,
-                            name=name("show_phase"), align="end"),
-        copy_link=Button(label="Copy link", name=name("copy_link"), width=90, align="end",
-                         html_attributes={"title": "Copy a link to this exact view"}),
+            "animation for its order and properties.",
+        ),
+        play=Toggle(
+            label="Pause" if config.playing else "Play",
+            active=config.playing,
+            button_type="primary",
+            name=name("play"),
+            width=80,
+            align="end",
+        ),
+        step=Button(
+            label="Step",
+            name=name("step"),
+            width=70,
+            align="end",
+            html_attributes={"title": "Advance every system by one time step"},
+        ),
+        reset=Button(
+            label="Reset",
+            name=name("reset"),
+            width=70,
+            align="end",
+            html_attributes={"title": "Back to t = 0"},
+        ),
+        speed=Slider(
+            title="Speed (× real time)",
+            start=SPEED_RANGE[0],
+            end=SPEED_RANGE[1],
+            step=0.1,
+            value=config.speed,
+            format="0.0",
+            name=name("speed"),
+            width=200,
+            align="end",
+        ),
+        show_exact=Checkbox(
+            label="Exact solution", active=config.show_exact, name=name("show_exact"), align="end"
+        ),
+        energy_mode=RadioButtonGroup(
+            labels=list(ENERGY_MODE_LABELS),
+            active=ENERGY_MODES.index(config.energy_mode),
+            name=name("energy_mode"),
+            align="end",
+        ),
+        log_scale=Checkbox(
+            label="Log scale", active=config.log_scale, name=name("log_scale"), align="end"
+        ),
+        show_phase=Checkbox(
+            label="Phase space", active=config.show_phase, name=name("show_phase"), align="end"
+        ),
+        copy_link=Button(
+            label="Copy link",
+            name=name("copy_link"),
+            width=90,
+            align="end",
+            html_attributes={"title": "Copy a link to this exact view"},
+        ),
     )
 
 
@@ -203,15 +243,41 @@ def param_widget(system_name: str, p, value) -> Spinner | Select:
     wname = model_name(system_name, f"param:{p.name}")
     description = f"{p.doc}; {p.accepted()}"
     if p.kind == "choice":
-        return Select(title=title, options=list(p.choices), value=str(value), name=wname,
-                      description=description, sizing_mode="stretch_width", min_width=90)
+        return Select(
+            title=title,
+            options=list(p.choices),
+            value=str(value),
+            name=wname,
+            description=description,
+            sizing_mode="stretch_width",
+            min_width=90,
+        )
     if p.kind == "int":
-        return Spinner(title=title, value=value, low=p.min, high=p.max, step=1, mode="int",
-                       name=wname, description=description, sizing_mode="stretch_width",
-                       min_width=90)
-    return Spinner(title=title, value=value, low=p.min, high=p.max, step=input_step(p),
-                   mode="float", format="0[.][000000]", name=wname, description=description,
-                   sizing_mode="stretch_width", min_width=90)
+        return Spinner(
+            title=title,
+            value=value,
+            low=p.min,
+            high=p.max,
+            step=1,
+            mode="int",
+            name=wname,
+            description=description,
+            sizing_mode="stretch_width",
+            min_width=90,
+        )
+    return Spinner(
+        title=title,
+        value=value,
+        low=p.min,
+        high=p.max,
+        step=input_step(p),
+        mode="float",
+        format="0[.][000000]",
+        name=wname,
+        description=description,
+        sizing_mode="stretch_width",
+        min_width=90,
+    )
 
 
 # -- one panel -------------------------------------------------------------------------------
@@ -246,91 +312,184 @@ class SystemFigures:
 
         def n(role):
             return model_name(name, role)
+
         self._n = n
 
-        self.title = Div(text=cls.title, name=n("title"), render_as_text=True,
-                         sizing_mode="stretch_width", margin=(0, 5, 0, 5),
-                         styles={"font-size": "1.1rem", "font-weight": "600"},
-                         html_attributes={"title": cls.description})
-        self.status = Div(text=status_text(0.0, None), name=n("status"), render_as_text=True,
-                          sizing_mode="stretch_width", margin=(0, 5, 4, 5),
-                          styles={"font-size": "0.85rem", "color": "#5c6166",
-                                  "font-variant-numeric": "tabular-nums"})
+        self.title = Div(
+            text=cls.title,
+            name=n("title"),
+            render_as_text=True,
+            sizing_mode="stretch_width",
+            margin=(0, 5, 0, 5),
+            styles={"font-size": "1.1rem", "font-weight": "600"},
+            html_attributes={"title": cls.description},
+        )
+        self.status = Div(
+            text=status_text(0.0, None),
+            name=n("status"),
+            render_as_text=True,
+            sizing_mode="stretch_width",
+            margin=(0, 5, 4, 5),
+            styles={
+                "font-size": "0.85rem",
+                "color": "#5c6166",
+                "font-variant-numeric": "tabular-nums",
+            },
+        )
 
         # the animation
         scene = Scene(system, self.names)
         self.scene_sources = {
             role: ColumnDataSource(name=n(f"scene:{role}"))
-            for role in ("bodies", "links", "ghost_bodies", "ghost_links", "fixtures",
-                         "status")
+            for role in ("bodies", "links", "ghost_bodies", "ghost_links", "fixtures", "status")
         }
         src = self.scene_sources
         self.scene_fig = fig = figure(
-            name=n("scene"), x_range=Range1d(*scene.x_range, name=n("scene:x_range")),
-            y_range=Range1d(*scene.y_range, name=n("scene:y_range")), tools="",
-            toolbar_location=None, width=SCENE_WIDTH, height=round(SCENE_WIDTH / SCENE_ASPECT),
-            sizing_mode="scale_width", min_border=0, outline_line_color=None,
-            background_fill_color="#fbfbfa")
+            name=n("scene"),
+            x_range=Range1d(*scene.x_range, name=n("scene:x_range")),
+            y_range=Range1d(*scene.y_range, name=n("scene:y_range")),
+            tools="",
+            toolbar_location=None,
+            width=SCENE_WIDTH,
+            height=round(SCENE_WIDTH / SCENE_ASPECT),
+            sizing_mode="scale_width",
+            min_border=0,
+            outline_line_color=None,
+            background_fill_color="#fbfbfa",
+        )
         fig.axis.visible = False
         fig.grid.visible = False
-        fig.segment("x0", "y0", "x1", "y1", source=src["fixtures"], line_color="#555555",
-                    line_width=4, name=n("scene:fixtures-renderer"))
+        fig.segment(
+            "x0",
+            "y0",
+            "x1",
+            "y1",
+            source=src["fixtures"],
+            line_color="#555555",
+            line_width=4,
+            name=n("scene:fixtures-renderer"),
+        )
         self.ghost_renderers = [
-            fig.segment("x0", "y0", "x1", "y1", source=src["ghost_links"],
-                        line_color=GHOST_COLOR, line_width=2, line_dash="dashed",
-                        line_alpha=0.7, name=n("scene:ghost-links-renderer")),
-            self._body_glyph(fig, src["ghost_bodies"], scene.shape, ghost=True,
-                             rname=n("scene:ghost-bodies-renderer")),
+            fig.segment(
+                "x0",
+                "y0",
+                "x1",
+                "y1",
+                source=src["ghost_links"],
+                line_color=GHOST_COLOR,
+                line_width=2,
+                line_dash="dashed",
+                line_alpha=0.7,
+                name=n("scene:ghost-links-renderer"),
+            ),
+            self._body_glyph(
+                fig,
+                src["ghost_bodies"],
+                scene.shape,
+                ghost=True,
+                rname=n("scene:ghost-bodies-renderer"),
+            ),
         ]
-        fig.segment("x0", "y0", "x1", "y1", source=src["links"], line_color="color",
-                    line_width=2, line_alpha=0.8, name=n("scene:links-renderer"))
-        bodies = self._body_glyph(fig, src["bodies"], scene.shape, ghost=False,
-                                  rname=n("scene:bodies-renderer"))
+        fig.segment(
+            "x0",
+            "y0",
+            "x1",
+            "y1",
+            source=src["links"],
+            line_color="color",
+            line_width=2,
+            line_alpha=0.8,
+            name=n("scene:links-renderer"),
+        )
+        bodies = self._body_glyph(
+            fig, src["bodies"], scene.shape, ghost=False, rname=n("scene:bodies-renderer")
+        )
         fig.add_tools(HoverTool(renderers=[bodies], tooltips=[("", "@about")]))
-        fig.add_layout(LabelSet(
-            x="x", y="y", x_units="screen", y_units="screen", text="text",
-            text_color="color", text_font_size="12px", text_font_style="bold",
-            source=src["status"], name=n("scene:status-labels"),
-            background_fill_color="white", background_fill_alpha=0.7))
+        fig.add_layout(
+            LabelSet(
+                x="x",
+                y="y",
+                x_units="screen",
+                y_units="screen",
+                text="text",
+                text_color="color",
+                text_font_size="12px",
+                text_font_style="bold",
+                source=src["status"],
+                name=n("scene:status-labels"),
+                background_fill_color="white",
+                background_fill_alpha=0.7,
+            )
+        )
         self.apply_scene(scene)
         self.apply_frame(scene.frame([system.initial_state()[0]] * len(self.names), 0.0))
 
         # energy and phase plots: a source per integrator of the core, lines on demand
-        self.samples = {i: ColumnDataSource({c: [] for c in SAMPLE_COLUMNS},
-                                            name=n(f"samples:{i}"))
-                        for i in INTEGRATORS}
+        self.samples = {
+            i: ColumnDataSource({c: [] for c in SAMPLE_COLUMNS}, name=n(f"samples:{i}"))
+            for i in INTEGRATORS
+        }
         first = scenes.initial_sample(system)
         for i in self.names:  # the state at t = 0, so that the plots have ranges at once
             self.samples[i].data = {c: [v] for c, v in first.items()}
         tools = "pan,wheel_zoom,box_zoom,reset,save"
         self.energy_fig = figure(
-            name=n("energy"), height=ENERGY_HEIGHT, width=SCENE_WIDTH,
-            sizing_mode="stretch_width", tools=tools, toolbar_location="right",
-            x_axis_label="t (s)", y_axis_type="log" if self._log_on() else "linear",
+            name=n("energy"),
+            height=ENERGY_HEIGHT,
+            width=SCENE_WIDTH,
+            sizing_mode="stretch_width",
+            tools=tools,
+            toolbar_location="right",
+            x_axis_label="t (s)",
+            y_axis_type="log" if self._log_on() else "linear",
             x_range=DataRange1d(range_padding=0.0, only_visible=True, name=n("energy:x")),
-            y_range=DataRange1d(only_visible=True, name=n("energy:y")))
+            y_range=DataRange1d(only_visible=True, name=n("energy:y")),
+        )
         self.energy_fig.yaxis[0].name = n("energy:yaxis")
         self.energy_fig.ygrid[0].name = n("energy:ygrid")
         coordinate = system.coordinates[0]
         unit = system.coordinate_units[0]
         self.phase_fig = figure(
-            name=n("phase"), height=PHASE_HEIGHT, width=SCENE_WIDTH,
-            sizing_mode="stretch_width", tools=tools, toolbar_location="right",
-            x_axis_label=f"{coordinate} ({unit})", y_axis_label=f"d{coordinate}/dt ({unit}/s)",
+            name=n("phase"),
+            height=PHASE_HEIGHT,
+            width=SCENE_WIDTH,
+            sizing_mode="stretch_width",
+            tools=tools,
+            toolbar_location="right",
+            x_axis_label=f"{coordinate} ({unit})",
+            y_axis_label=f"d{coordinate}/dt ({unit}/s)",
             x_range=DataRange1d(only_visible=True, name=n("phase:x")),
-            y_range=DataRange1d(only_visible=True, name=n("phase:y")))
+            y_range=DataRange1d(only_visible=True, name=n("phase:y")),
+        )
         for f in (self.energy_fig, self.phase_fig):
             f.toolbar.logo = None
             f.min_border_left = 60
         self.phase_exact = ColumnDataSource({"q": [], "v": []}, name=n("phase:exact"))
         self.phase_ghost = self.phase_fig.line(
-            "q", "v", source=self.phase_exact, line_color=GHOST_COLOR, line_width=2,
-            line_dash="dashed", name=n("phase:exact-renderer"))
-        self.legend = Legend(items=[], location="top_left", orientation="vertical",
-                             click_policy="none", label_text_font_size="11px", spacing=0,
-                             padding=4, margin=2, glyph_width=18, glyph_height=12,
-                             label_height=12, background_fill_alpha=0.0, border_line_alpha=0.0,
-                             name=n("energy:legend"))
+            "q",
+            "v",
+            source=self.phase_exact,
+            line_color=GHOST_COLOR,
+            line_width=2,
+            line_dash="dashed",
+            name=n("phase:exact-renderer"),
+        )
+        self.legend = Legend(
+            items=[],
+            location="top_left",
+            orientation="vertical",
+            click_policy="none",
+            label_text_font_size="11px",
+            spacing=0,
+            padding=4,
+            margin=2,
+            glyph_width=18,
+            glyph_height=12,
+            label_height=12,
+            background_fill_alpha=0.0,
+            border_line_alpha=0.0,
+            name=n("energy:legend"),
+        )
         self.energy_fig.add_layout(self.legend, "below")
         # Legend swatches come from one segment renderer with a row per integrator and no
         # drawable point (NaN): BokehJS draws a swatch once and skips a renderer without
@@ -338,53 +497,97 @@ class SystemFigures:
         nan = float("nan")
         rows = len(INTEGRATORS)
         self.swatches = self.energy_fig.segment(
-            "x0", "y0", "x1", "y1", line_color="color", line_width=3,
-            source=ColumnDataSource({"x0": [nan] * rows, "y0": [nan] * rows,
-                                     "x1": [nan] * rows, "y1": [nan] * rows,
-                                     "color": [color_of(i) for i in INTEGRATORS]},
-                                    name=n("energy:swatch-source")),
-            name=n("energy:swatches"))
+            "x0",
+            "y0",
+            "x1",
+            "y1",
+            line_color="color",
+            line_width=3,
+            source=ColumnDataSource(
+                {
+                    "x0": [nan] * rows,
+                    "y0": [nan] * rows,
+                    "x1": [nan] * rows,
+                    "y1": [nan] * rows,
+                    "color": [color_of(i) for i in INTEGRATORS],
+                },
+                name=n("energy:swatch-source"),
+            ),
+            name=n("energy:swatches"),
+        )
         #: legend entries explaining the line styles of the breakdown view
         self.style_items = []
         self.lines = {}  # (kind, integrator) -> GlyphRenderer
         self.legend_items = {}  # integrator -> LegendItem
-        self.energy_fig.add_tools(HoverTool(
-            tooltips=[("t", "@t{0.000} s"), ("error", "@error{0.00e}"),
-                      ("kinetic", "@kinetic{0.000e} J"), ("potential", "@potential{0.000e} J"),
-                      ("dissipated", "@dissipated{0.000e} J")], mode="mouse",
-            name=n("energy:hover")))
+        self.energy_fig.add_tools(
+            HoverTool(
+                tooltips=[
+                    ("t", "@t{0.000} s"),
+                    ("error", "@error{0.00e}"),
+                    ("kinetic", "@kinetic{0.000e} J"),
+                    ("potential", "@potential{0.000e} J"),
+                    ("dissipated", "@dissipated{0.000e} J"),
+                ],
+                mode="mouse",
+                name=n("energy:hover"),
+            )
+        )
 
         # widgets
-        self.dt = Spinner(title="time step dt (s)", value=config.dt_of(name), low=DT_RANGE[0],
-                          high=DT_RANGE[1], step=system.recommended_dt / 10.0, mode="float",
-                          format="0[.][000000]", name=n("dt"), sizing_mode="stretch_width",
-                          min_width=90, description=(
-                              f"fixed time step of every integrator; recommended "
-                              f"{system.recommended_dt:g} s; accepted: {DT_RANGE[0]:g} to "
-                              f"{DT_RANGE[1]:g} s"))
+        self.dt = Spinner(
+            title="time step dt (s)",
+            value=config.dt_of(name),
+            low=DT_RANGE[0],
+            high=DT_RANGE[1],
+            step=system.recommended_dt / 10.0,
+            mode="float",
+            format="0[.][000000]",
+            name=n("dt"),
+            sizing_mode="stretch_width",
+            min_width=90,
+            description=(
+                f"fixed time step of every integrator; recommended "
+                f"{system.recommended_dt:g} s; accepted: {DT_RANGE[0]:g} to "
+                f"{DT_RANGE[1]:g} s"
+            ),
+        )
         self.params = {p.name: param_widget(name, p, system.params[p.name]) for p in cls.PARAMS}
         widgets = [self.dt, *self.params.values()]
         self.param_grid = GridBox(
             children=[(w, k // 3, k % 3) for k, w in enumerate(widgets)],
-            sizing_mode="stretch_width", name=n("params"), spacing=(2, 8))
+            sizing_mode="stretch_width",
+            name=n("params"),
+            spacing=(2, 8),
+        )
         # the scene in a box of its own, so that Bokeh does not align its frame with the
         # energy plot's (which has axes and a toolbar) and it can take the full width
         self.scene_box = column(self.scene_fig, sizing_mode="stretch_width")
         parts = [self.scene_box, self.energy_fig, self.phase_fig, self.param_grid]
-        self.layout = column(self.title, self.status, *parts, sizing_mode="stretch_width",
-                             name=n("panel"), min_width=320)
+        self.layout = column(
+            self.title,
+            self.status,
+            *parts,
+            sizing_mode="stretch_width",
+            name=n("panel"),
+            min_width=320,
+        )
         self.set_exact_curve(scenes.exact_curve(system))
-        self.set_view(energy_mode=config.energy_mode, log_scale=config.log_scale,
-                      show_exact=config.show_exact, show_phase=config.show_phase)
+        self.set_view(
+            energy_mode=config.energy_mode,
+            log_scale=config.log_scale,
+            show_exact=config.show_exact,
+            show_phase=config.show_phase,
+        )
 
     @staticmethod
     def _body_glyph(fig, source, shape, *, ghost, rname):
-        style = (dict(fill_alpha=0.0, line_color=GHOST_COLOR, line_width=2, line_dash="dashed")
-                 if ghost else dict(fill_color="color", fill_alpha=0.55, line_color="color",
-                                    line_width=1.5))
+        style = (
+            dict(fill_alpha=0.0, line_color=GHOST_COLOR, line_width=2, line_dash="dashed")
+            if ghost
+            else dict(fill_color="color", fill_alpha=0.55, line_color="color", line_width=1.5)
+        )
         if shape == "rect":
-            return fig.rect("x", "y", width="w", height="h", source=source, name=rname,
-                            **style)
+            return fig.rect("x", "y", width="w", height="h", source=source, name=rname, **style)
         return fig.circle("x", "y", radius="r", source=source, name=rname, **style)
 
     # -- lines on demand ------------------------------------------------------------------
@@ -395,14 +598,20 @@ class SystemFigures:
             style = dict(LINE_STYLES[kind])
             fig = self.phase_fig if kind == "phase" else self.energy_fig
             self.lines[key] = fig.line(
-                style.pop("x"), style.pop("y"), source=self.samples[integrator],
-                line_color=color_of(integrator), name=line_name(self.system_name, kind,
-                                                                 integrator), **style)
+                style.pop("x"),
+                style.pop("y"),
+                source=self.samples[integrator],
+                line_color=color_of(integrator),
+                name=line_name(self.system_name, kind, integrator),
+                **style,
+            )
             if kind == "error":
-                item = LegendItem(label=integrator_label(integrator),
-                                  renderers=[self.swatches],
-                                  index=list(INTEGRATORS).index(integrator),
-                                  name=self._n(f"legend:{integrator}"))
+                item = LegendItem(
+                    label=integrator_label(integrator),
+                    renderers=[self.swatches],
+                    index=list(INTEGRATORS).index(integrator),
+                    name=self._n(f"legend:{integrator}"),
+                )
                 self.legend_items[integrator] = item
                 self.legend.items = [*self.legend.items, item]
         return self.lines[key]
@@ -410,14 +619,19 @@ class SystemFigures:
     def _style_items(self):
         if not self.style_items:
             nan = float("nan")
-            empty = ColumnDataSource({"t": [nan], "y": [nan]},
-                                     name=self._n("energy:style-source"))
+            empty = ColumnDataSource({"t": [nan], "y": [nan]}, name=self._n("energy:style-source"))
             for kind in BREAKDOWN_KINDS:
-                swatch = self.energy_fig.line("t", "y", source=empty, line_color="#666666",
-                                              line_width=1.6,
-                                              line_dash=LINE_STYLES[kind]["line_dash"])
-                self.style_items.append(LegendItem(label=kind, renderers=[swatch],
-                                                   name=self._n(f"legend-style:{kind}")))
+                swatch = self.energy_fig.line(
+                    "t",
+                    "y",
+                    source=empty,
+                    line_color="#666666",
+                    line_width=1.6,
+                    line_dash=LINE_STYLES[kind]["line_dash"],
+                )
+                self.style_items.append(
+                    LegendItem(label=kind, renderers=[swatch], name=self._n(f"legend-style:{kind}"))
+                )
             self.legend.items = [*self.legend.items, *self.style_items]
         return self.style_items
 
@@ -449,8 +663,9 @@ class SystemFigures:
             fig.yaxis[0].ticker = ticker
             fig.yaxis[0].formatter = LogTickFormatter() if log else BasicTickFormatter()
             fig.ygrid[0].ticker = ticker
-        fig.yaxis[0].axis_label = ("energy (J)" if self.energy_mode == "breakdown"
-                                   else "relative energy error")
+        fig.yaxis[0].axis_label = (
+            "energy (J)" if self.energy_mode == "breakdown" else "relative energy error"
+        )
 
     def _log_on(self):
         return self.log_scale and self.energy_mode == "error"
@@ -461,14 +676,18 @@ class SystemFigures:
         :meth:`apply_frame`)."""
         src = self.scene_sources
         nan = float("nan")
-        for role, static in (("bodies", scene.bodies), ("links", scene.links),
-                             ("ghost_bodies", scene.ghost_bodies)):
+        for role, static in (
+            ("bodies", scene.bodies),
+            ("links", scene.links),
+            ("ghost_bodies", scene.ghost_bodies),
+        ):
             rows = len(next(iter(static.values()))) if static else 0
             cols = ("x", "y") if "bodies" in role else ("x0", "y0", "x1", "y1")
-            src[role].data = {**{k: list(v) for k, v in static.items()},
-                              **{c: [nan] * rows for c in cols}}
-        src["ghost_links"].data = {c: [nan] * scene.n_ghost_links
-                                   for c in ("x0", "y0", "x1", "y1")}
+            src[role].data = {
+                **{k: list(v) for k, v in static.items()},
+                **{c: [nan] * rows for c in cols},
+            }
+        src["ghost_links"].data = {c: [nan] * scene.n_ghost_links for c in ("x0", "y0", "x1", "y1")}
         src["fixtures"].data = {k: list(v) for k, v in scene.fixtures.items()}
         src["status"].data = {"x": [], "y": [], "text": [], "color": []}
         fig = self.scene_fig
@@ -481,11 +700,11 @@ class SystemFigures:
             source = self.scene_sources[role]
             source.data.update({c: list(v) for c, v in columns.items()})
 
-    def stream(self, integrator: str, columns: Mapping[str, Sequence[float]],
-               rollover: int = ROLLOVER) -> None:
+    def stream(
+        self, integrator: str, columns: Mapping[str, Sequence[float]], rollover: int = ROLLOVER
+    ) -> None:
         """Append samples (:func:`scene.sample_columns`) of one integrator."""
-        self.samples[integrator].stream({c: list(v) for c, v in columns.items()},
-                                        rollover=rollover)
+        self.samples[integrator].stream({c: list(v) for c, v in columns.items()}, rollover=rollover)
 
     def clear(self) -> None:
         """Forget all samples (after a reset or a change of system, dt or integrators).
@@ -518,13 +737,20 @@ class SystemFigures:
         curve = curve or {"q": [], "v": []}
         self.phase_exact.data = {"q": list(curve["q"]), "v": list(curve["v"])}
 
-    def set_view(self, *, energy_mode: str | None = None, log_scale: bool | None = None,
-                 show_exact: bool | None = None, show_phase: bool | None = None) -> None:
+    def set_view(
+        self,
+        *,
+        energy_mode: str | None = None,
+        log_scale: bool | None = None,
+        show_exact: bool | None = None,
+        show_phase: bool | None = None,
+    ) -> None:
         """Display options; ``None`` leaves an option as it is."""
         if energy_mode is not None:
             if energy_mode not in ENERGY_MODES:
-                raise ValueError(f"energy_mode: got {energy_mode!r}, expected one of "
-                                 f"{', '.join(ENERGY_MODES)}")
+                raise ValueError(
+                    f"energy_mode: got {energy_mode!r}, expected one of {', '.join(ENERGY_MODES)}"
+                )
             self.energy_mode = energy_mode
         if log_scale is not None:
             self.log_scale = bool(log_scale)
@@ -565,19 +791,34 @@ class DashboardModels:
 
     def layout(self):
         """Header above the panels side by side (one Bokeh layout, e.g. for Panel)."""
-        return column(self.header, row([p.layout for p in self.panels.values()],
-                                       sizing_mode="stretch_width"),
-                      sizing_mode="stretch_width")
+        return column(
+            self.header,
+            row([p.layout for p in self.panels.values()], sizing_mode="stretch_width"),
+            sizing_mode="stretch_width",
+        )
 
 
 #: the controls in the order they are shown
-CONTROL_ORDER = ("integrators", "play", "step", "reset", "speed", "energy_mode", "log_scale",
-                 "show_exact", "show_phase", "copy_link")
+CONTROL_ORDER = (
+    "integrators",
+    "play",
+    "step",
+    "reset",
+    "speed",
+    "energy_mode",
+    "log_scale",
+    "show_exact",
+    "show_phase",
+    "copy_link",
+)
 
 
 def build_header(controls: Controls):
-    return row([getattr(controls, role) for role in CONTROL_ORDER],
-               sizing_mode="stretch_width", name=model_name("controls", "header"))
+    return row(
+        [getattr(controls, role) for role in CONTROL_ORDER],
+        sizing_mode="stretch_width",
+        name=model_name("controls", "header"),
+    )
 
 
 def build_dashboard(config: DashboardConfig | None = None) -> DashboardModels:
@@ -585,12 +826,15 @@ def build_dashboard(config: DashboardConfig | None = None) -> DashboardModels:
     config = config or DashboardConfig()
     for name in config.integrators:
         if name not in INTEGRATORS:
-            raise ValueError(f"unknown integrator {name!r}; valid integrators: "
-                             f"{', '.join(INTEGRATORS)}")
+            raise ValueError(
+                f"unknown integrator {name!r}; valid integrators: {', '.join(INTEGRATORS)}"
+            )
     if config.energy_mode not in ENERGY_MODES:
-        raise ValueError(f"energy_mode: got {config.energy_mode!r}, expected one of "
-                         f"{', '.join(ENERGY_MODES)}")
+        raise ValueError(
+            f"energy_mode: got {config.energy_mode!r}, expected one of {', '.join(ENERGY_MODES)}"
+        )
     controls = build_controls(config)
     panels = {name: SystemFigures(name, config) for name in config.systems}
-    return DashboardModels(config=config, controls=controls, panels=panels,
-                           header=build_header(controls))
+    return DashboardModels(
+        config=config, controls=controls, panels=panels, header=build_header(controls)
+    )

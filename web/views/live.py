@@ -57,10 +57,15 @@ def describe_error(exc: BaseException) -> str:
 
 def check_dt(dt):
     """Validate a time step from the page: a number in :data:`DT_RANGE` (s)."""
-    if isinstance(dt, bool) or not isinstance(dt, (int, float)) or not math.isfinite(dt) \
-            or not DT_RANGE[0] <= dt <= DT_RANGE[1]:
-        raise ValueError(f"'dt': got {dt!r}, expected a number in [{DT_RANGE[0]:g}, "
-                         f"{DT_RANGE[1]:g}] s")
+    if (
+        isinstance(dt, bool)
+        or not isinstance(dt, (int, float))
+        or not math.isfinite(dt)
+        or not DT_RANGE[0] <= dt <= DT_RANGE[1]
+    ):
+        raise ValueError(
+            f"'dt': got {dt!r}, expected a number in [{DT_RANGE[0]:g}, {DT_RANGE[1]:g}] s"
+        )
     return float(dt)
 
 
@@ -78,9 +83,13 @@ class SystemRun:
         self.reset()
 
     def reset(self):
-        self.runner = Runner(self.system, self.integrators, self.dt,
-                             every=sample_every(self.dt, SAMPLES_PER_SECOND),
-                             capacity=RUNNER_CAPACITY)
+        self.runner = Runner(
+            self.system,
+            self.integrators,
+            self.dt,
+            every=sample_every(self.dt, SAMPLES_PER_SECOND),
+            capacity=RUNNER_CAPACITY,
+        )
         self.energy0 = self.runner.energy0
         self.scale = error_scale(self.system, self.energy0)
         self.cost = None  # seconds of compute per step, measured (exponential average)
@@ -136,9 +145,11 @@ class SystemRun:
 
     def fail(self, what: str, exc: BaseException) -> None:
         """Stop this system after ``what`` raised ``exc``; the page is told once."""
-        self.failure = (f"{self.title} stopped at t = {self.runner.time:.4g} s: {what} failed "
-                        f"({describe_error(exc)}). The other systems go on; change a "
-                        f"parameter or press Reset to try again.")
+        self.failure = (
+            f"{self.title} stopped at t = {self.runner.time:.4g} s: {what} failed "
+            f"({describe_error(exc)}). The other systems go on; change a "
+            f"parameter or press Reset to try again."
+        )
         self.rtf = None
         self.changed = True
 
@@ -152,15 +163,25 @@ class SystemRun:
         if failed is not None or self.curve_failure:
             why = describe_error(failed[1]) if failed is not None else self.curve_failure
             when = f" at t = {failed[0]:.4g} s" if failed is not None else ""
-            out.append(f"{self.title}: the exact solution failed{when} ({why}); its ghost "
-                       f"is hidden, the integrators go on.")
+            out.append(
+                f"{self.title}: the exact solution failed{when} ({why}); its ghost "
+                f"is hidden, the integrators go on."
+            )
         return out
 
     def failed_frame(self) -> dict:
         """The frame of a stopped system: no new positions or samples, only why."""
         self.changed = False
-        return {"time": self.runner.time, "rtf": None, "lanes": [], "diverged": {},
-                "reasons": {}, "data": array("d"), "alerts": self.alerts(), "failed": True}
+        return {
+            "time": self.runner.time,
+            "rtf": None,
+            "lanes": [],
+            "diverged": {},
+            "reasons": {},
+            "data": array("d"),
+            "alerts": self.alerts(),
+            "failed": True,
+        }
 
     def _measure(self, wall, sim):
         self.rtf_wall += wall
@@ -179,8 +200,12 @@ class SystemRun:
         states = [lane.q if lane.diverged_at is None else None for lane in runner.lanes]
         scene = self.scene.frame(states, runner.time)
         data = array("d")
-        for role, cols in (("bodies", BODY_COLUMNS), ("links", LINK_COLUMNS),
-                           ("ghost_bodies", BODY_COLUMNS), ("ghost_links", LINK_COLUMNS)):
+        for role, cols in (
+            ("bodies", BODY_COLUMNS),
+            ("links", LINK_COLUMNS),
+            ("ghost_bodies", BODY_COLUMNS),
+            ("ghost_links", LINK_COLUMNS),
+        ):
             for c in cols:
                 data.extend(scene[role][c])
         batch = runner.take_batch(everything)
@@ -237,8 +262,10 @@ class Live:
     def set_integrators(self, names) -> list[dict]:
         unknown = [n for n in names if n not in INTEGRATORS]
         if unknown or not names or len(set(names)) != len(names):
-            raise ValueError(f"integrators: got {list(names)!r}, expected distinct names "
-                             f"among {', '.join(INTEGRATORS)}")
+            raise ValueError(
+                f"integrators: got {list(names)!r}, expected distinct names "
+                f"among {', '.join(INTEGRATORS)}"
+            )
         out = []
         for name, run in list(self.runs.items()):
             out.append(self.configure(name, run.system.params, run.dt, names))
@@ -283,8 +310,7 @@ class Live:
         runs = self.live_runs()
         wanted = [run.wanted_steps(wall, self.speed) for run in runs]
         # before the first measurement the cost per step is unknown: assume a slow one
-        cost = sum(w * (run.cost if run.cost is not None else 1e-4)
-                   for w, run in zip(wanted, runs))
+        cost = sum(w * (run.cost if run.cost is not None else 1e-4) for w, run in zip(wanted, runs))
         budget = BUDGET_FRACTION * wall
         share = 1.0 if cost <= budget else budget / cost
         for w, run in zip(wanted, runs):
@@ -316,5 +342,7 @@ class Live:
         return self.frames(force)
 
     def status(self) -> dict:
-        return {name: {"time": run.runner.time, "rtf": run.rtf, "alerts": run.alerts()}
-                for name, run in self.runs.items()}
+        return {
+            name: {"time": run.runner.time, "rtf": run.rtf, "alerts": run.alerts()}
+            for name, run in self.runs.items()
+        }

@@ -130,11 +130,15 @@ class Scene:
         except Exception as exc:  # noqa: BLE001 - any failure of the view's extra
             self.has_exact = False
             self.exact_failure = (0.0, exc)
-        build = {"pendulum": self._layout_pendulum, "cradle": self._layout_cradle,
-                 "spring": self._layout_spring}.get(self.kind)
+        build = {
+            "pendulum": self._layout_pendulum,
+            "cradle": self._layout_cradle,
+            "spring": self._layout_spring,
+        }.get(self.kind)
         if build is None:
-            raise ValueError(f"no scene for system {self.kind!r}; scenes exist for: "
-                             "pendulum, cradle, spring")
+            raise ValueError(
+                f"no scene for system {self.kind!r}; scenes exist for: pendulum, cradle, spring"
+            )
         self.fixtures = {c: [] for c in LINK_COLUMNS}
         build()
         lanes = len(self.names)
@@ -163,11 +167,13 @@ class Scene:
         # highest point the exact motion reaches (above the pivot for large swings)
         theta0, omega0 = s.params["theta0"], s.params["omega0"]
         rise = 1.0 - math.cos(theta0) + omega0 * omega0 / (2.0 * s.w2)  # (1 - cos theta_max)
-        top = 1.2 * length if rise > 1.0 else max(0.25 * length, (rise - 1.0) * length
-                                                   + 0.2 * length)
+        top = (
+            1.2 * length if rise > 1.0 else max(0.25 * length, (rise - 1.0) * length + 0.2 * length)
+        )
         self.shape = "circle"
-        self.x_range, self.y_range = _fit_aspect((-1.2 * length, 1.2 * length),
-                                                 (-1.2 * length, top))
+        self.x_range, self.y_range = _fit_aspect(
+            (-1.2 * length, 1.2 * length), (-1.2 * length, top)
+        )
         self.bodies_per_lane, self.links_per_lane = 1, 1
         self.ghost_links_per_lane = 1
         diameter = 0.12 * length
@@ -180,8 +186,10 @@ class Scene:
         s = self.system
         reach = s.length * math.sin(min(s.params["angle"], math.pi / 2)) + s.radius
         margin = 3.0 * s.radius
-        x_range = (s.pivots[0] - max(reach, 2 * s.radius) - margin,
-                   s.pivots[-1] + max(reach, 2 * s.radius) + margin)
+        x_range = (
+            s.pivots[0] - max(reach, 2 * s.radius) - margin,
+            s.pivots[-1] + max(reach, 2 * s.radius) + margin,
+        )
         y_range = (-s.length - s.radius - margin, margin)
         self.shape = "circle"
         self.x_range, self.y_range = _fit_aspect(x_range, y_range)
@@ -190,8 +198,12 @@ class Scene:
         self._body_w = self._body_h = [2.0 * s.radius] * s.n
         self._ghost_body_w = self._ghost_body_h = []
         bar = 2.0 * s.radius
-        self.fixtures = {"x0": [s.pivots[0] - bar], "y0": [0.0],
-                         "x1": [s.pivots[-1] + bar], "y1": [0.0]}
+        self.fixtures = {
+            "x0": [s.pivots[0] - bar],
+            "y0": [0.0],
+            "x1": [s.pivots[-1] + bar],
+            "y1": [0.0],
+        }
 
     def _layout_spring(self):
         s = self.system
@@ -218,8 +230,12 @@ class Scene:
         self._ghost_body_w = [2.0 * self.half_block] * len(self.names)
         self._ghost_body_h = [block_h] * len(self.names)
         span = self.rows_y[0] - self.rows_y[-1] + self.row
-        self.fixtures = {"x0": [self.wall], "y0": [span / 2.0],
-                         "x1": [self.wall], "y1": [-span / 2.0]}
+        self.fixtures = {
+            "x0": [self.wall],
+            "y0": [span / 2.0],
+            "x1": [self.wall],
+            "y1": [-span / 2.0],
+        }
 
     # -- frames ---------------------------------------------------------------------------
     def frame(self, states, t=None) -> dict:
@@ -260,8 +276,12 @@ class Scene:
                     self._draw(lane, exact[0], ghost_bodies, None)
             else:
                 self._draw(0, exact[0], ghost_bodies, ghost_links)
-        return {"bodies": bodies, "links": links, "ghost_bodies": ghost_bodies,
-                "ghost_links": ghost_links}
+        return {
+            "bodies": bodies,
+            "links": links,
+            "ghost_bodies": ghost_bodies,
+            "ghost_links": ghost_links,
+        }
 
     def clear_exact_failure(self) -> None:
         """Try the exact solution again (the run restarted from t = 0)."""
@@ -349,8 +369,16 @@ def initial_sample(system) -> dict:
     """The :data:`SAMPLE_COLUMNS` of the state at t = 0 (one value each)."""
     q, v = system.initial_state()
     kinetic, potential, dissipated, total = system.energies(q, v, 0.0)
-    return {"t": 0.0, "q": q[0], "v": v[0], "kinetic": kinetic, "potential": potential,
-            "dissipated": dissipated, "total": total, "error": ERROR_FLOOR}
+    return {
+        "t": 0.0,
+        "q": q[0],
+        "v": v[0],
+        "kinetic": kinetic,
+        "potential": potential,
+        "dissipated": dissipated,
+        "total": total,
+        "error": ERROR_FLOOR,
+    }
 
 
 def exact_curve(system, points: int = 400) -> dict | None:
