@@ -41,9 +41,11 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
     for path in (
         "index.html",
         "favicon.ico",
+        "static/start.js",
         "static/bridge.js",
         "static/worker.mjs",
         "static/style.css",
+        "py/snapshot.bin.gz",
         "bokeh/bokeh.min.js",
         "bokeh/bokeh-widgets.min.js",
         "pyodide/pyodide.mjs",
@@ -58,13 +60,16 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
     # the page and its own scripts name no other origin and no machine path
     for text in (
         page,
+        (built / "static/start.js").read_text(),
         (built / "static/bridge.js").read_text(),
         (built / "static/worker.mjs").read_text(),
     ):
         assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
         assert "cdn" not in text.lower()
         assert str(ROOT) not in text and str(Path.home()) not in text
+    # Python's worker starts first, then BokehJS loads and the page draws
     assert re.findall(r'<script src="([^"]+)"', page) == [
+        "static/start.js",
         "bokeh/bokeh.min.js",
         "bokeh/bokeh-widgets.min.js",
         "static/bridge.js",
