@@ -14,9 +14,10 @@
   const INTEGRATORS = data.integrators.map((i) => i.name);
   const DEFAULTS = data.defaults;
   const ROLLOVER = data.rollover;
-  const COLUMNS = data.columns;
-  const BODY = ["x", "y"];
-  const LINK = ["x0", "y0", "x1", "y1"];
+  const COLUMNS = data.frameLayout.samples;
+  // the frame buffer's scene part: [role, its moving columns] in buffer order (views.shared)
+  const SCENE_LAYOUT = data.frameLayout.scene;
+  const TEXTS = data.texts; // status and divergence texts (views.shared)
   const STATUS_INTERVAL_MS = 250; // how often the "t = ... · real time" lines refresh
   const PARAM_DEBOUNCE_MS = 150; // spinner clicks in a row restart the system once
   const MAX_MESSAGES = 20; // older messages make room for new ones
@@ -459,17 +460,14 @@
       }
     });
     saveState();
-    const withCoords = (statics, columns) => {
-      const rows = statics.w ? statics.w.length : statics.color.length;
-      const out = Object.assign({}, statics);
-      for (const c of columns) out[c] = new Array(rows).fill(NaN);
-      return out;
-    };
-    model(`${system}:scene:bodies`).data = withCoords(layout.bodies, BODY);
-    model(`${system}:scene:links`).data = withCoords(layout.links, LINK);
-    model(`${system}:scene:ghost_bodies`).data = withCoords(layout.ghost_bodies, BODY);
-    model(`${system}:scene:ghost_links`).data = Object.fromEntries(
-      LINK.map((c) => [c, new Array(layout.n_ghost_links).fill(NaN)]));
+    entry.scene = {};
+    for (const [role, columns] of SCENE_LAYOUT) {
+      // static columns (colours, sizes, ...) stay; the moving ones wait for the first frame
+      entry.scene[role] = layout[role] || {};
+      const next = Object.assign({}, entry.scene[role]);
+      for (const c of columns) next[c] = new Array(layout.counts[role]).fill(NaN);
+      model(`${system}:scene:${role}`).data = next;
+    }
     model(`${system}:scene:fixtures`).data = layout.fixtures;
     model(`${system}:scene:status`).data = { x: [], y: [], text: [], color: [] };
     const xr = model(`${system}:scene:x_range`);
@@ -480,14 +478,7 @@
     model(`${system}:phase:exact`).data = { q: Array.from(curve.q), v: Array.from(curve.v) };
     // the next frame replaces the samples (an empty source would break a log axis)
     entry.fresh = true;
-    entry.counts = {
-      bodies: layout.bodies.color.length, links: layout.links.color.length,
-      ghost_bodies: layout.ghost_bodies.w.length, ghost_links: layout.n_ghost_links,
-    };
-    entry.scene = {
-      bodies: layout.bodies, links: layout.links, ghost_bodies: layout.ghost_bodies,
-      ghost_links: {},
-    };
+    entry.counts = layout.counts;
     setStatusText(system, 0, null);
   }
 
@@ -575,8 +566,7 @@
     const take = (n) => { const part = d.subarray(at, at + n); at += n; return part; };
     // every moving renderer costs the page a repaint and a restyle per frame: leave out
     // the empty ones and the hidden ghost
-    for (const [role, columns] of [["bodies", BODY], ["links", LINK],
-                                   ["ghost_bodies", BODY], ["ghost_links", LINK]]) {
+    for (const [role, columns] of SCENE_LAYOUT) {
       const n = entry.counts[role];
       const shown = n > 0 && (state.exact || !role.startsWith("ghost"));
       if (!shown) {
@@ -611,7 +601,7 @@
       entry.diverged = Object.fromEntries(names.map((n) => [n, diverged[n]]));
       model(`${system}:scene:status`).data = {
         x: names.map(() => 8), y: names.map((_, k) => 8 + 18 * k),
-        text: names.map((n) => `${n}: diverged at t = ${formatTime(diverged[n])} s`),
+        text: names.map((n) => divergedText(n, diverged[n])),
         color: names.map((n) => data.colors[n] || "#555555"),
       };
     }
@@ -622,16 +612,19 @@
     }
   }
 
-  function formatTime(t) {
-    return Number(t.toPrecision(3)).toString();
+  // the texts of views.shared, filled as its status_text / diverged_text do
+  const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, k) => values[k]);
+  function divergedText(name, at) {
+    return fill(TEXTS.diverged,
+      { name, at: Number(at.toPrecision(TEXTS.digits.at)).toString() });
   }
   function setStatusText(system, time, rtf) {
-    const shown = rtf === null ? "–" : rtf.toFixed(2);
-    const paused = state.playing ? "" : " · paused";
+    const t = time.toFixed(TEXTS.digits.time);
+    const shown = rtf === null ? TEXTS.noRate : rtf.toFixed(TEXTS.digits.rtf);
     // plain text outside Bokeh: a Bokeh Div would re-lay the panel out at every update
     document.getElementById(`il-status-${system}`).textContent =
-      live.systems[system].stopped ? `t = ${time.toFixed(2)} s · stopped`
-        : `t = ${time.toFixed(2)} s · ${shown}× real time${paused}`;
+      live.systems[system].stopped ? fill(TEXTS.stopped, { time: t })
+        : fill(TEXTS.status, { time: t, rtf: shown }) + (state.playing ? "" : TEXTS.paused);
   }
 
   // -- view options (display only, no simulation change) ---------------------------------

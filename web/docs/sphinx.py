@@ -36,7 +36,7 @@ from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, catal
 from integrator_lab.site.pack import core_files
 
 # the static page shows these systems and accepts these time steps
-from integrator_lab.views.figures import DT_RANGE, PANEL_SYSTEMS, SPEED_RANGE
+from integrator_lab.views.shared import DT_RANGE, PANEL_SYSTEMS, SPEED_RANGE
 
 logger = logging.getLogger(__name__)
 

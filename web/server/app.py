@@ -56,9 +56,10 @@ from integrator_lab.server.controls import (
 )
 from integrator_lab.server.sessions import LOAD, REGISTRY, session_label
 from integrator_lab.views import figures
-from integrator_lab.views.figures import ENERGY_MODES, PANEL_SYSTEMS, SPEED_RANGE
+from integrator_lab.views.figures import ENERGY_MODES
 from integrator_lab.views.live import SystemRun, check_dt
-from integrator_lab.views.scene import SAMPLE_COLUMNS, exact_curve
+from integrator_lab.views.scene import exact_curve
+from integrator_lab.views.shared import PANEL_SYSTEMS, ROLLOVER, SPEED_RANGE, frame_layout
 
 TITLE = "Integrator Lab"
 #: period of each session's callback (ms): a little over 20 updates per second
@@ -202,8 +203,8 @@ class Dashboard(pn.viewable.Viewer):
             page_script(
                 "apply_frames",
                 echo=self._echo,
-                rollover=figures.ROLLOVER,
-                columns=list(SAMPLE_COLUMNS),
+                rollover=ROLLOVER,
+                layout=frame_layout(),
                 integrators=list(INTEGRATORS),
             ),
         )
@@ -575,7 +576,6 @@ class Dashboard(pn.viewable.Viewer):
                 continue  # the page keeps its last good frame: nothing half-made reaches it
             if fresh:
                 sent_fresh.add(name)
-            scene = run.scene
             systems.append(
                 {
                     "name": name,
@@ -584,12 +584,7 @@ class Dashboard(pn.viewable.Viewer):
                     "lanes": frame["lanes"],
                     "moved": name in self._moved or fresh,
                     "fresh": fresh,
-                    "counts": [
-                        len(scene.bodies["color"]),
-                        len(scene.links["color"]),
-                        len(scene.ghost_bodies["w"]),
-                        scene.n_ghost_links,
-                    ],
+                    "counts": run.scene.counts(),
                 }
             )
             parts.append(np.frombuffer(frame["data"], dtype=np.float64))

@@ -13,7 +13,7 @@ import param
 from integrator_lab.core import SYSTEMS
 from integrator_lab.server import transport
 from integrator_lab.views import figures
-from integrator_lab.views.figures import DT_RANGE
+from integrator_lab.views.shared import DT_RANGE
 
 
 # -- declared state ----------------------------------------------------------------------------

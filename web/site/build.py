@@ -44,8 +44,8 @@ from integrator_lab.site.snapshot import (
     make_snapshot,
 )
 from integrator_lab.views import figures
-from integrator_lab.views.live import DT_RANGE
-from integrator_lab.views.scene import INTEGRATOR_COLORS, SAMPLE_COLUMNS, integrator_label
+from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_label
+from integrator_lab.views.shared import page_constants
 
 DEFAULT_OUT = "_site"
 DEFAULT_PORT = 8000
@@ -62,7 +62,7 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 #: the modules of integrator_lab.views that the worker imports (pure Python, no Bokeh)
-WORKER_MODULES = ("__init__.py", "scene.py", "live.py")
+WORKER_MODULES = ("__init__.py", "shared.py", "scene.py", "live.py")
 #: types the page needs right; module workers are refused without a JavaScript type
 MIME_TYPES = {
     ".mjs": "text/javascript",
@@ -171,13 +171,11 @@ def page_data(config: figures.DashboardConfig) -> dict:
             "params": {name: dict(config.system(name).params) for name in systems},
         },
         "energyModes": list(figures.ENERGY_MODES),
-        "dtRange": list(DT_RANGE),
-        "speedRange": list(figures.SPEED_RANGE),
-        "rollover": figures.ROLLOVER,
+        # ranges, rollover, sample columns, frame layout, status texts (views.shared)
+        **page_constants(),
         "colors": dict(INTEGRATOR_COLORS),
         "labels": {name: integrator_label(name) for name in INTEGRATORS},
         "lineStyles": _line_styles(),
-        "columns": list(SAMPLE_COLUMNS),
     }
 
 

@@ -87,21 +87,23 @@ from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, get_s
 from integrator_lab.views import scene as scenes
 from integrator_lab.views.scene import (
     GHOST_COLOR,
-    SAMPLE_COLUMNS,
     SCENE_ASPECT,
     Scene,
     color_of,
     integrator_label,
 )
+from integrator_lab.views.shared import (
+    DT_RANGE,
+    PANEL_SYSTEMS,
+    ROLLOVER,
+    SAMPLE_COLUMNS,
+    SPEED_RANGE,
+    diverged_text,
+    status_text,
+)
 
-#: the systems the dashboard shows, left to right
-PANEL_SYSTEMS = ("pendulum", "cradle", "spring")
 ENERGY_MODES = ("error", "breakdown")
 ENERGY_MODE_LABELS = ("Energy error", "Energy breakdown")
-SPEED_RANGE = (0.1, 4.0)  # slow motion to fast forward, x real time
-DT_RANGE = (1e-5, 0.5)  # s: finer steps crawl, coarser ones mean nothing on these systems
-#: samples kept per integrator and plot (older ones roll over): bounded memory
-ROLLOVER = 3000
 SCENE_WIDTH = 480  # px; figures scale to the width they get, these set proportions
 ENERGY_HEIGHT = 230
 PHASE_HEIGHT = 260
@@ -770,15 +772,6 @@ PanelModels = SystemFigures
 def line_name(system: str, kind: str, integrator: str) -> str:
     """Name of the line of ``kind`` (:data:`LINE_STYLES`) for ``integrator``."""
     return model_name(system, f"line:{kind}:{integrator}")
-
-
-def diverged_text(name: str, at: float) -> str:
-    return f"{name}: diverged at t = {at:.3g} s"
-
-
-def status_text(time: float, real_time_factor: float | None) -> str:
-    rtf = "–" if real_time_factor is None else f"{real_time_factor:.2f}"
-    return f"t = {time:.2f} s · {rtf}× real time"
 
 
 # -- the whole dashboard ---------------------------------------------------------------------

@@ -25,15 +25,13 @@ from array import array
 
 from integrator_lab.core import INTEGRATORS, Runner, get_system
 from integrator_lab.views.scene import (
-    BODY_COLUMNS,
-    LINK_COLUMNS,
-    SAMPLE_COLUMNS,
     Scene,
     error_scale,
     exact_curve,
     sample_columns,
     sample_every,
 )
+from integrator_lab.views.shared import DT_RANGE, FRAME_SCENE, SAMPLE_COLUMNS
 
 #: samples each lane keeps for a batch not yet taken (the page holds its own bounded copy)
 RUNNER_CAPACITY = 4000
@@ -45,7 +43,6 @@ BUDGET_FRACTION = 0.8
 RTF_WINDOW = 1.0
 #: samples per simulated second sent to the energy plots
 SAMPLES_PER_SECOND = 60.0
-DT_RANGE = (1e-5, 0.5)  # s, the same bounds the page's widgets use
 UNLIMITED = 10**9  # max_steps when the budget covers every step wanted
 
 
@@ -123,6 +120,7 @@ class SystemRun:
             "links": {k: list(v) for k, v in scene.links.items()},
             "ghost_bodies": {k: list(v) for k, v in scene.ghost_bodies.items()},
             "n_ghost_links": scene.n_ghost_links,
+            "counts": scene.counts(),
             "fixtures": {k: list(v) for k, v in scene.fixtures.items()},
             "exact_curve": curve,
             "columns": list(SAMPLE_COLUMNS),
@@ -192,20 +190,15 @@ class SystemRun:
 
     def frame(self, everything: bool = False) -> dict:
         """The scene at the current time and every sample not sent yet (with
-        ``everything``, every sample kept), in one flat buffer:
-        bodies x, y; links x0, y0, x1, y1; ghost bodies x, y; ghost links x0, y0, x1, y1;
-        then per integrator (in ``lanes`` order) the :data:`SAMPLE_COLUMNS`, column after
-        column, ``lanes[i][1]`` samples each."""
+        ``everything``, every sample kept), in one flat buffer laid out as
+        :data:`~integrator_lab.views.shared.FRAME_SCENE` says (``Scene.counts`` values per
+        column), then per integrator (in ``lanes`` order) the :data:`SAMPLE_COLUMNS`, column
+        after column, ``lanes[i][1]`` samples each."""
         runner = self.runner
         states = [lane.q if lane.diverged_at is None else None for lane in runner.lanes]
         scene = self.scene.frame(states, runner.time)
         data = array("d")
-        for role, cols in (
-            ("bodies", BODY_COLUMNS),
-            ("links", LINK_COLUMNS),
-            ("ghost_bodies", BODY_COLUMNS),
-            ("ghost_links", LINK_COLUMNS),
-        ):
+        for role, cols in FRAME_SCENE:
             for c in cols:
                 data.extend(scene[role][c])
         batch = runner.take_batch(everything)

@@ -20,6 +20,11 @@ import math
 from array import array
 
 from integrator_lab.core import INTEGRATORS
+from integrator_lab.views.shared import (  # noqa: F401 - SAMPLE_COLUMNS re-exported
+    BODY_COLUMNS,
+    LINK_COLUMNS,
+    SAMPLE_COLUMNS,
+)
 
 #: one colour per integrator, the same in every plot and legend
 INTEGRATOR_COLORS = {
@@ -43,11 +48,6 @@ GHOST_COLOR = "#9a9a9a"
 SCENE_ASPECT = 4.0 / 3.0
 #: relative energy errors below this are drawn at this value (a log axis cannot show 0)
 ERROR_FLOOR = 1e-16
-#: columns streamed to the energy and phase plots, one row per sample
-SAMPLE_COLUMNS = ("t", "q", "v", "kinetic", "potential", "dissipated", "total", "error")
-#: columns of a scene that change every frame
-BODY_COLUMNS = ("x", "y")
-LINK_COLUMNS = ("x0", "y0", "x1", "y1")
 
 #: spring drawing: zig-zag segments between the two straight leads
 SPRING_ZIGS = 12
@@ -151,6 +151,16 @@ class Scene:
         self.ghost_bodies = {"w": self._ghost_body_w * ghosts, "h": self._ghost_body_h * ghosts}
         self.ghost_bodies["r"] = [w / 2.0 for w in self.ghost_bodies["w"]]
         self.n_ghost_links = self.ghost_links_per_lane * ghosts
+
+    def counts(self) -> dict[str, int]:
+        """Rows of each moving role of :data:`FRAME_SCENE`: how many values each of its
+        columns has in a frame."""
+        return {
+            "bodies": len(self.bodies["color"]),
+            "links": len(self.links["color"]),
+            "ghost_bodies": len(self.ghost_bodies["w"]),
+            "ghost_links": self.n_ghost_links,
+        }
 
     def _static_rows(self, per_lane, lanes):
         integrator, color, about = [], [], []

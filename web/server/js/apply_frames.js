@@ -1,14 +1,13 @@
 // Runs in the page for every update of the Panel dashboard (a Bokeh CustomJS module on the
 // carrier's `tags`): unpacks the carrier's array into the sources, then acknowledges.
-// The array's layout is SystemRun.frame's (integrator_lab.views.live); the metadata in
-// tags[0] says where each system's part starts and how long its pieces are. Changes made
-// here stay in the page ({sync: false}): the server has the data already.
+// The array's layout is SystemRun.frame's (integrator_lab.views.live), handed over as
+// `layout` (views.shared.frame_layout: the scene's roles and columns in buffer order, then
+// each integrator's sample columns); the metadata in tags[0] says where each system's part
+// starts and how many rows each role and lane has. Changes made here stay in the page
+// ({sync: false}): the server has the data already.
 
-// [role of a scene source, its columns], in the order the frame holds them
-const ROLES = [["bodies", ["x", "y"]], ["links", ["x0", "y0", "x1", "y1"]],
-  ["ghost_bodies", ["x", "y"]], ["ghost_links", ["x0", "y0", "x1", "y1"]]];
-
-export default function applyFrames({echo, rollover, columns, integrators}, carrier) {
+export default function applyFrames({echo, rollover, layout, integrators}, carrier) {
+  const columns = layout.samples;
   const meta = carrier.tags.length ? JSON.parse(carrier.tags[0]) : null;
   const array = carrier.data.buf;
   if (!meta || !array || array[0] !== meta.seq) return;
@@ -23,17 +22,17 @@ export default function applyFrames({echo, rollover, columns, integrators}, carr
       at += n;
       return part;
     };
-    ROLES.forEach(([role, cols], k) => {
-      const n = s.counts[k];
+    for (const [role, cols] of layout.scene) {
+      const n = s.counts[role];
       const source = doc.get_model_by_name(`${s.name}:scene:${role}`);
       if (!s.moved || !source) {
         at += n * cols.length;
-        return;
+        continue;
       }
       const data = Object.assign({}, source.data);
       for (const c of cols) data[c] = take(n).slice();
       source.setv({data}, quiet);
-    });
+    }
     if (s.fresh) { // integrators no longer running keep no samples
       const running = new Set(s.lanes.map(([name]) => name));
       for (const name of integrators) {

@@ -1,0 +1,87 @@
+"""What both views (the Panel dashboard and the static page) share, stated once.
+
+Standard library only, no Bokeh or Panel: the page's worker imports it in Pyodide, the page's
+JavaScript gets it through its build-time data (:func:`page_constants`, embedded by
+``integrator_lab.site.build.page_data``) and the Panel dashboard's page script through its
+``CustomJS`` arguments, so neither restates it.
+"""
+
+from __future__ import annotations
+
+#: the systems the dashboard shows, left to right
+PANEL_SYSTEMS = ("pendulum", "cradle", "spring")
+#: slow motion to fast forward, × real time
+SPEED_RANGE = (0.1, 4.0)
+#: s: finer steps crawl, coarser ones mean nothing on these systems
+DT_RANGE = (1e-5, 0.5)
+#: samples kept per integrator and plot (older ones roll over): bounded memory
+ROLLOVER = 3000
+
+#: columns streamed to the energy and phase plots, one row per sample
+SAMPLE_COLUMNS = ("t", "q", "v", "kinetic", "potential", "dissipated", "total", "error")
+#: columns of a scene that change every frame
+BODY_COLUMNS = ("x", "y")
+LINK_COLUMNS = ("x0", "y0", "x1", "y1")
+#: the scene part of a frame's flat buffer (``SystemRun.frame``): each role's moving columns,
+#: column after column, as many values each as the role has rows; then per integrator the
+#: :data:`SAMPLE_COLUMNS`, column after column
+FRAME_SCENE = (
+    ("bodies", BODY_COLUMNS),
+    ("links", LINK_COLUMNS),
+    ("ghost_bodies", BODY_COLUMNS),
+    ("ghost_links", LINK_COLUMNS),
+)
+
+#: texts of a system's status line and of a diverged integrator; ``{time}``, ``{rtf}`` and
+#: ``{at}`` are numbers with the decimals / significant digits of :data:`TEXT_DIGITS`
+STATUS_TEXT = "t = {time} s · {rtf}× real time"
+STOPPED_TEXT = "t = {time} s · stopped"
+PAUSED_SUFFIX = " · paused"
+NO_RATE = "–"  # real-time factor not measured yet
+DIVERGED_TEXT = "{name}: diverged at t = {at} s"
+#: time and real-time factor: decimals; divergence time: significant digits
+TEXT_DIGITS = {"time": 2, "rtf": 2, "at": 3}
+
+
+def status_text(time: float, real_time_factor: float | None, *, paused: bool = False) -> str:
+    """``"t = 1.25 s · 0.98× real time"``: a system's status line."""
+    rtf = NO_RATE if real_time_factor is None else f"{real_time_factor:.{TEXT_DIGITS['rtf']}f}"
+    text = STATUS_TEXT.format(time=f"{time:.{TEXT_DIGITS['time']}f}", rtf=rtf)
+    return text + PAUSED_SUFFIX if paused else text
+
+
+def stopped_text(time: float) -> str:
+    return STOPPED_TEXT.format(time=f"{time:.{TEXT_DIGITS['time']}f}")
+
+
+def diverged_text(name: str, at: float) -> str:
+    """``"euler: diverged at t = 3.21 s"``."""
+    return DIVERGED_TEXT.format(name=name, at=f"{at:.{TEXT_DIGITS['at']}g}")
+
+
+def page_constants() -> dict:
+    """All of the above but the systems (the page gets those it shows), as JSON for the
+    page's JavaScript."""
+    return {
+        "speedRange": list(SPEED_RANGE),
+        "dtRange": list(DT_RANGE),
+        "rollover": ROLLOVER,
+        "frameLayout": frame_layout(),
+        "texts": {
+            "status": STATUS_TEXT,
+            "stopped": STOPPED_TEXT,
+            "paused": PAUSED_SUFFIX,
+            "noRate": NO_RATE,
+            "diverged": DIVERGED_TEXT,
+            "digits": dict(TEXT_DIGITS),
+        },
+    }
+
+
+def frame_layout() -> dict:
+    """The frame buffer's layout as JSON: ``scene`` [[role, [columns]], ...] in buffer order,
+    then ``samples``, the columns of each integrator's part."""
+    return {
+        "scene": [[role, list(cols)] for role, cols in FRAME_SCENE],
+        "samples": list(SAMPLE_COLUMNS),
+    }
