@@ -47,6 +47,11 @@ let bootPath = null; // "snapshot" or "plain", once booted
 let fallback = null; // why the snapshot was not used
 let receiveBoot;
 const bootConfig = new Promise((resolve) => { receiveBoot = resolve; });
+// the page's first "init" comes once BokehJS has drawn the dashboard: until then the worker
+// only downloads (I/O), so that Python's start, which is CPU work, does not delay the first
+// draw on a machine with few cores
+let pageDrawn;
+const drawn = new Promise((resolve) => { pageDrawn = resolve; });
 const GZIP_MAGIC = [0x1f, 0x8b];
 let inFlight = false; // a frame was posted and not yet acknowledged
 let postedAt = 0; // performance.now() when it was posted
@@ -144,6 +149,7 @@ async function fetchSnapshot(snapshot) {
     const response = await realFetch.call(self, new URL(file, siteURL));
     if (!response.ok) return { reason: `${file}: HTTP ${response.status}` };
     let bytes = new Uint8Array(await response.arrayBuffer());
+    await drawn; // inflating 31 MB is CPU work: after the first draw
     // a host that sent the file with Content-Encoding: gzip has decompressed it already
     if (bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1]) {
       const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
@@ -177,6 +183,7 @@ async function bootPython() {
   post({ type: "progress", text: "Loading Python (Pyodide)…", step });
   const config = await bootConfig;
   const snapshot = await frozen;
+  await drawn;
   let pyodide = null;
   fallback = snapshot.reason ?? null;
   if (snapshot.bytes && config.snapshot.pyodide !== version) {
@@ -320,6 +327,7 @@ self.onmessage = (event) => {
     return;
   }
   if (!live) {
+    if (event.data?.type === "init") pageDrawn();
     pending.push(event.data);
     return;
   }

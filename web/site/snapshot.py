@@ -38,6 +38,16 @@ PYODIDE_INPUTS = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_
 TIMEOUT = 300.0
 
 
+#: snapshots kept in the cache (each core change makes a new one of about 6 MB)
+KEEP_CACHED = 8
+
+
+def _prune(folder: Path, keep: int) -> None:
+    snapshots = sorted(folder.glob("*.bin.gz"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in snapshots[keep:]:
+        old.unlink(missing_ok=True)
+
+
 class SnapshotUnavailable(RuntimeError):
     """The snapshot cannot be made here (no Node); the page then boots Pyodide plainly."""
 
@@ -91,6 +101,7 @@ def make_snapshot(archive_path: Path, pyodide_dir: Path, dest: Path) -> dict:
             # mtime 0 in the gzip header: the same snapshot compresses to the same bytes
             partial.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=9, mtime=0))
             partial.replace(cached)
+            _prune(cached.parent, keep=KEEP_CACHED)
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(cached, dest)
