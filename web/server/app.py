@@ -59,7 +59,14 @@ from integrator_lab.views import figures
 from integrator_lab.views.figures import ENERGY_MODES
 from integrator_lab.views.live import SystemRun, check_dt
 from integrator_lab.views.scene import exact_curve
-from integrator_lab.views.shared import PANEL_SYSTEMS, ROLLOVER, SPEED_RANGE, frame_layout
+from integrator_lab.views.shared import (
+    PANEL_SYSTEMS,
+    ROLLOVER,
+    SPEED_RANGE,
+    describe_error,
+    failure_text,
+    frame_layout,
+)
 
 TITLE = "Integrator Lab"
 #: period of each session's callback (ms): a little over 20 updates per second
@@ -530,14 +537,10 @@ class Dashboard(pn.viewable.Viewer):
 
     def _fail(self, name: str, what: str, exc: Exception) -> None:
         run = self.runs.get(name)
-        at = f" at t = {run.runner.time:.2f} s" if run is not None else ""
-        reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        text = (
-            f"{SYSTEMS[name].title} stopped{at}: {what} raised {reason}. The other "
-            "systems go on; change one of its settings or press Reset to start it again."
-        )
+        now = run.runner.time if run is not None else None
+        text = failure_text(SYSTEMS[name].title, now, what, exc)
         self.failed[name] = text
-        log.warning("%s stopped%s: %s raised %s", name, at, what, reason)
+        log.warning("%s stopped at t = %s s: %s raised %s", name, now, what, describe_error(exc))
         pane = self.system_messages[name]
         pane.object = html.escape(text)
         pane.visible = True

@@ -31,7 +31,13 @@ from integrator_lab.views.scene import (
     sample_columns,
     sample_every,
 )
-from integrator_lab.views.shared import DT_RANGE, FRAME_SCENE, SAMPLE_COLUMNS
+from integrator_lab.views.shared import (
+    DT_RANGE,
+    FRAME_SCENE,
+    SAMPLE_COLUMNS,
+    describe_error,
+    failure_text,
+)
 
 #: samples each lane keeps for a batch not yet taken (the page holds its own bounded copy)
 RUNNER_CAPACITY = 4000
@@ -44,12 +50,6 @@ RTF_WINDOW = 1.0
 #: samples per simulated second sent to the energy plots
 SAMPLES_PER_SECOND = 60.0
 UNLIMITED = 10**9  # max_steps when the budget covers every step wanted
-
-
-def describe_error(exc: BaseException) -> str:
-    """``"OverflowError: math range error"``: the exception's type and message, one line."""
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[-1]}" if text else type(exc).__name__
 
 
 def check_dt(dt):
@@ -143,11 +143,7 @@ class SystemRun:
 
     def fail(self, what: str, exc: BaseException) -> None:
         """Stop this system after ``what`` raised ``exc``; the page is told once."""
-        self.failure = (
-            f"{self.title} stopped at t = {self.runner.time:.4g} s: {what} failed "
-            f"({describe_error(exc)}). The other systems go on; change a "
-            f"parameter or press Reset to try again."
-        )
+        self.failure = failure_text(self.title, self.runner.time, what, exc)
         self.rtf = None
         self.changed = True
 

@@ -54,6 +54,21 @@ def stopped_text(time: float) -> str:
     return STOPPED_TEXT.format(time=f"{time:.{TEXT_DIGITS['time']}f}")
 
 
+def describe_error(exc: BaseException) -> str:
+    """``"OverflowError: math range error"``: the exception's type and message, one line."""
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[-1]}" if text else type(exc).__name__
+
+
+def failure_text(title: str, time: float | None, what: str, exc: BaseException) -> str:
+    """Why a system stopped, on its panel (the page and the Panel server alike)."""
+    at = "" if time is None else f" at t = {time:.4g} s"
+    return (
+        f"{title} stopped{at}: {what} failed ({describe_error(exc)}). The other systems go "
+        "on; change a parameter or press Reset to try again."
+    )
+
+
 def diverged_text(name: str, at: float) -> str:
     """``"euler: diverged at t = 3.21 s"``."""
     return DIVERGED_TEXT.format(name=name, at=f"{at:.{TEXT_DIGITS['at']}g}")
