@@ -1,5 +1,7 @@
-// ESLint for the hand-written JavaScript: the page (bridge.js, a classic script), its module
-// worker, the Panel server's page scripts and the Node scripts of the build and the tests. `make lint` runs it.
+// ESLint for the hand-written JavaScript: the page (start.js, a classic script, and the ES
+// modules of static/js/), its module worker, the one-file build's page shim and worker wrapper,
+// the Panel server's page scripts and the Node scripts of the build and the tests. `make lint`
+// runs it.
 import js from "@eslint/js";
 import globals from "globals";
 
@@ -10,6 +12,11 @@ export default [
     languageOptions: { sourceType: "script", globals: { ...globals.browser, Bokeh: "readonly" } },
   },
   {
+    // the page's modules (static/js/main.js and what it imports)
+    files: ["static/js/**/*.js"],
+    languageOptions: { sourceType: "module", globals: { ...globals.browser, Bokeh: "readonly" } },
+  },
+  {
     files: ["static/**/*.mjs"],
     languageOptions: { sourceType: "module", globals: { ...globals.worker } },
   },
@@ -17,6 +24,15 @@ export default [
     // the Panel server's scripts: Bokeh CustomJS modules, run in the page
     files: ["web/server/js/*.js"],
     languageOptions: { sourceType: "module", globals: { ...globals.browser } },
+  },
+  {
+    // the one-file build: the page shim (a classic script) and the wrapper of the worker
+    files: ["web/site/js/page_shim.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.browser } },
+  },
+  {
+    files: ["web/site/js/worker_wrapper.js"],
+    languageOptions: { sourceType: "module", globals: { ...globals.worker } },
   },
   {
     files: ["web/**/*.mjs"],

@@ -1,15 +1,32 @@
 // Integrator Lab: start Python at once, before BokehJS loads and draws the dashboard.
 //
 // The worker has its own thread and its first work is downloading (Pyodide, the snapshot, the
-// core), so it need not wait for the page. What it says before bridge.js takes it over is kept
-// here and handed on (a message that finds no handler is lost). From file:// there is no
-// worker (browsers refuse it): bridge.js says so, or, in the one-file build, makes its own.
+// core), so it need not wait for the page. This is the one place that creates it (in the
+// one-file build too, where a page shim answers `new Worker` with a data: URL worker). What
+// it says before static/js/worker.js takes it over is kept here and handed on (a message that
+// finds no handler is lost). From file:// there is no worker (browsers refuse it, and the
+// page's modules): this script says so itself.
 "use strict";
 window.integratorLabEarly = (() => {
-  if (location.protocol === "file:") return null;
+  const early = { worker: null, messages: [], errors: [], failure: null, fileUrl: false };
+  if (location.protocol === "file:") {
+    early.fileUrl = true;
+    // the note and the loading texts are in the page, below this script: once it is parsed
+    document.addEventListener("readystatechange", () => {
+      const note = document.getElementById("il-served");
+      note.textContent = "This page must be served over HTTP to run (browsers block its " +
+        "Web Worker from file://): run `integrator-lab preview`, or `python3 -m http.server` " +
+        "in this folder, and open the printed http://127.0.0.1 address.";
+      note.hidden = false;
+      document.querySelectorAll(".il-loading").forEach((el) => {
+        el.querySelector("span").textContent = "Not running: open this page over HTTP (see above)";
+        el.classList.add("il-failed");
+      });
+    }, { once: true });
+    return early;
+  }
   const boot = JSON.parse(document.getElementById("il-boot-config").textContent);
   performance.mark("il:worker-start");
-  const early = { worker: null, messages: [], errors: [] };
   try {
     early.worker = new Worker("static/worker.mjs", { type: "module" });
   } catch (error) {

@@ -15,7 +15,7 @@ from integrator_lab.views import live, shared
 from integrator_lab.views.figures import DashboardConfig
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = (ROOT / "static/bridge.js", ROOT / "web/server/js/apply_frames.js")
+SCRIPTS = (*sorted((ROOT / "static/js").glob("*.js")), ROOT / "web/server/js/apply_frames.js")
 
 
 @pytest.fixture(scope="module")

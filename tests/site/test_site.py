@@ -42,7 +42,7 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
         "index.html",
         "favicon.ico",
         "static/start.js",
-        "static/bridge.js",
+        "static/js/main.js",
         "static/worker.mjs",
         "static/style.css",
         "py/snapshot.bin.gz",
@@ -61,19 +61,22 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
     for text in (
         page,
         (built / "static/start.js").read_text(),
-        (built / "static/bridge.js").read_text(),
+        *(path.read_text() for path in sorted((built / "static/js").glob("*.js"))),
         (built / "static/worker.mjs").read_text(),
     ):
         assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
         assert "cdn" not in text.lower()
         assert str(ROOT) not in text and str(Path.home()) not in text
     # Python's worker starts first, then BokehJS loads and the page draws
-    assert re.findall(r'<script src="([^"]+)"', page) == [
+    assert re.findall(r'<script (?:type="module" )?src="([^"]+)"', page) == [
         "static/start.js",
         "bokeh/bokeh.min.js",
         "bokeh/bokeh-widgets.min.js",
-        "static/bridge.js",
+        "static/js/main.js",
     ]
+    # every module of the page is in the site, as it is in the package
+    modules = sorted(p.name for p in (ROOT / "static/js").glob("*.js"))
+    assert sorted(p.name for p in (built / "static/js").glob("*.js")) == modules
     assert set(data["items"]["panels"]) == {"pendulum", "cradle", "spring"}
     for item in data["items"]["panels"].values():  # each part is drawn into its own element
         assert list(item["roots"]) == ["scene", "plots", "params"]

@@ -4,7 +4,8 @@ The site is self-contained, every file from its own origin::
 
     index.html                the page, with the dashboard's Bokeh models embedded (a
                               document per panel and one for the controls)
-    static/                   bridge.js (main thread), worker.mjs (module worker), style.css
+    static/                   start.js (starts the worker), js/ (the page's ES modules, entry
+                              js/main.js), worker.mjs (module worker), style.css
     bokeh/                    BokehJS, copied from the installed bokeh package
     pyodide/                  Pyodide's core files, copied from node_modules/pyodide
     py/integrator_lab.zip     the pure-Python core + the worker's loop, unpacked by Pyodide
@@ -51,7 +52,9 @@ DEFAULT_OUT = "_site"
 DEFAULT_PORT = 8000
 ARCHIVE = "py/integrator_lab.zip"
 #: front-end files copied as they are (index.html is a template, filled in by build_site)
-STATIC_FILES = ("start.js", "bridge.js", "worker.mjs", "style.css")
+STATIC_FILES = ("start.js", "worker.mjs", "style.css")
+#: the folder of the page's ES modules (static/js/*.js, entry main.js), copied as it is
+STATIC_MODULES = "js"
 BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
 #: what loadPyodide fetches when no package is loaded
 PYODIDE_FILES = (
@@ -231,6 +234,10 @@ def build_site(
     static = static_dir()
     for name in STATIC_FILES:
         (out / "static" / name).write_bytes(static.joinpath(name).read_bytes())
+    (out / "static" / STATIC_MODULES).mkdir()
+    for module in static.joinpath(STATIC_MODULES).iterdir():
+        if module.name.endswith(".js"):
+            (out / "static" / STATIC_MODULES / module.name).write_bytes(module.read_bytes())
     bokeh_js = Path(bokeh.__file__).parent / "server" / "static" / "js"
     for name in BOKEH_FILES:
         shutil.copyfile(bokeh_js / name, out / "bokeh" / name)

@@ -3,15 +3,17 @@
 ``integrator-lab build --single-file lab.html`` builds the static site (:mod:`.site`) and folds
 it into one document that works offline from ``file://`` in a stock browser:
 
-- BokehJS, the style sheet and the page's script are inlined;
+- BokehJS, the style sheet and the page's scripts are inlined; the page's ES modules
+  (``static/js/``) become one inline module script (:mod:`.modules` orders and joins them);
 - Pyodide (its JavaScript, WebAssembly binary, standard library and lock file) and the core's
   zip travel inside the page as base64 text, gzip-compressed where that pays;
 - browsers refuse module workers from ``file://`` URLs but accept one created from a ``data:``
-  URL, so the page's ``new Worker(...)`` is redirected to a ``data:`` worker made of the site's
-  own ``worker.mjs`` behind a small prelude. The page posts the embedded files to it first;
-  the prelude imports Pyodide's JavaScript from Blob URLs made inside the worker, hands
-  ``loadPyodide`` the lock file's contents and the already imported module factory, and
-  answers the ``fetch`` calls of Pyodide and of the worker by file name, from memory. Nothing
+  URL, so ``new Worker(...)`` in ``static/start.js`` is redirected (by ``js/page_shim.js``)
+  to a ``data:`` worker made of the site's own ``worker.mjs`` inside ``js/worker_wrapper.js``.
+  The page posts the embedded files to it once parsed; the wrapper imports Pyodide's
+  JavaScript from Blob URLs made inside the worker, hands ``loadPyodide`` the lock file's
+  contents and the already imported module factory, and answers the ``fetch`` calls of
+  Pyodide and of the worker by file name, from memory. Nothing
   is requested from anywhere.
 
 The site's files are adapted by a few exact substitutions; when one of them no longer matches
@@ -30,6 +32,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from integrator_lab.site.modules import ModuleInlineError, inline_modules
 
 #: files of the built site that travel inside the page, by path in the site; the worker sees
 #: them by file name (``pyodide/pyodide.asm.wasm`` -> ``pyodide.asm.wasm``)
@@ -56,107 +60,44 @@ class SingleFileError(RuntimeError):
     """The built site no longer has the shape the one-file build adapts."""
 
 
-# -- JavaScript run in the worker before and after the site's worker.mjs --------------------
-WORKER_PRELUDE = r"""// Integrator Lab, one-file build: prelude of the data: URL worker.
-const __ilQueued = []; // page messages that arrive before worker.mjs listens
-let __ilResolveFiles;
-const __ilFilesReady = new Promise((resolve) => { __ilResolveFiles = resolve; });
-function __ilCapture(event) {
-  const data = event.data;
-  if (data && data.__FILES_KEY__) __ilResolveFiles(data.__FILES_KEY__);
-  else __ilQueued.push(data);
-}
-self.addEventListener("message", __ilCapture);
+#: the one-file build's own JavaScript (web/site/js/): the wrapper of the data: URL worker
+#: (the site's worker.mjs goes in place of its marker line) and the page shim that makes
+#: ``new Worker`` create that worker
+JS_DIR = Path(__file__).resolve().parent / "js"
+WORKER_WRAPPER = "worker_wrapper.js"
+WORKER_MARKER = "// ---- the site's worker.mjs goes here ----\n"
+PAGE_SHIM = "page_shim.js"
+#: the folder of the page's ES modules in the site, and their entry
+MODULES_DIR = "static/js"
+MODULES_ENTRY = "main.js"
 
-function __ilDecode(text) {
-  if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-const __ilFiles = new Map(); // file name -> {bytes, gzip}
-for (const file of await __ilFilesReady) {
-  __ilFiles.set(file.name, { bytes: __ilDecode(file.base64), gzip: file.gzip });
-}
-const __ilTypes = { wasm: "application/wasm", mjs: "text/javascript", js: "text/javascript",
-                    json: "application/json", zip: "application/zip" };
-function __ilBody(name) {
-  const file = __ilFiles.get(name);
-  const blob = new Blob([file.bytes]);
-  return file.gzip ? blob.stream().pipeThrough(new DecompressionStream("gzip")) : blob;
-}
-function __ilResponse(name) {
-  const type = __ilTypes[name.split(".").pop()] || "application/octet-stream";
-  return new Response(__ilBody(name), { status: 200, headers: { "Content-Type": type } });
-}
-function __ilName(resource) {
-  const url = typeof resource === "string" ? resource : resource instanceof URL ? resource.href
-    : resource.url;
-  return url.split(/[?#]/)[0].split("/").pop();
-}
-// every fetch of this worker is answered from memory: nothing leaves the page
-self.fetch = async (resource) => {
-  const name = __ilName(resource);
-  if (!__ilFiles.has(name)) throw new TypeError(`one-file build: no embedded file ${name}`);
-  return __ilResponse(name);
-};
-async function __ilModuleURL(name) {
-  const text = await __ilResponse(name).text();
-  return URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
-}
-const __ilPyodide = await import(await __ilModuleURL("pyodide.mjs"));
-const __ilAsm = await import(await __ilModuleURL("pyodide.asm.mjs"));
-const __ilLock = await __ilResponse("pyodide-lock.json").text();
-function __ilLoadPyodide(options) {
-  return __ilPyodide.loadPyodide(Object.assign({}, options, {
-    createPyodideModule: __ilAsm.default,
-    lockFileContents: __ilLock,
-    packageBaseUrl: new URL("../pyodide/", "__WORKER_BASE__").href,
-  }));
-}
-// ---- the site's worker.mjs follows ----
-""".replace("__FILES_KEY__", FILES_KEY).replace("__WORKER_BASE__", WORKER_BASE)
 
-WORKER_EPILOGUE = r"""
-// ---- end of worker.mjs: hand it what arrived while the prelude was loading ----
-self.removeEventListener("message", __ilCapture);
-for (const data of __ilQueued.splice(0)) self.dispatchEvent(new MessageEvent("message", { data }));
-"""
+def _js(name: str, **placeholders: str) -> str:
+    """One of the build's scripts, with its ``__NAME__`` placeholders filled in."""
+    text = (JS_DIR / name).read_text(encoding="utf-8")
+    for key, value in placeholders.items():
+        _one(f"__{key}__", text, f"{name}: the placeholder __{key}__", at_least=True)
+        text = text.replace(f"__{key}__", value)
+    return text
 
-# -- JavaScript run on the page before the site's bridge.js ---------------------------------
-PAGE_SHIM = r"""// Integrator Lab, one-file build: the page's worker comes from a data: URL.
-(function () {
-  "use strict";
-  const WORKER_URL = "__WORKER_URL__";
-  const files = Array.from(document.querySelectorAll('script[type="__FILE_TYPE__"]'),
-    (el) => ({ name: el.dataset.name, gzip: el.dataset.gzip === "1", base64: el.textContent }));
-  const NativeWorker = window.Worker;
-  window.Worker = function IntegratorLabWorker() {
-    const worker = new NativeWorker(WORKER_URL, { type: "module" });
-    worker.postMessage({ __FILES_KEY__: files });
-    return worker;
-  };
-})();
-"""
 
 #: worker.mjs's dynamic import of Pyodide, answered by the prelude's loadPyodide
 _PYODIDE_IMPORT = "await import(new URL(PYODIDE_MODULE, siteURL).href)"
 _PYODIDE_PRELUDE = "{ loadPyodide: __ilLoadPyodide, version: __ilPyodide.version }"
-#: bridge.js refuses to start from file://; the one file is made for exactly that
+#: static/start.js makes no worker from file://; the one file is made for exactly that
 _FILE_CHECK = 'location.protocol === "file:"'
 
 
-def _one(pattern, text, what):
+def _one(pattern, text, what, at_least=False):
     matches = (
         list(pattern.finditer(text))
         if isinstance(pattern, re.Pattern)
         else [m for m in re.finditer(re.escape(pattern), text)]
     )
-    if len(matches) != 1:
+    if not matches or (len(matches) > 1 and not at_least):
         raise SingleFileError(
-            f"{what}: expected exactly one match, found {len(matches)}; "
-            "the static site changed and web/single_file.py must follow"
+            f"{what}: expected {'at least' if at_least else 'exactly'} one match, found "
+            f"{len(matches)}; the static site changed and web/site/single_file.py must follow"
         )
     return matches[0]
 
@@ -169,14 +110,16 @@ def worker_source(site: Path) -> str:
     if "import.meta.url" not in source:
         raise SingleFileError(
             "worker.mjs: no import.meta.url to redirect; the static site "
-            "changed and web/single_file.py must follow"
+            "changed and web/site/single_file.py must follow"
         )
     source = source.replace("import.meta.url", json.dumps(WORKER_BASE))
     if re.search(r"^\s*import\s", source, re.MULTILINE):
         raise SingleFileError(
             "worker.mjs imports other modules; the one-file build cannot resolve them"
         )
-    return WORKER_PRELUDE + source + WORKER_EPILOGUE
+    wrapper = _js(WORKER_WRAPPER, FILES_KEY=FILES_KEY, WORKER_BASE=WORKER_BASE)
+    _one(WORKER_MARKER, wrapper, f"{WORKER_WRAPPER}: the marker line")
+    return wrapper.replace(WORKER_MARKER, source)
 
 
 def _script_text(text: str) -> str:
@@ -210,50 +153,52 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
         return "<style>\n" + css + "\n</style>"
 
     def inline_script(match):
-        src, attrs = match.group(1), match.group(2)
-        if "defer" in attrs:
-            return ""  # deferred: moved to the end of the body (below)
-        return "<script>\n" + _script_text((site / src).read_text(encoding="utf-8")) + "\n</script>"
+        src = match.group(1)
+        code = (site / src).read_text(encoding="utf-8")
+        before = ""
+        if src == "static/start.js":
+            # start.js creates the worker: the shim before it makes that a data: URL worker
+            _one(_FILE_CHECK, code, "static/start.js: the file:// check")
+            code = code.replace(_FILE_CHECK, "false /* one-file build: made for file:// */")
+            before = f"<script>\n{_script_text(shim)}</script>\n"
+        return before + "<script>\n" + _script_text(code) + "\n</script>"
 
-    styles = re.findall(r'<link rel="stylesheet" href="([^":]+)">', page)
-    page = re.sub(r'<link rel="stylesheet" href="([^":]+)">', inline_style, page)
-    deferred = re.findall(r'<script src="([^":]+)"[^>]*\bdefer\b[^>]*></script>', page)
-    scripts = re.findall(r'<script src="([^":]+)"[^>]*></script>', page)
-    page = re.sub(r'<script src="([^":]+)"([^>]*)></script>', inline_script, page)
-    leftover = sorted(set(referenced) - set(styles) - set(scripts))
-    if leftover:
-        raise SingleFileError(
-            f"index.html refers to files the one-file build does not inline: {', '.join(leftover)}"
-        )
-    if not styles or len(scripts) < 2 or len(deferred) != 1:
-        raise SingleFileError(
-            "index.html: expected a style sheet, script elements and one "
-            "deferred script (bridge.js); the static site changed"
-        )
-    bridge = (site / deferred[0]).read_text(encoding="utf-8")
-    _one(_FILE_CHECK, bridge, "bridge.js: the file:// check")
-    bridge = bridge.replace(_FILE_CHECK, "false /* one-file build: made for file:// */")
     worker = worker_source(site)
     worker_url = "data:text/javascript;base64," + base64.b64encode(worker.encode("utf-8")).decode(
         "ascii"
     )
-    shim = (
-        PAGE_SHIM.replace("__WORKER_URL__", worker_url)
-        .replace("__FILE_TYPE__", FILE_SCRIPT_TYPE)
-        .replace("__FILES_KEY__", FILES_KEY)
-    )
+    shim = _js(PAGE_SHIM, WORKER_URL=worker_url, FILE_TYPE=FILE_SCRIPT_TYPE, FILES_KEY=FILES_KEY)
+    styles = re.findall(r'<link rel="stylesheet" href="([^":]+)">', page)
+    page = re.sub(r'<link rel="stylesheet" href="([^":]+)">', inline_style, page)
+    entry = f"{MODULES_DIR}/{MODULES_ENTRY}"
+    module_tag = f'<script type="module" src="{entry}"></script>'
+    _one(module_tag, page, f"index.html: the page's module script ({entry})")
+    page = page.replace(module_tag, "")  # the modules go to the end of the body (below)
+    scripts = re.findall(r'<script src="([^":]+)"></script>', page)
+    if "static/start.js" not in scripts:
+        raise SingleFileError(
+            'index.html: no <script src="static/start.js"> (it creates the worker); '
+            "the static site changed and web/site/single_file.py must follow"
+        )
+    page = re.sub(r'<script src="([^":]+)"></script>', inline_script, page)
+    leftover = sorted(set(referenced) - set(styles) - set(scripts) - {entry})
+    if leftover:
+        raise SingleFileError(
+            f"index.html refers to files the one-file build does not inline: {', '.join(leftover)}"
+        )
+    if not styles:
+        raise SingleFileError("index.html: expected a style sheet; the static site changed")
+    try:
+        modules = inline_modules(site / MODULES_DIR, MODULES_ENTRY)
+    except ModuleInlineError as exc:
+        raise SingleFileError(f"{MODULES_DIR}: {exc}") from exc
     elements, manifest = [], []
     for path in EMBEDDED:
         element, info = _embedded_file(site, path)
         elements.append(element)
         manifest.append(info)
     tail = (
-        "\n".join(elements)
-        + "\n<script>\n"
-        + _script_text(shim)
-        + "</script>\n<script>\n"
-        + _script_text(bridge)
-        + "\n</script>\n"
+        "\n".join(elements) + '\n<script type="module">\n' + _script_text(modules) + "\n</script>\n"
     )
     head, sep, rest = page.rpartition("</body>")
     if not sep:

@@ -1,0 +1,169 @@
+// Integrator Lab page: applying what the worker sends: a system's layout (after a start or a
+// reset) and its frames (scene, samples in batches, divergence marks, alerts, status).
+
+import { data, DECL, ROLLOVER, COLUMNS, SCENE_LAYOUT, STATUS_INTERVAL_MS, STREAM_INTERVAL_MS }
+  from "./data.js";
+import { message } from "./messages.js";
+import { state, saveState } from "./urlstate.js";
+import { live, divergedText, setStatusText } from "./live.js";
+import { model, quietly } from "./models.js";
+import { sampleSource } from "./plots.js";
+
+// -- applying what the worker sends ------------------------------------------------------
+export function applyLayout(layout, errors) {
+  const system = layout.system;
+  for (const text of errors) message(`${DECL[system].title}: ${text}; using the defaults.`);
+  const entry = live.systems[system];
+  entry.layout = layout;
+  entry.diverged = {};
+  entry.received = 0;
+  entry.simTime = 0;
+  entry.realTimeFactor = null;
+  entry.stopped = false;
+  showAlerts(system, []);
+  // what the worker runs is the truth (it falls back to defaults on invalid input)
+  state.params[system] = Object.assign({}, layout.params);
+  state.dt[system] = layout.dt;
+  showRecommendedDt(system, layout.dt, layout.recommended_dt);
+  quietly(() => {
+    model(`${system}:dt`).value = layout.dt;
+    for (const [name, value] of Object.entries(layout.params)) {
+      model(`${system}:param:${name}`).value = value;
+    }
+  });
+  saveState();
+  entry.scene = {};
+  for (const [role, columns] of SCENE_LAYOUT) {
+    // static columns (colours, sizes, ...) stay; the moving ones wait for the first frame
+    entry.scene[role] = layout[role] || {};
+    const next = Object.assign({}, entry.scene[role]);
+    for (const c of columns) next[c] = new Array(layout.counts[role]).fill(NaN);
+    model(`${system}:scene:${role}`).data = next;
+  }
+  model(`${system}:scene:fixtures`).data = layout.fixtures;
+  model(`${system}:scene:status`).data = { x: [], y: [], text: [], color: [] };
+  const xr = model(`${system}:scene:x_range`);
+  const yr = model(`${system}:scene:y_range`);
+  xr.setv({ start: layout.x_range[0], end: layout.x_range[1] });
+  yr.setv({ start: layout.y_range[0], end: layout.y_range[1] });
+  const curve = layout.exact_curve || { q: [], v: [] };
+  model(`${system}:phase:exact`).data = { q: Array.from(curve.q), v: Array.from(curve.v) };
+  // the next frame replaces the samples (an empty source would break a log axis)
+  entry.fresh = true;
+  entry.counts = layout.counts;
+  setStatusText(system, 0, null);
+}
+
+// The step a system recommends depends on its parameters (a stiffer cradle contact is
+// shorter): the dt field says so, and says it loudly when dt is much coarser than that.
+function showRecommendedDt(system, dt, recommended) {
+  if (!(recommended > 0)) return;
+  const widget = model(`${system}:dt`);
+  const coarse = dt > 1.5 * recommended;
+  const title = coarse ? `time step dt (s): ${recommended} recommended` : "time step dt (s)";
+  const description = `fixed time step of every integrator; recommended ${recommended} s ` +
+    `for these parameters; accepted: ${data.dtRange[0]} to ${data.dtRange[1]} s`;
+  quietly(() => {
+    if (widget.title !== title) widget.title = title;
+    if (widget.description !== description) widget.description = description;
+  });
+}
+
+// Streaming into a line re-processes all of its points, so the energy and phase plots
+// take new samples in batches: at most one system per animation frame, each about every
+// STREAM_INTERVAL_MS. The animation itself moves every frame.
+function flushSamples(system) {
+  const entry = live.systems[system];
+  for (const [name, columns] of Object.entries(entry.pending)) {
+    if (columns.t.length) sampleSource(system, name).stream(columns, ROLLOVER);
+  }
+  entry.pending = {};
+  entry.lastFlush = performance.now();
+}
+export function flushDue() {
+  const now = performance.now();
+  let oldest = null;
+  for (const system of state.systems) {
+    const entry = live.systems[system];
+    if (!Object.keys(entry.pending).length) continue;
+    if (!state.playing) flushSamples(system); // a step or a reset: show it at once
+    else if (now - entry.lastFlush >= STREAM_INTERVAL_MS &&
+             (!oldest || entry.lastFlush < live.systems[oldest].lastFlush)) oldest = system;
+  }
+  if (oldest) flushSamples(oldest);
+}
+
+// What failed in one system (it stopped, or its exact solution did), on its own panel:
+// the other systems go on.
+function showAlerts(system, alerts) {
+  const entry = live.systems[system];
+  const text = alerts.join(" ");
+  if (text === entry.alerts.join(" ")) return;
+  entry.alerts = alerts.slice();
+  const el = document.getElementById(`il-alert-${system}`);
+  el.textContent = text;
+  el.hidden = !text;
+}
+
+export function applyFrame(system, f) {
+  const entry = live.systems[system];
+  if (!entry.counts) return;
+  showAlerts(system, f.alerts || []);
+  if (f.failed) { // the system stopped: its picture and plots stay as they were
+    entry.stopped = true;
+    entry.frames += 1;
+    entry.simTime = f.time;
+    entry.realTimeFactor = null;
+    setStatusText(system, f.time, null);
+    return;
+  }
+  const d = f.data;
+  let at = 0;
+  const take = (n) => { const part = d.subarray(at, at + n); at += n; return part; };
+  // every moving renderer costs the page a repaint and a restyle per frame: leave out
+  // the empty ones and the hidden ghost
+  for (const [role, columns] of SCENE_LAYOUT) {
+    const n = entry.counts[role];
+    const shown = n > 0 && (state.exact || !role.startsWith("ghost"));
+    if (!shown) {
+      at += n * columns.length;
+      continue;
+    }
+    const next = Object.assign({}, entry.scene[role]);
+    for (const c of columns) next[c] = take(n).slice();
+    model(`${system}:scene:${role}`).data = next;
+  }
+  for (const [name, count] of f.lanes) {
+    if (entry.fresh) {
+      const columns = {};
+      for (const c of COLUMNS) columns[c] = Array.from(take(count));
+      sampleSource(system, name).data = columns;
+    } else if (count) {
+      // samples wait here and reach the plot in batches (see flushSamples)
+      const pending = entry.pending[name] || (entry.pending[name] = Object.fromEntries(
+        COLUMNS.map((c) => [c, []])));
+      for (const c of COLUMNS) pending[c].push(...take(count));
+    }
+    entry.received += count;
+  }
+  if (entry.fresh) entry.pending = {};
+  entry.fresh = false;
+  entry.frames += 1;
+  entry.simTime = f.time;
+  entry.realTimeFactor = f.rtf === undefined ? null : f.rtf;
+  const diverged = f.diverged || {};
+  const names = Object.keys(diverged).filter((n) => state.integrators.includes(n));
+  if (names.length !== Object.keys(entry.diverged).length) {
+    entry.diverged = Object.fromEntries(names.map((n) => [n, diverged[n]]));
+    model(`${system}:scene:status`).data = {
+      x: names.map(() => 8), y: names.map((_, k) => 8 + 18 * k),
+      text: names.map((n) => divergedText(n, diverged[n])),
+      color: names.map((n) => data.colors[n] || "#555555"),
+    };
+  }
+  const now = performance.now();
+  if (now - entry.lastStatus > STATUS_INTERVAL_MS) {
+    entry.lastStatus = now;
+    setStatusText(system, f.time, entry.realTimeFactor);
+  }
+}

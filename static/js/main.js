@@ -1,0 +1,74 @@
+// Integrator Lab: the main thread of the static page (entry module).
+//
+// Draws the dashboard that was built in Python at build time (Bokeh documents), takes over the
+// simulation worker (static/worker.mjs) that static/start.js started, forwards widget changes
+// to it and streams what it computes into the Bokeh data sources, once per animation frame.
+// The page state lives in the URL query, validated against the core's declarations (embedded
+// in the page); nothing from the URL is ever inserted as HTML. This thread never runs Python.
+// BokehJS (classic scripts) has loaded before this module runs: modules are deferred.
+
+import { data, SYSTEMS } from "./data.js";
+import { message } from "./messages.js";
+import { saveState } from "./urlstate.js";
+import { applyView } from "./plots.js";
+import { startWorker, dashboardDrawn } from "./worker.js";
+import { setWidgetsFromState, wireWidgets } from "./widgets.js";
+import { publishApi } from "./status.js";
+
+publishApi();
+
+// -- start -------------------------------------------------------------------------------
+// The dashboard is drawn first and Python boots after: both want the CPU, and a drawn
+// page (with its loading note) is worth more than a worker booting a little earlier.
+// Each document's roots are drawn into elements of their own, laid out by the page's CSS:
+// the controls wrap on narrow screens; a panel's parts (scene, plots, params) stack, or
+// sit side by side where the panel is wide.
+function embedParts(docid, item, elementId) {
+  const roots = {};
+  for (const [part, id] of Object.entries(item.roots)) roots[id] = elementId(part);
+  return Bokeh.embed.embed_items({ [docid]: item.doc },
+    [{ docid, roots, root_ids: Object.keys(roots) }]);
+}
+const controls = document.getElementById("il-controls");
+for (const part of Object.keys(data.items.controls.roots)) {
+  const box = document.createElement("div");
+  box.className = `il-control il-control-${part}`;
+  box.id = `il-control-${part}`;
+  controls.appendChild(box);
+}
+const embeds = [embedParts("il-controls", data.items.controls, (part) => `il-control-${part}`)];
+for (const system of SYSTEMS) {
+  embeds.push(embedParts(`il-${system}`, data.items.panels[system],
+    (part) => `il-panel-${system}-${part}`));
+}
+// BokehJS rewrites each renderer's inline style sheet after every paint, even when the text
+// is the same, and every rewrite makes the browser recompute styles (several times a
+// frame). Skipping identical rewrites changes nothing else; if BokehJS's internals ever
+// differ, this does nothing.
+function avoidNeedlessRestyles() {
+  const view = Bokeh.index.query_one((v) => v.model && v.model.name === `${SYSTEMS[0]}:scene`);
+  let proto = view && view._computed_style ? Object.getPrototypeOf(view._computed_style) : null;
+  while (proto && !Object.prototype.hasOwnProperty.call(proto, "_update")) {
+    proto = Object.getPrototypeOf(proto);
+  }
+  if (!proto || proto._integratorLabPatched || !("el" in view._computed_style)) return;
+  const update = proto._update;
+  proto._update = function (css) {
+    if (!this.el || this.el.textContent !== css) update.call(this, css);
+  };
+  proto._integratorLabPatched = true;
+}
+
+// Python starts now, beside BokehJS drawing the dashboard: its snapshot's download is I/O,
+// and the worker has its own thread
+startWorker();
+Promise.all(embeds).then(() => {
+  try { avoidNeedlessRestyles(); } catch { /* an optimisation only */ }
+  setWidgetsFromState();
+  applyView();
+  wireWidgets();
+  saveState();
+  document.documentElement.dataset.drawn = "1";
+  performance.mark("il:drawn");
+  dashboardDrawn(); // the worker buffers messages until Python is up
+}, (error) => message(`The dashboard could not be drawn: ${error.message}`));

@@ -1,0 +1,32 @@
+// Integrator Lab page: what the page says to the reader: the message list at the top, the
+// boot alert and the loading notes in the panels. Always as textContent, never as HTML.
+
+import { MAX_MESSAGES } from "./data.js";
+
+// -- messages (always textContent) ------------------------------------------------------
+const messageList = document.getElementById("il-messages");
+export function message(text, kind) {
+  const item = document.createElement("li");
+  item.textContent = text;
+  if (kind === "note") item.className = "il-note";
+  messageList.appendChild(item);
+  while (messageList.children.length > MAX_MESSAGES) messageList.removeChild(messageList.firstChild);
+  if (kind === "note") setTimeout(() => item.remove(), 4000);
+}
+export function quote(value) {
+  const text = String(value);
+  return JSON.stringify(text.length > 60 ? text.slice(0, 57) + "..." : text);
+}
+
+export function setLoading(text, failed) {
+  document.querySelectorAll(".il-loading").forEach((el) => {
+    el.querySelector("span").textContent = text;
+    el.classList.toggle("il-failed", Boolean(failed));
+  });
+}
+
+export function bootAlert(text) {
+  const el = document.getElementById("il-boot");
+  el.textContent = text;
+  el.hidden = !text;
+}

@@ -1,0 +1,118 @@
+// Integrator Lab page: the energy and phase plots: their sample sources, lines built on
+// demand, the log scale, and the view options (display only, no simulation change).
+
+import { data, SYSTEMS, INTEGRATORS, COLUMNS, BREAKDOWN } from "./data.js";
+import { findModel, model, newModel } from "./models.js";
+import { state } from "./urlstate.js";
+
+// -- view options (display only, no simulation change) ---------------------------------
+// Lines are built on demand, like figures.PanelModels.line does in Python: only for the
+// selected integrators and the kinds on view, which keeps the embedded document light.
+
+const createdSources = {}; // sources of integrators not selected at build time
+export function sampleSource(system, name) {
+  const key = `${system}:samples:${name}`;
+  let source = findModel(key) || createdSources[key];
+  if (!source) {
+    source = newModel("ColumnDataSource", {
+      data: Object.fromEntries(COLUMNS.map((c) => [c, []])), name: key,
+    });
+    createdSources[key] = source;
+  }
+  return source;
+}
+
+function ensureLine(system, kind, name) {
+  const lineName = `${system}:line:${kind}:${name}`;
+  const existing = findModel(lineName);
+  if (existing) return existing;
+  const style = Object.assign({}, data.lineStyles[kind]);
+  const x = style.x;
+  const y = style.y;
+  delete style.x;
+  delete style.y;
+  const glyph = newModel("Line", Object.assign(
+    { x: { field: x }, y: { field: y }, line_color: data.colors[name] }, style));
+  const renderer = newModel("GlyphRenderer", {
+    data_source: sampleSource(system, name), glyph, name: lineName,
+  });
+  const fig = model(kind === "phase" ? `${system}:phase` : `${system}:energy`);
+  fig.renderers = [...fig.renderers, renderer];
+  if (kind === "error") {
+    const legend = model(`${system}:energy:legend`);
+    const item = newModel("LegendItem", {
+      label: { value: data.labels[name] }, renderers: [model(`${system}:energy:swatches`)],
+      index: INTEGRATORS.indexOf(name), name: `${system}:legend:${name}`,
+    });
+    legend.items = [...legend.items, item];
+  }
+  return renderer;
+}
+function ensureStyleItems(system) {
+  if (findModel(`${system}:legend-style:kinetic`)) return;
+  const source = newModel("ColumnDataSource", { data: { t: [NaN], y: [NaN] } });
+  const fig = model(`${system}:energy`);
+  const items = BREAKDOWN.map((kind) => {
+    const glyph = newModel("Line", {
+      x: { field: "t" }, y: { field: "y" }, line_color: "#666666", line_width: 1.6,
+      line_dash: data.lineStyles[kind].line_dash,
+    });
+    const renderer = newModel("GlyphRenderer", { data_source: source, glyph });
+    fig.renderers = [...fig.renderers, renderer];
+    return newModel("LegendItem", {
+      label: { value: kind }, renderers: [renderer], name: `${system}:legend-style:${kind}`,
+    });
+  });
+  const legend = model(`${system}:energy:legend`);
+  legend.items = [...legend.items, ...items];
+}
+function setLogScale(system, log) {
+  const fig = model(`${system}:energy`);
+  if ((fig.y_scale instanceof Bokeh.Models.get("LogScale")) === log) return;
+  const ticker = newModel(log ? "LogTicker" : "BasicTicker");
+  fig.y_scale = newModel(log ? "LogScale" : "LinearScale");
+  const axis = model(`${system}:energy:yaxis`);
+  axis.ticker = ticker;
+  axis.formatter = newModel(log ? "LogTickFormatter" : "BasicTickFormatter");
+  model(`${system}:energy:ygrid`).ticker = ticker;
+  if (!log) model(`${system}:energy:y`).scale_hint = "auto";
+}
+
+export function applyView() {
+  const breakdown = state.energy === "breakdown";
+  const chosen = new Set(state.integrators);
+  const kinds = (breakdown ? BREAKDOWN : ["error"]).concat(state.phase ? ["phase"] : []);
+  for (const system of SYSTEMS) {
+    const section = document.querySelector(`.il-panel[data-system="${system}"]`);
+    section.hidden = !state.systems.includes(system);
+    for (const role of ["scene:ghost-links-renderer", "scene:ghost-bodies-renderer",
+                        "phase:exact-renderer"]) {
+      model(`${system}:${role}`).visible = state.exact;
+    }
+    model(`${system}:phase`).visible = state.phase;
+    for (const name of state.integrators) {
+      ensureLine(system, "error", name); // it carries the legend entry
+      for (const kind of kinds) ensureLine(system, kind, name);
+    }
+    for (const name of INTEGRATORS) {
+      for (const kind of ["error", ...BREAKDOWN, "phase"]) {
+        const line = findModel(`${system}:line:${kind}:${name}`);
+        if (line) line.visible = chosen.has(name) && kinds.includes(kind);
+      }
+      const item = findModel(`${system}:legend:${name}`);
+      if (item) item.visible = chosen.has(name);
+    }
+    if (breakdown) ensureStyleItems(system);
+    for (const kind of BREAKDOWN) {
+      const item = findModel(`${system}:legend-style:${kind}`);
+      if (item) item.visible = breakdown;
+    }
+    setLogScale(system, state.log && !breakdown);
+    model(`${system}:energy:yaxis`).axis_label =
+      breakdown ? "energy (J)" : "relative energy error";
+  }
+  document.getElementById("il-panels").style.setProperty(
+    "--il-columns", String(Math.max(1, state.systems.length)));
+  document.body.classList.toggle("il-embed", state.embed);
+  for (const system of SYSTEMS) model(`${system}:params`).visible = !state.embed;
+}

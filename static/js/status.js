@@ -1,0 +1,49 @@
+// Integrator Lab page: its public API, window.integratorLab (status(), state, link, samples,
+// model), used by the tests, the benchmarks and anyone scripting the page.
+
+import { COLUMNS } from "./data.js";
+import { linkFor, state } from "./urlstate.js";
+import { live } from "./live.js";
+import { model } from "./models.js";
+import { sampleSource } from "./plots.js";
+
+// -- public API --------------------------------------------------------------------------
+export function status() {
+  const systems = {};
+  for (const system of state.systems) {
+    const entry = live.systems[system];
+    const integrators = {};
+    for (const name of state.integrators) {
+      const samples = sampleSource(system, name).data.t.length;
+      const at = entry.diverged[name];
+      integrators[name] = { samples, divergedAt: at === undefined ? null : at };
+    }
+    systems[system] = {
+      simTime: entry.simTime, realTimeFactor: entry.realTimeFactor, received: entry.received,
+      integrators, stopped: entry.stopped,
+      error: entry.alerts.length ? entry.alerts.join(" ") : null,
+    };
+  }
+  const ready = live.ready && state.systems.every((s) => live.systems[s].frames > 0);
+  return { ready, error: live.error, notice: live.notice, running: state.playing,
+           framesDrawn: live.framesDrawn, workerTimings: live.workerTimings,
+           boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems };
+}
+
+// main.js calls this first: the API is there before anything is drawn
+export function publishApi() {
+  window.integratorLab = {
+    status,
+    /** the page state (what the URL query holds), as plain data */
+    state: () => JSON.parse(JSON.stringify(state)),
+    /** a link to this view */
+    link: () => linkFor(state),
+    /** a copy of the samples the page holds for one integrator: {column: [values]} */
+    samples: (system, name) => {
+      const data = sampleSource(system, name).data;
+      return Object.fromEntries(COLUMNS.map((c) => [c, Array.from(data[c] || [])]));
+    },
+    /** the Bokeh model called `name` (see integrator_lab.views.figures.model_name) */
+    model,
+  };
+}

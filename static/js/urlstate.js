@@ -1,0 +1,115 @@
+// Integrator Lab page: the page state and the URL query that holds it (read once, validated;
+// rewritten on every change), and links to the current view.
+
+import { data, SYSTEMS, DECL, INTEGRATORS, DEFAULTS } from "./data.js";
+import { message, quote } from "./messages.js";
+import { checkParam, checkRange, paramDecl } from "./params.js";
+
+// -- state and the URL query -------------------------------------------------------------
+function defaultState() {
+  return {
+    systems: SYSTEMS.slice(),
+    integrators: DEFAULTS.integrators.slice(),
+    speed: DEFAULTS.speed, playing: DEFAULTS.playing, exact: DEFAULTS.exact,
+    energy: DEFAULTS.energy, log: DEFAULTS.log, phase: DEFAULTS.phase,
+    embed: DEFAULTS.embed, dt: Object.assign({}, DEFAULTS.dt),
+    params: Object.fromEntries(SYSTEMS.map((s) => [s, Object.assign({}, DEFAULTS.params[s])])),
+  };
+}
+// 0/1 settings: query key -> state field ("embed" is the compact view for <iframe>s)
+// (a Map: a query key such as "__proto__" or "toString" must not find anything inherited)
+const FLAGS = new Map([["play", "playing"], ["exact", "exact"], ["log", "log"],
+                       ["phase", "phase"], ["embed", "embed"]]);
+
+function stateFromQuery(search) {
+  const state = defaultState();
+  const query = new URLSearchParams(search);
+  const fallback = (key, raw, expected, shown) =>
+    message(`Link setting "${key}": got ${quote(raw)}, expected ${expected}; using ` +
+            `${shown}.`);
+  for (const [key, raw] of query) {
+    if (key === "integrators" || key === "systems") {
+      const valid = key === "integrators" ? INTEGRATORS : SYSTEMS;
+      const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
+      const bad = names.filter((n) => !valid.includes(n));
+      const good = [...new Set(names.filter((n) => valid.includes(n)))];
+      if (bad.length || !good.length) {
+        fallback(key, raw, `a comma-separated list of ${valid.join(", ")}`,
+                 good.length ? good.join(", ") : "the default");
+      }
+      if (good.length) state[key] = good;
+    } else if (key === "speed") {
+      const x = checkRange(raw, data.speedRange);
+      if (x === undefined) {
+        fallback(key, raw, `a number in [${data.speedRange.join(", ")}]`,
+                 `the default ${DEFAULTS.speed}`);
+      } else state.speed = x;
+    } else if (FLAGS.has(key)) {
+      if (raw === "1" || raw === "0") state[FLAGS.get(key)] = raw === "1";
+      else fallback(key, raw, "0 or 1", "the default");
+    } else if (key === "energy") {
+      if (data.energyModes.includes(raw)) state.energy = raw;
+      else fallback(key, raw, `one of ${data.energyModes.join(", ")}`, "the default");
+    } else if (key.includes(".") && SYSTEMS.includes(key.split(".")[0])) {
+      const [system, name] = key.split(/\.(.*)/s);
+      if (name === "dt") {
+        const x = checkRange(raw, data.dtRange);
+        if (x === undefined) {
+          fallback(key, raw, `a time step in [${data.dtRange.join(", ")}] s`,
+                   `the default ${DEFAULTS.dt[system]} s`);
+        } else state.dt[system] = x;
+        continue;
+      }
+      const p = paramDecl(system, name);
+      if (!p) {
+        message(`Link setting ${quote(key)} ignored: ${system} has no parameter ` +
+                `${quote(name)} (parameters: ${DECL[system].params.map((q) => q.name).join(", ")}).`);
+        continue;
+      }
+      const x = checkParam(p, raw);
+      if (x === undefined) fallback(key, raw, p.accepted, `the default ${p.default}`);
+      else state.params[system][name] = x;
+    } else {
+      message(`Link setting ${quote(key)} ignored: unknown setting.`);
+    }
+  }
+  return state;
+}
+
+function queryFromState(state) {
+  const query = new URLSearchParams();
+  const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+  if (!same(state.systems, SYSTEMS)) query.set("systems", state.systems.join(","));
+  if (!same(state.integrators, DEFAULTS.integrators)) {
+    query.set("integrators", state.integrators.join(","));
+  }
+  if (state.speed !== DEFAULTS.speed) query.set("speed", String(state.speed));
+  for (const [key, field] of FLAGS) {
+    if (state[field] !== DEFAULTS[field]) query.set(key, state[field] ? "1" : "0");
+  }
+  if (state.energy !== DEFAULTS.energy) query.set("energy", state.energy);
+  for (const system of SYSTEMS) {
+    if (state.dt[system] !== DEFAULTS.dt[system]) {
+      query.set(`${system}.dt`, String(state.dt[system]));
+    }
+    for (const [name, value] of Object.entries(state.params[system])) {
+      if (value !== DEFAULTS.params[system][name]) query.set(`${system}.${name}`, String(value));
+    }
+  }
+  return query.toString();
+}
+
+export function linkFor(state) {
+  const query = queryFromState(state);
+  return location.origin + location.pathname + (query ? "?" + query : "");
+}
+
+export const state = stateFromQuery(location.search);
+export function saveState() {
+  const query = queryFromState(state);
+  history.replaceState(null, "", location.pathname + (query ? "?" + query : ""));
+}
+
+export function systemSettings(system) {
+  return { params: state.params[system], dt: state.dt[system] };
+}

@@ -1,0 +1,154 @@
+// Integrator Lab page: the dashboard's widgets: set from the state, wired to the state, the
+// URL and the worker; typed values are checked before BokehJS takes them.
+
+import { data, SYSTEMS, DECL, INTEGRATORS, PARAM_DEBOUNCE_MS } from "./data.js";
+import { live, setStatusText } from "./live.js";
+import { message } from "./messages.js";
+import { model, quietly, onChange } from "./models.js";
+import { checkParam, checkRange, DT_DECL, refuse } from "./params.js";
+import { applyView } from "./plots.js";
+import { linkFor, state, saveState, systemSettings } from "./urlstate.js";
+import { send } from "./worker.js";
+
+// -- widgets -----------------------------------------------------------------------------
+export function setWidgetsFromState() {
+  quietly(() => {
+    model("controls:integrators").value = state.integrators.slice();
+    const play = model("controls:play");
+    play.active = state.playing;
+    play.label = state.playing ? "Pause" : "Play";
+    model("controls:speed").value = state.speed;
+    model("controls:show_exact").active = state.exact;
+    model("controls:log_scale").active = state.log;
+    model("controls:show_phase").active = state.phase;
+    model("controls:energy_mode").active = data.energyModes.indexOf(state.energy);
+    for (const system of SYSTEMS) {
+      model(`${system}:dt`).value = state.dt[system];
+      for (const [name, value] of Object.entries(state.params[system])) {
+        model(`${system}:param:${name}`).value = value;
+      }
+    }
+  });
+}
+
+function setPlaying(playing) {
+  state.playing = playing;
+  quietly(() => {
+    const play = model("controls:play");
+    play.active = playing;
+    play.label = playing ? "Pause" : "Play";
+  });
+  for (const system of state.systems) {
+    const entry = live.systems[system];
+    setStatusText(system, entry.simTime, entry.realTimeFactor);
+  }
+}
+
+// A number typed outside a spinner's bounds never reaches its model (BokehJS drops it and
+// the field goes on showing it): check what is typed before BokehJS sees it.
+function guardTyping(widgetName, check, reject) {
+  const view = Bokeh.index.query_one((v) => v.model && v.model.name === widgetName);
+  const root = view && (view.shadow_el || view.el);
+  if (!root) return;
+  root.addEventListener("change", (event) => {
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || check(input.value) !== undefined) return;
+    event.stopPropagation(); // BokehJS never takes it
+    reject(input.value);
+    input.value = view.format_value ?? String(view.model.value);
+    if ("old_value" in view) view.old_value = input.value;
+  }, true);
+}
+
+export function wireWidgets() {
+  onChange(model("controls:integrators"), "value", (value) => {
+    const names = INTEGRATORS.filter((n) => value.includes(n));
+    if (!names.length) {
+      message("Choose at least one integrator.");
+      quietly(() => { model("controls:integrators").value = state.integrators.slice(); });
+      return;
+    }
+    state.integrators = names;
+    saveState();
+    applyView();
+    send({ type: "integrators", names });
+  });
+  onChange(model("controls:play"), "active", (active) => {
+    setPlaying(active);
+    saveState();
+    send({ type: "play", value: active });
+  });
+  model("controls:step").on_event("button_click", () => {
+    setPlaying(false);
+    saveState();
+    send({ type: "step" });
+  });
+  model("controls:reset").on_event("button_click", () => send({ type: "reset" }));
+  onChange(model("controls:speed"), "value", (value) => {
+    const x = checkRange(value, data.speedRange);
+    if (x === undefined) return;
+    state.speed = x;
+    saveState();
+    send({ type: "speed", value: x });
+  });
+  const view = (widget, property, apply) => onChange(model(widget), property, (value) => {
+    apply(value);
+    saveState();
+    applyView();
+  });
+  view("controls:show_exact", "active", (v) => { state.exact = v; });
+  view("controls:log_scale", "active", (v) => { state.log = v; });
+  view("controls:show_phase", "active", (v) => { state.phase = v; });
+  view("controls:energy_mode", "active", (v) => { state.energy = data.energyModes[v]; });
+  model("controls:copy_link").on_event("button_click", copyLink);
+
+  for (const system of SYSTEMS) {
+    let timer = null;
+    const restart = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        saveState();
+        send(Object.assign({ type: "configure", system }, systemSettings(system)));
+      }, PARAM_DEBOUNCE_MS);
+    };
+    guardTyping(`${system}:dt`, (raw) => checkRange(raw, data.dtRange),
+      (raw) => refuse(system, DT_DECL, raw, state.dt[system]));
+    onChange(model(`${system}:dt`), "value", (value) => {
+      const x = checkRange(value, data.dtRange);
+      if (x === undefined) {
+        refuse(system, DT_DECL, value, state.dt[system]);
+        quietly(() => { model(`${system}:dt`).value = state.dt[system]; });
+        return;
+      }
+      state.dt[system] = x;
+      restart();
+    });
+    for (const p of DECL[system].params) {
+      if (p.kind !== "choice") {
+        guardTyping(`${system}:param:${p.name}`, (raw) => checkParam(p, raw),
+          (raw) => refuse(system, p, raw, state.params[system][p.name]));
+      }
+      onChange(model(`${system}:param:${p.name}`), "value", (value) => {
+        const x = checkParam(p, value);
+        if (x === undefined) {
+          refuse(system, p, value, state.params[system][p.name]);
+          quietly(() => { model(`${system}:param:${p.name}`).value = state.params[system][p.name]; });
+          return;
+        }
+        state.params[system][p.name] = x;
+        restart();
+      });
+    }
+  }
+}
+
+function copyLink() {
+  const link = linkFor(state);
+  const done = () => message("Link copied to the clipboard.", "note");
+  const fallback = () => message(`Link to this view: ${link}`, "note");
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(link).then(done, fallback);
+  } else {
+    fallback();
+  }
+}

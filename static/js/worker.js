@@ -1,0 +1,132 @@
+// Integrator Lab page: the main thread's side of the simulation worker (static/worker.mjs):
+// takes over the worker static/start.js created, receives its messages, sends it the state
+// and widget changes, and draws its frames once per animation frame.
+
+import { BOOT_SLOW_MS } from "./data.js";
+import { message, setLoading, bootAlert } from "./messages.js";
+import { state, systemSettings } from "./urlstate.js";
+import { live } from "./live.js";
+import { applyLayout, flushDue, applyFrame } from "./frames.js";
+import { bootFailed, bootSlow, workerFailed } from "./boot.js";
+import { status } from "./status.js";
+
+// -- the worker --------------------------------------------------------------------------
+export let worker = null;
+export function send(msg) {
+  // the worker queues messages while Python boots, so anything after "init" may go
+  if (worker && workerBooted) worker.postMessage(msg);
+}
+
+// static/start.js created the worker before BokehJS loaded (it is the one place that does):
+// take it over, with what it said meanwhile. From file:// start.js made none and said why.
+export function startWorker() {
+  const early = window.integratorLabEarly;
+  if (!early) {
+    bootFailed("static/start.js", "it did not run");
+    return;
+  }
+  if (early.fileUrl) return;
+  if (early.failure) {
+    setLoading(`The simulation could not start: ${early.failure.message}`, true);
+    return;
+  }
+  worker = early.worker;
+  let heard = false; // the worker posted a message: its own file loaded
+  worker.onerror = (event) => {
+    if (!heard) {
+      workerFailed(event);
+      return;
+    }
+    setLoading("The simulation worker failed (see the message at the top)", true);
+    message(`The simulation worker failed: ${event.message || "unknown error"}`);
+  };
+  worker.onmessage = (event) => {
+    heard = true;
+    receive(event.data);
+  };
+  // what the worker said before this script ran
+  for (const event of early.messages.splice(0)) worker.onmessage(event);
+  for (const event of early.errors.splice(0)) worker.onerror(event);
+  setTimeout(bootSlow, BOOT_SLOW_MS);
+}
+
+function initWorker() {
+  const systems = Object.fromEntries(state.systems.map((s) => [s, systemSettings(s)]));
+  worker.postMessage({
+    type: "init", systems, integrators: state.integrators, speed: state.speed,
+    playing: state.playing,
+  });
+}
+
+let liveMarked = false; // the "il:live" performance mark is set (first frame everywhere)
+let pendingFrame = null; // the latest frame not drawn yet
+let drawRequested = false;
+function receive(msg) {
+  switch (msg.type) {
+    case "progress":
+      live.step = msg.step || null;
+      if (!live.notice) setLoading(msg.text);
+      break;
+    case "boot-error":
+      bootFailed(msg.file, msg.detail);
+      break;
+    case "ready":
+      performance.mark("il:worker-ready");
+      live.ready = true;
+      live.notice = null;
+      bootAlert("");
+      live.workerTimings = msg.timings || {};
+      live.boot = msg.boot; // "snapshot" or "plain" (then msg.fallback says why)
+      live.bootFallback = msg.fallback ?? null;
+      document.querySelectorAll(".il-loading").forEach((el) => { el.hidden = true; });
+      break;
+    case "layout":
+      if (pendingFrame) delete pendingFrame[msg.layout.system]; // a frame of the old run
+      applyLayout(msg.layout, msg.errors);
+      break;
+    case "frame":
+      pendingFrame = msg.systems;
+      if (!drawRequested) {
+        drawRequested = true;
+        requestAnimationFrame(draw);
+      }
+      break;
+    case "error":
+      message(`Simulation: ${msg.text}`);
+      break;
+    default:
+      break;
+  }
+}
+
+// "init" goes once Bokeh has drawn (the widgets hold the state) and the worker exists.
+let bokehReady = false;
+let workerBooted = false;
+function maybeInit() {
+  if (bokehReady && worker && !workerBooted) {
+    workerBooted = true;
+    initWorker();
+  }
+}
+
+function draw() {
+  drawRequested = false;
+  const frame = pendingFrame;
+  pendingFrame = null;
+  if (frame) {
+    live.framesDrawn += 1;
+    for (const [system, f] of Object.entries(frame)) applyFrame(system, f);
+    flushDue();
+    if (!liveMarked && status().ready) {
+      liveMarked = true;
+      performance.mark("il:live");
+    }
+  }
+  if (worker) worker.postMessage({ type: "ack" });
+}
+
+// The dashboard is drawn: the worker may have its "init" (it buffers it until Python is up).
+export function dashboardDrawn() {
+  bokehReady = true;
+  maybeInit();
+}
