@@ -163,11 +163,6 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
             before = f"<script>\n{_script_text(shim)}</script>\n"
         return before + "<script>\n" + _script_text(code) + "\n</script>"
 
-    worker = worker_source(site)
-    worker_url = "data:text/javascript;base64," + base64.b64encode(worker.encode("utf-8")).decode(
-        "ascii"
-    )
-    shim = _js(PAGE_SHIM, WORKER_URL=worker_url, FILE_TYPE=FILE_SCRIPT_TYPE, FILES_KEY=FILES_KEY)
     styles = re.findall(r'<link rel="stylesheet" href="([^":]+)">', page)
     page = re.sub(r'<link rel="stylesheet" href="([^":]+)">', inline_style, page)
     entry = f"{MODULES_DIR}/{MODULES_ENTRY}"
@@ -180,7 +175,6 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
             'index.html: no <script src="static/start.js"> (it creates the worker); '
             "the static site changed and web/site/single_file.py must follow"
         )
-    page = re.sub(r'<script src="([^":]+)"></script>', inline_script, page)
     leftover = sorted(set(referenced) - set(styles) - set(scripts) - {entry})
     if leftover:
         raise SingleFileError(
@@ -188,6 +182,12 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
         )
     if not styles:
         raise SingleFileError("index.html: expected a style sheet; the static site changed")
+    worker = worker_source(site)
+    worker_url = "data:text/javascript;base64," + base64.b64encode(worker.encode("utf-8")).decode(
+        "ascii"
+    )
+    shim = _js(PAGE_SHIM, WORKER_URL=worker_url, FILE_TYPE=FILE_SCRIPT_TYPE, FILES_KEY=FILES_KEY)
+    page = re.sub(r'<script src="([^":]+)"></script>', inline_script, page)
     try:
         modules = inline_modules(site / MODULES_DIR, MODULES_ENTRY)
     except ModuleInlineError as exc:
