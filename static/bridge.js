@@ -409,7 +409,8 @@
         document.querySelectorAll(".il-loading").forEach((el) => { el.hidden = true; });
         break;
       case "layout":
-        applyLayout(msg.layout, msg.errors);
+        if (msg.layout) applyLayout(msg.layout, msg.errors);
+        else keepSettings(msg.system, msg.kept, msg.errors);
         break;
       case "frame":
         pendingFrame = msg.systems;
@@ -439,7 +440,7 @@
   // -- applying what the worker sends ------------------------------------------------------
   function applyLayout(layout, errors) {
     const system = layout.system;
-    for (const text of errors) message(`${DECL[system].title}: ${text}; using the defaults.`);
+    for (const text of errors) message(text);
     const entry = live.systems[system];
     entry.layout = layout;
     entry.diverged = {};
@@ -480,6 +481,21 @@
     entry.fresh = true;
     entry.counts = layout.counts;
     setStatusText(system, 0, null);
+  }
+
+  // The worker refused new settings and goes on with the ones in force (views.live.Live, as
+  // the Panel server does): say why, and show those settings again.
+  function keepSettings(system, kept, errors) {
+    for (const text of errors) message(text);
+    state.params[system] = Object.assign({}, kept.params);
+    state.dt[system] = kept.dt;
+    quietly(() => {
+      model(`${system}:dt`).value = kept.dt;
+      for (const [name, value] of Object.entries(kept.params)) {
+        model(`${system}:param:${name}`).value = value;
+      }
+    });
+    saveState();
   }
 
   // The step a system recommends depends on its parameters (a stiffer cradle contact is
