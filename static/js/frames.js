@@ -1,7 +1,7 @@
 // Integrator Lab page: applying what the worker sends: a system's layout (after a start or a
 // reset) and its frames (scene, samples in batches, divergence marks, alerts, status).
 
-import { data, DECL, ROLLOVER, COLUMNS, SCENE_LAYOUT, STATUS_INTERVAL_MS, STREAM_INTERVAL_MS }
+import { data, ROLLOVER, COLUMNS, SCENE_LAYOUT, STATUS_INTERVAL_MS, STREAM_INTERVAL_MS }
   from "./data.js";
 import { message } from "./messages.js";
 import { state, saveState } from "./urlstate.js";
@@ -12,7 +12,7 @@ import { sampleSource } from "./plots.js";
 // -- applying what the worker sends ------------------------------------------------------
 export function applyLayout(layout, errors) {
   const system = layout.system;
-  for (const text of errors) message(`${DECL[system].title}: ${text}; using the defaults.`);
+  for (const text of errors) message(text); // whole sentences (views.live.Live)
   const entry = live.systems[system];
   entry.layout = layout;
   entry.diverged = {};
@@ -52,6 +52,21 @@ export function applyLayout(layout, errors) {
   entry.fresh = true;
   entry.counts = layout.counts;
   setStatusText(system, 0, null);
+}
+
+// The worker refused new settings and goes on with the ones in force (views.live.Live, as the
+// Panel server does): say why, and show those settings again.
+export function keepSettings(system, kept, errors) {
+  for (const text of errors) message(text);
+  state.params[system] = Object.assign({}, kept.params);
+  state.dt[system] = kept.dt;
+  quietly(() => {
+    model(`${system}:dt`).value = kept.dt;
+    for (const [name, value] of Object.entries(kept.params)) {
+      model(`${system}:param:${name}`).value = value;
+    }
+  });
+  saveState();
 }
 
 // The step a system recommends depends on its parameters (a stiffer cradle contact is

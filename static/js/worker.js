@@ -6,7 +6,7 @@ import { BOOT_SLOW_MS } from "./data.js";
 import { message, setLoading, bootAlert } from "./messages.js";
 import { state, systemSettings } from "./urlstate.js";
 import { live } from "./live.js";
-import { applyLayout, flushDue, applyFrame } from "./frames.js";
+import { applyLayout, keepSettings, flushDue, applyFrame } from "./frames.js";
 import { bootFailed, bootSlow, workerFailed } from "./boot.js";
 import { status } from "./status.js";
 
@@ -81,6 +81,10 @@ function receive(msg) {
       document.querySelectorAll(".il-loading").forEach((el) => { el.hidden = true; });
       break;
     case "layout":
+      if (!msg.layout) { // refused settings: the old run goes on
+        keepSettings(msg.system, msg.kept, msg.errors);
+        break;
+      }
       if (pendingFrame) delete pendingFrame[msg.layout.system]; // a frame of the old run
       applyLayout(msg.layout, msg.errors);
       break;

@@ -3,6 +3,7 @@ notebook path, declares its state as bounded parameters, and rejects bad values.
 
 from __future__ import annotations
 
+import html
 import json
 
 import param
@@ -76,11 +77,27 @@ def test_out_of_range_values_are_refused_before_the_core(dashboard, name, value)
 
 
 def test_values_the_core_rejects_become_a_message(dashboard):
+    dashboard._update(0.05)
+    running = dashboard.runs["cradle"]
+    t0 = running.runner.time
     dashboard.settings["cradle"].param.update(balls=3, lifted=5)
     dashboard._update(0.05)  # what the next tick does
     assert dashboard.message.visible
-    assert "lifted" in dashboard.message.object
-    assert dashboard.runs["cradle"].system.params["balls"] == 5  # still the old run
+    # the static page's words (views.live.Live, the session class of both front ends)
+    from integrator_lab.views.live import Live
+
+    page = Live()
+    page.configure("cradle", {}, None, dashboard.integrators)
+    words = page.configure("cradle", {"balls": 3, "lifted": 5}, None, dashboard.integrators)
+    assert dashboard.message.object == html.escape(" ".join(words["errors"]))
+    assert (
+        "lifted" in dashboard.message.object and "kept the settings in force" in words["errors"][0]
+    )
+    # the old run goes on, and the fields show its settings again
+    assert dashboard.runs["cradle"] is running and running.runner.time > t0
+    assert dashboard.settings["cradle"].balls == 5 and dashboard.settings["cradle"].lifted == 1
+    dashboard._update(0.05)
+    assert dashboard.runs["cradle"] is running  # setting the fields back restarted nothing
     dashboard.settings["cradle"].lifted = 2
     dashboard._update(0.05)
     assert not dashboard.message.visible

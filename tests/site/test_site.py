@@ -182,16 +182,42 @@ def test_live_keeps_real_time_within_budget_and_slows_down_smoothly_beyond():
         assert run.runner.accumulator == 0.0  # the rest of the time is dropped
 
 
-def test_live_reports_bad_settings_and_falls_back_to_defaults():
+def test_live_falls_back_to_defaults_only_when_nothing_runs_yet():
+    # a page opened from a link with settings the core refuses: the defaults run
     lab = live.Live()
     result = lab.configure("cradle", {"balls": 3, "lifted": 4}, 1e-3, ["euler"])
-    assert "at most 'balls'" in result["errors"][0]
+    (error,) = result["errors"]
+    assert error.startswith("Newton's cradle: ") and "at most 'balls'" in error
+    assert error.endswith("; using the defaults.")
     assert result["layout"]["params"]["balls"] == 5
     result = lab.configure("spring", {}, 7.0, ["euler"])
     assert "'dt'" in result["errors"][0]
     assert result["layout"]["dt"] == get_system("spring").recommended_dt
     with pytest.raises(ValueError, match="integrators"):
         lab.set_integrators(["euler", "nope"])
+
+
+def test_live_keeps_the_running_simulation_when_new_settings_are_refused():
+    lab = live.Live()
+    assert lab.configure("cradle", {"balls": 3}, 1e-3, ["euler"])["errors"] == []
+    lab.tick(0.05)
+    running = lab.runs["cradle"]
+    t0 = running.runner.time
+    assert t0 > 0
+    result = lab.configure("cradle", {"balls": 3, "lifted": 4}, 1e-3, ["euler"])
+    (error,) = result["errors"]
+    assert "at most 'balls'" in error and error.endswith("; kept the settings in force.")
+    assert result["layout"] is None and result["system"] == "cradle"
+    assert result["kept"] == {"params": dict(running.system.params), "dt": 1e-3}
+    assert result["kept"]["params"]["balls"] == 3
+    # the same simulation goes on, from where it was
+    assert lab.runs["cradle"] is running
+    lab.tick(0.05)
+    assert running.runner.time > t0
+    # an invalid time step is refused the same way
+    result = lab.configure("cradle", {"balls": 3}, -1.0, ["euler"])
+    assert result["layout"] is None and "'dt'" in result["errors"][0]
+    assert lab.runs["cradle"] is running
 
 
 def test_live_frames_carry_divergence_and_stay_bounded():

@@ -685,6 +685,31 @@ def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
     assert page.errors == []
 
 
+def test_settings_the_core_refuses_keep_the_running_simulation(open_page):
+    # lifted 7 is within its own declared range but more than the 5 balls: the worker's
+    # core refuses it; as on the Panel server (views.live.Live), the cradle goes on as it was
+    page = open_page("?systems=cradle")
+    page.wait_live()
+    page.wait("window.integratorLab.status().systems.cradle.simTime > 0.5")
+    box = page.page.get_by_label("lifted", exact=True).nth(0)
+    box.fill("7")
+    box.press("Enter")
+    page.wait(
+        "[...document.querySelectorAll('#il-messages li')].some((li) =>"
+        " li.textContent.endsWith('kept the settings in force.'))",
+        timeout=5_000,
+    )
+    (text,) = [m for m in page.messages() if m.endswith("kept the settings in force.")]
+    assert text.startswith("Newton's cradle: ") and "at most 'balls'" in text
+    assert box.input_value() == "1"  # the field shows what runs
+    assert page.js("window.integratorLab.state()")["params"]["cradle"]["lifted"] == 1
+    # not restarted: the clock goes on from where it was
+    t0 = page.sim_time("cradle")
+    assert t0 > 0.5
+    page.wait(f"window.integratorLab.status().systems.cradle.simTime > {t0 + 0.3}")
+    assert page.errors == []
+
+
 def test_prototype_names_in_the_link_are_unknown_settings(open_page):
     keys = (
         "__proto__",

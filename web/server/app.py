@@ -35,7 +35,6 @@ import html
 import io
 import json
 import logging
-import math
 import time
 from importlib import resources
 
@@ -57,14 +56,13 @@ from integrator_lab.server.controls import (
 from integrator_lab.server.sessions import LOAD, REGISTRY, session_label
 from integrator_lab.views import figures
 from integrator_lab.views.figures import ENERGY_MODES
-from integrator_lab.views.live import SystemRun, check_dt
+from integrator_lab.views.live import Live, SystemRun
 from integrator_lab.views.scene import exact_curve
 from integrator_lab.views.shared import (
     PANEL_SYSTEMS,
     ROLLOVER,
     SPEED_RANGE,
     describe_error,
-    failure_text,
     frame_layout,
 )
 
@@ -85,9 +83,6 @@ MAX_UNACKED = 2 * ACK_EVERY
 ACK_TIMEOUT = 1.0
 #: longest wall time one tick covers (s): after a stall the clock skips the rest
 MAX_TICK_WALL = 0.25
-#: the cost of the first steps of a new run, before it is measured (s per step): slow on
-#: purpose, so a heavy new run cannot stall the server for one tick
-FIRST_COST_GUESS = 2e-4
 ENERGY_LABELS = dict(zip(figures.ENERGY_MODE_LABELS, ENERGY_MODES))
 DISCONNECTED_TEXT = "Connection to the server lost \u2014 reload the page to start again."
 
@@ -168,11 +163,13 @@ class Dashboard(pn.viewable.Viewer):
             show_phase=self.show_phase,
         )
         self.panels = {name: figures.PanelModels(name, config) for name in self.systems}
-        self.runs = {name: SystemRun(name, {}, None, self.integrators) for name in self.systems}
+        # the simulation: pacing (this session's share of the server), the bad-settings
+        # policy and failures, as on the static page (views.live.Live)
+        self.live = Live(budget=LOAD.share, max_wall=MAX_TICK_WALL, on_failure=self._failed)
+        for name in self.systems:
+            self.live.configure(name, {}, None, self.integrators)
+        self._reverting = False  # settings are being set back to the ones in force
         self._diverged = {name: {} for name in self.systems}
-        # systems whose computation raised: stopped, with a message on their panel, until
-        # a new setting or Reset starts them again (the others go on)
-        self.failed: dict[str, str] = {}
         self.system_messages = {
             name: pn.pane.Alert(
                 "",
@@ -240,6 +237,17 @@ class Dashboard(pn.viewable.Viewer):
             models.clear()  # the first frame brings the samples, from t = 0
             self._show_run(name)
         self._layout = self._build_layout()
+
+    @property
+    def runs(self) -> dict[str, SystemRun]:
+        """``{system name: SystemRun}``, what runs (:class:`~integrator_lab.views.live.Live`)."""
+        return self.live.runs
+
+    @property
+    def failed(self) -> dict[str, str]:
+        """Systems whose computation raised: stopped, with a message on their panel, until a
+        new setting or Reset starts them again (the others go on): ``{name: why}``."""
+        return {name: run.failure for name, run in self.runs.items() if run.failure}
 
     # -- layout ---------------------------------------------------------------------------
     def _build_layout(self):
@@ -480,69 +488,37 @@ class Dashboard(pn.viewable.Viewer):
         if show:
             self._apply_requests()
         started = time.perf_counter()
-        if self.playing:
-            moved = self._advance(wall)
-        else:
-            moved = set()
-            for name, run in self._working():  # the real-time factor drops to 0
-                self._attempt(name, "measuring its clock", run.advance, wall, self.speed, 0)
+        self.live.speed, self.live.playing = self.speed, self.playing
+        moved = self.live.advance(wall)
         LOAD.record(time.perf_counter() - started)
         if self._steps_requested:
-            for name, run in self._working():
-                if (
-                    self._attempt(name, "stepping it", run.runner.advance, self._steps_requested)
-                    is not _FAILED
-                ):
-                    moved.add(name)
+            moved |= self.live.step(self._steps_requested)
             self._steps_requested = 0
         self._moved |= moved
         if show:
             self._send_frames()
 
-    def _advance(self, wall: float) -> set:
-        """Cover ``wall`` seconds at the current speed within this session's share of the
-        server; every system gets the same fraction of its steps, so the clocks slow down
-        together. Returns the systems that moved."""
-        runs = dict(self._working())
-        wanted = {name: run.wanted_steps(wall, self.speed) for name, run in runs.items()}
-        cost = sum(wanted[name] * (run.cost or FIRST_COST_GUESS) for name, run in runs.items())
-        budget = LOAD.share() * wall
-        fraction = 1.0 if cost <= budget else budget / cost
-        moved = set()
-        for name, run in runs.items():
-            steps = self._attempt(
-                name,
-                "stepping it",
-                run.advance,
-                wall,
-                self.speed,
-                max(1, math.floor(wanted[name] * fraction)),
-            )
-            if steps and steps is not _FAILED:
-                moved.add(name)
-        return moved
-
     def _working(self) -> list:
         """(name, run) of the systems that have not failed."""
-        return [(name, run) for name, run in self.runs.items() if name not in self.failed]
+        return self.live.live_items()
 
     def _attempt(self, name: str, what: str, action, *args):
-        """``action(*args)`` for system ``name``. Should it raise, that system stops with a
-        message on its panel and one log line, the others go on: returns :data:`_FAILED`."""
+        """``action(*args)``, this view's own work on system ``name``. Should it raise, that
+        system stops (as when its computation raises): returns :data:`_FAILED`."""
         try:
             return action(*args)
         except Exception as exc:  # noqa: BLE001 - whatever a system's computation raises
-            self._fail(name, what, exc)
+            self.live.fail(name, what, exc)
             return _FAILED
 
-    def _fail(self, name: str, what: str, exc: Exception) -> None:
-        run = self.runs.get(name)
-        now = run.runner.time if run is not None else None
-        text = failure_text(SYSTEMS[name].title, now, what, exc)
-        self.failed[name] = text
-        log.warning("%s stopped at t = %s s: %s raised %s", name, now, what, describe_error(exc))
+    def _failed(self, name: str, run: SystemRun, what: str, exc: BaseException) -> None:
+        """System ``name`` stopped (``Live.on_failure``): one log line, no traceback, and
+        why on its panel, in the static page's words."""
+        log.warning(
+            "%s stopped at t = %s s: %s raised %s", name, run.runner.time, what, describe_error(exc)
+        )
         pane = self.system_messages[name]
-        pane.object = html.escape(text)
+        pane.object = html.escape(run.failure or "")
         pane.visible = True
 
     def _show_alerts(self, name: str, alerts: list[str]) -> None:
@@ -631,7 +607,6 @@ class Dashboard(pn.viewable.Viewer):
             models.set_integrators(run.integrators)
             models.set_exact_curve(exact_curve(run.system))
 
-        self.failed.pop(name, None)
         if self._attempt(name, "drawing its new run", show) is _FAILED:
             return
         if self.system_messages[name].visible:
@@ -665,10 +640,11 @@ class Dashboard(pn.viewable.Viewer):
             if not names:
                 errors.append("Integrators: choose at least one.")
             for name in sorted(self._rebuild_requested) if names else ():
+                before = self.runs[name]
                 error = self._rebuild(name, names)
                 if error:
                     errors.append(error)
-                else:
+                if self.runs[name] is not before:
                     rebuilt.add(name)
             self._rebuild_requested.clear()
             self._show_error(" ".join(errors))
@@ -695,19 +671,20 @@ class Dashboard(pn.viewable.Viewer):
                 )
 
     def _rebuild(self, name: str, integrators) -> str | None:
-        """A new run of system ``name`` from its settings, or the core's objection (then
-        the running simulation goes on unchanged)."""
+        """A new run of system ``name`` from its settings, or the core's objection: then
+        the running simulation goes on unchanged and the fields show its settings again
+        (the policy of :meth:`Live.configure`, the static page's too)."""
         settings = self.settings[name]
         params = {p.name: getattr(settings, p.name) for p in SYSTEMS[name].PARAMS}
-        try:
-            self.runs[name] = SystemRun(name, params, check_dt(settings.dt), integrators)
-        except ValueError as exc:
-            return f"{SYSTEMS[name].title}: {exc}"
-        except Exception as exc:  # noqa: BLE001 - the core failed on these settings
-            reason = f"{type(exc).__name__}: {exc}"
-            log.warning("%s: building a run raised %s", name, reason)
-            return f"{SYSTEMS[name].title}: building a run with these settings raised {reason}"
-        return None
+        result = self.live.configure(name, params, settings.dt, integrators)
+        if result["errors"]:  # the fields show what runs
+            run = self.runs[name]
+            self._reverting = True
+            try:
+                settings.param.update(dt=run.dt, **run.system.params)
+            finally:
+                self._reverting = False
+        return " ".join(result["errors"]) or None
 
     def _show_error(self, text: str) -> None:
         if text:
@@ -717,7 +694,8 @@ class Dashboard(pn.viewable.Viewer):
             self.message.visible = False
 
     def _request_rebuild(self, name: str) -> None:
-        self._rebuild_requested.add(name)
+        if not self._reverting:
+            self._rebuild_requested.add(name)
 
     @param.depends("integrators", watch=True)
     def _integrators_changed(self):

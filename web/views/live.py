@@ -23,7 +23,7 @@ import math
 import time
 from array import array
 
-from integrator_lab.core import INTEGRATORS, Runner, get_system
+from integrator_lab.core import INTEGRATORS, SYSTEMS, Runner, get_system
 from integrator_lab.views.scene import (
     Scene,
     error_scale,
@@ -50,6 +50,10 @@ RTF_WINDOW = 1.0
 #: samples per simulated second sent to the energy plots
 SAMPLES_PER_SECOND = 60.0
 UNLIMITED = 10**9  # max_steps when the budget covers every step wanted
+#: the cost of a new run's steps until it is measured (s per step): slow on purpose, so the
+#: first tick of a heavy run cannot take more than its budget (a Panel server's tick is
+#: shared by every session)
+FIRST_COST_GUESS = 2e-4
 
 
 def check_dt(dt):
@@ -219,32 +223,66 @@ class SystemRun:
 
 
 class Live:
-    """Every system of the page, the shared speed and play state."""
+    """One viewer's simulation: every system shown, the shared speed and play state.
 
-    def __init__(self):
+    The one session class of both front ends: the static page's worker drives one, and so
+    does each Panel server session (:class:`integrator_lab.server.app.Dashboard`). It owns
+    what they must agree on:
+
+    Pacing
+        :meth:`advance` covers the wall time elapsed at the current speed within a compute
+        budget (``budget()``: a fraction of that wall time); beyond it every system gets the
+        same share of its steps, and a run's cost per step is assumed to be
+        :data:`FIRST_COST_GUESS` until it is measured.
+    Bad settings
+        :meth:`configure` with settings the core refuses keeps the system's running
+        simulation unchanged and says so (``layout`` is ``None``, ``kept`` holds the
+        settings in force, so a view shows them again); only a system with nothing running
+        yet (a page opened from a link) falls back to the defaults.
+    Failures
+        A system whose computation raises stops alone (:meth:`SystemRun.fail`); the others
+        go on. ``on_failure(name, run)`` is told once per stop (the Panel app logs it).
+    """
+
+    def __init__(self, budget=lambda: BUDGET_FRACTION, max_wall=MAX_WALL, on_failure=None):
         self.runs: dict[str, SystemRun] = {}
         self.speed = 1.0
         self.playing = True
+        self.budget = budget
+        self.max_wall = max_wall
+        self.on_failure = on_failure
 
     def configure(self, name, params=None, dt=None, integrators=None) -> dict:
-        """(Re)build system ``name``; returns ``{"layout": ..., "errors": [...]}``.
+        """(Re)build system ``name``; returns ``{"layout": ..., "errors": [...]}``, and
+        ``"kept"`` (the running ``params`` and ``dt``) when the settings were refused.
 
-        Invalid settings are reported in ``errors`` and replaced by the defaults, so the
-        page always gets a running system.
+        ``errors`` are sentences for the user: which system, what the core objected to and
+        what runs instead.
         """
-        errors = []
         params = dict(params or {})
+        old = self.runs.get(name)
         if integrators is None:
-            integrators = self.runs[name].integrators if name in self.runs else []
+            integrators = old.integrators if old is not None else []
         integrators = [i for i in integrators if i in INTEGRATORS]
         try:
             run = SystemRun(name, params, dt, integrators)
-        except Exception as exc:  # noqa: BLE001 - whatever fails, the page gets a system
-            errors.append(str(exc) if isinstance(exc, ValueError) else describe_error(exc))
+        except Exception as exc:  # noqa: BLE001 - whatever the core objects to, a system runs
+            objection = str(exc) if isinstance(exc, ValueError) else describe_error(exc)
+            title = getattr(SYSTEMS.get(name), "title", name)
+            if old is not None and old.integrators == integrators:
+                return {
+                    "system": name,
+                    "layout": None,
+                    "errors": [f"{title}: {objection}; kept the settings in force."],
+                    "kept": {"params": dict(old.system.params), "dt": old.dt},
+                }
             try:
                 run = SystemRun(name, params, None, integrators)
             except Exception:  # noqa: BLE001
                 run = SystemRun(name, {}, None, integrators)
+            errors = [f"{title}: {objection}; using the defaults."]
+        else:
+            errors = []
         self.runs[name] = run
         return {"layout": run.layout(), "errors": errors}
 
@@ -267,68 +305,93 @@ class Live:
         self.playing = bool(playing)
 
     def reset(self) -> list[dict]:
-        """Every system back to t = 0; returns their layouts (as :meth:`configure`)."""
-        for run in self.runs.values():
+        """Every system back to t = 0 (a stopped one starts again); returns their layouts
+        (as :meth:`configure`)."""
+        for name, run in self.runs.items():
             try:
                 run.reset()
             except Exception as exc:  # noqa: BLE001 - that system stops, the others reset
-                run.fail("restarting", exc)
+                self._fail(name, run, "restarting", exc)
         return [{"layout": run.layout(), "errors": []} for run in self.runs.values()]
 
-    def step(self):
-        """One time step of every system (the page pauses first)."""
-        for run in self.live_runs():
+    def step(self, steps: int = 1) -> set[str]:
+        """``steps`` time steps of every running system (a view pauses first); returns
+        the systems that moved."""
+        moved = set()
+        for name, run in self.live_items():
             try:
-                run.runner.advance(1)
+                run.runner.advance(steps)
             except Exception as exc:  # noqa: BLE001 - that system stops, the others go on
-                run.fail("computing its next step", exc)
+                self._fail(name, run, "computing its next step", exc)
+            else:
+                moved.add(name)
             run.changed = True
+        return moved
+
+    def live_items(self) -> list[tuple[str, SystemRun]]:
+        """(name, run) of the systems that have not stopped on an error."""
+        return [(name, run) for name, run in self.runs.items() if run.failure is None]
 
     def live_runs(self) -> list[SystemRun]:
         """The systems that have not stopped on an error."""
-        return [run for run in self.runs.values() if run.failure is None]
+        return [run for _, run in self.live_items()]
 
-    def advance(self, wall: float) -> None:
+    def advance(self, wall: float) -> set[str]:
         """Advance every system by ``wall`` seconds of wall time (at the current speed)
-        within a compute budget of a fraction of ``wall``."""
-        wall = min(max(wall, 0.0), MAX_WALL)
+        within the compute budget; returns the systems that moved."""
+        wall = min(max(wall, 0.0), self.max_wall)
         if not (self.playing and wall > 0.0):
             for run in self.runs.values():
                 run._measure(wall, 0.0)
-            return
-        runs = self.live_runs()
-        wanted = [run.wanted_steps(wall, self.speed) for run in runs]
-        # before the first measurement the cost per step is unknown: assume a slow one
-        cost = sum(w * (run.cost if run.cost is not None else 1e-4) for w, run in zip(wanted, runs))
-        budget = BUDGET_FRACTION * wall
+            return set()
+        items = self.live_items()
+        wanted = [run.wanted_steps(wall, self.speed) for _, run in items]
+        cost = sum(
+            w * (run.cost if run.cost is not None else FIRST_COST_GUESS)
+            for w, (_, run) in zip(wanted, items)
+        )
+        budget = self.budget() * wall
         share = 1.0 if cost <= budget else budget / cost
-        for w, run in zip(wanted, runs):
+        moved = set()
+        for w, (name, run) in zip(wanted, items):
             limit = UNLIMITED if share >= 1.0 else max(1, math.floor(w * share))
             try:
-                run.advance(wall, self.speed, limit)
+                if run.advance(wall, self.speed, limit):
+                    moved.add(name)
             except Exception as exc:  # noqa: BLE001 - that system stops, the others go on
-                run.fail("computing its next steps", exc)
+                self._fail(name, run, "computing its next steps", exc)
+        return moved
+
+    def frame_of(self, name: str, everything: bool = False) -> dict:
+        """:meth:`SystemRun.frame` of system ``name``, or, if drawing it raises (that system
+        stops) or it stopped before, :meth:`SystemRun.failed_frame`."""
+        run = self.runs[name]
+        if run.failure is None:
+            try:
+                return run.frame(everything)
+            except Exception as exc:  # noqa: BLE001 - that system stops, not the page
+                self._fail(name, run, "drawing its frame", exc)
+        return run.failed_frame()
 
     def frames(self, force: bool = False) -> dict:
-        """Frames (:meth:`SystemRun.frame`) of the systems that changed since the last
-        call, or of all of them with ``force``; a system that fails to draw stops and sends
-        :meth:`SystemRun.failed_frame` instead."""
-        out = {}
-        for name, run in self.runs.items():
-            if not (run.changed or force):
-                continue
-            if run.failure is None:
-                try:
-                    out[name] = run.frame()
-                    continue
-                except Exception as exc:  # noqa: BLE001 - that system stops, not the page
-                    run.fail("drawing its frame", exc)
-            out[name] = run.failed_frame()
-        return out
+        """Frames (:meth:`frame_of`) of the systems that changed since the last call, or of
+        all of them with ``force``."""
+        return {
+            name: self.frame_of(name) for name, run in self.runs.items() if run.changed or force
+        }
 
     def tick(self, wall: float, force: bool = False) -> dict:
         self.advance(wall)
         return self.frames(force)
+
+    def fail(self, name: str, what: str, exc: BaseException) -> None:
+        """Stop system ``name`` because ``what`` raised ``exc`` (a view's own work on it)."""
+        self._fail(name, self.runs[name], what, exc)
+
+    def _fail(self, name: str, run: SystemRun, what: str, exc: BaseException) -> None:
+        run.fail(what, exc)
+        if self.on_failure is not None:
+            self.on_failure(name, run, what, exc)
 
     def status(self) -> dict:
         return {
