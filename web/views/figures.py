@@ -361,7 +361,7 @@ BREAKDOWN_LABELS = {
 ERROR_COLUMNS = {"log": "error_log", "linear": "error"}
 #: y-axis labels of the energy plot
 ENERGY_AXIS_LABELS = {
-    "error": "energy error: + gain, − loss",
+    "error": "ΔE/E₀: ↑ gain, ↓ loss",
     "breakdown": "energy (J)",
 }
 
