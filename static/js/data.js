@@ -18,4 +18,4 @@ export const MAX_MESSAGES = 20; // older messages make room for new ones
 export const STREAM_INTERVAL_MS = 150; // how often a system's energy and phase plots take samples
 export const BOOT_SLOW_MS = 30000; // a boot still running after this long is said to be slow
 
-export const BREAKDOWN = ["kinetic", "potential", "dissipated"];
+export const BREAKDOWN = data.energyAxis.breakdownKinds; // total, kinetic, ... (figures.py)

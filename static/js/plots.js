@@ -54,28 +54,38 @@ function ensureStyleItems(system) {
   const fig = model(`${system}:energy`);
   const items = BREAKDOWN.map((kind) => {
     const glyph = newModel("Line", {
-      x: { field: "t" }, y: { field: "y" }, line_color: "#666666", line_width: 1.6,
-      line_dash: data.lineStyles[kind].line_dash,
+      x: { field: "t" }, y: { field: "y" }, line_color: "#666666",
+      line_width: data.lineStyles[kind].line_width, line_dash: data.lineStyles[kind].line_dash,
     });
     const renderer = newModel("GlyphRenderer", { data_source: source, glyph });
     fig.renderers = [...fig.renderers, renderer];
     return newModel("LegendItem", {
-      label: { value: kind }, renderers: [renderer], name: `${system}:legend-style:${kind}`,
+      label: { value: data.energyAxis.breakdownLabels[kind] }, renderers: [renderer],
+      name: `${system}:legend-style:${kind}`,
     });
   });
   const legend = model(`${system}:energy:legend`);
   legend.items = [...legend.items, ...items];
 }
+// The energy error on the signed-log axis (its lines draw the error_log column, ticks one
+// decade apart, labelled ±10^k) or on a linear one, as figures.SystemFigures._refresh does.
 function setLogScale(system, log) {
-  const fig = model(`${system}:energy`);
-  if ((fig.y_scale instanceof Bokeh.Models.get("LogScale")) === log) return;
-  const ticker = newModel(log ? "LogTicker" : "BasicTicker");
-  fig.y_scale = newModel(log ? "LogScale" : "LinearScale");
   const axis = model(`${system}:energy:yaxis`);
-  axis.ticker = ticker;
-  axis.formatter = newModel(log ? "LogTickFormatter" : "BasicTickFormatter");
-  model(`${system}:energy:ygrid`).ticker = ticker;
-  if (!log) model(`${system}:energy:y`).scale_hint = "auto";
+  const isLog = axis.formatter instanceof Bokeh.Models.get("CustomJSTickFormatter");
+  if (isLog !== log) {
+    const ticker = newModel("BasicTicker",
+      log ? { min_interval: 1, desired_num_ticks: 6 } : {});
+    axis.ticker = ticker;
+    axis.formatter = log
+      ? newModel("CustomJSTickFormatter", { code: data.energyAxis.tickCode })
+      : newModel("BasicTickFormatter");
+    model(`${system}:energy:ygrid`).ticker = ticker;
+  }
+  const column = data.energyAxis.columns[log ? "log" : "linear"];
+  for (const name of INTEGRATORS) {
+    const line = findModel(`${system}:line:error:${name}`);
+    if (line && line.glyph.y.field !== column) line.glyph.y = { field: column };
+  }
 }
 
 export function applyView() {
@@ -108,9 +118,11 @@ export function applyView() {
       if (item) item.visible = breakdown;
     }
     setLogScale(system, state.log && !breakdown);
-    model(`${system}:energy:yaxis`).axis_label =
-      breakdown ? "energy (J)" : "relative energy error";
+    model(`${system}:energy:yaxis`).axis_label = data.energyAxis.labels[state.energy];
+    model(`${system}:energy`).height = data.energyAxis.heights[state.energy];
   }
+  // the breakdown is in joules on a linear axis: "Log scale" does nothing there
+  model("controls:log_scale").disabled = breakdown;
   document.getElementById("il-panels").style.setProperty(
     "--il-columns", String(Math.max(1, state.systems.length)));
   document.body.classList.toggle("il-embed", state.embed);

@@ -14,9 +14,13 @@ export function status() {
     const entry = live.systems[system];
     const integrators = {};
     for (const name of state.integrators) {
-      const samples = sampleSource(system, name).data.t.length;
+      const source = sampleSource(system, name).data;
+      const samples = source.t.length;
       const at = entry.diverged[name];
-      integrators[name] = { samples, divergedAt: at === undefined ? null : at };
+      // the last plotted signed relative energy error (negative: energy lost)
+      const errors = source.error || [];
+      const energyError = errors.length ? errors[errors.length - 1] : null;
+      integrators[name] = { samples, divergedAt: at === undefined ? null : at, energyError };
     }
     systems[system] = {
       simTime: entry.simTime, realTimeFactor: entry.realTimeFactor, received: entry.received,

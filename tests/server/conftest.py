@@ -160,7 +160,7 @@ def requests_elsewhere(urls, port: int) -> list:
 
 
 # -- reading and driving the page -------------------------------------------------------------
-SAMPLE_COLS = ("t", "q", "v", "kinetic", "potential", "dissipated", "total", "error")
+SAMPLE_COLS = ("t", "q", "v", "kinetic", "potential", "dissipated", "total", "error", "error_log")
 READ_JS = """([name, cols]) => {
     const model = Bokeh.documents[0].get_model_by_name(name);
     const out = {};

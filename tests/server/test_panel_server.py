@@ -157,6 +157,47 @@ def test_widgets_change_the_computation(new_page, server):
     assert page.errors == []
 
 
+def test_energy_error_is_signed_gain_up_loss_down_and_log_scale_greys_in_breakdown(new_page):
+    """Undamped spring: explicit Euler multiplies the energy by exactly 1 + (k/m) dt^2 each
+    step, implicit Euler divides it by that: their error lines are drawn above and below 0."""
+    page = new_page()
+    set_widget(page, "il-integrators", ["euler", "implicit-euler"])
+    type_into(page, "il-spring-damping", 0)
+    k, dt = 15.0, 0.01  # the spring's defaults
+
+    def follows(name, factor):
+        data = samples(page, "spring", name)
+        return len(data["t"]) > 60 and all(
+            error == pytest.approx(factor ** round(t / dt) - 1, rel=1e-9)
+            for t, error in zip(data["t"], data["error"])
+        )
+
+    wait_until(lambda: follows("euler", 1 + k * dt * dt), what="euler's gain, undamped")
+    wait_until(lambda: follows("implicit-euler", 1 / (1 + k * dt * dt)), what="the loss")
+    for name, sign in (("euler", 1.0), ("implicit-euler", -1.0)):
+        column = page.evaluate(
+            "(name) => Bokeh.documents[0].get_model_by_name(name).glyph.y.field",
+            f"spring:line:error:{name}",
+        )
+        drawn = read(page, f"spring:samples:{name}", [column])[column]
+        assert len(drawn) > 60 and all(math.copysign(1.0, y) == sign for y in drawn[1:]), name
+    checkbox = page.locator(".il-log_scale input")
+    assert checkbox.is_enabled()
+    page.get_by_role("button", name="Energy breakdown").click()
+    wait_until(lambda: not checkbox.is_enabled(), what="Log scale to grey out")
+    page.locator(".il-log_scale-tip").wait_for(state="visible", timeout=10_000)
+    wait_until(
+        lambda: page.evaluate(
+            "() => { const m = Bokeh.documents[0].get_model_by_name('spring:line:total:euler');"
+            " return m != null && m.visible; }"
+        ),
+        what="the totals",
+    )
+    page.get_by_role("button", name="Energy error").click()
+    wait_until(lambda: checkbox.is_enabled(), what="Log scale back")
+    assert page.errors == []
+
+
 def test_view_options_switch_plots(new_page):
     page = new_page()
     assert page.evaluate(VISIBLE_JS, "spring:line:error:rk4")

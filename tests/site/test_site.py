@@ -122,6 +122,7 @@ def test_figures_build_lines_only_for_what_is_shown():
     assert not panel.lines[("error", "euler")].visible
     assert {i.name for i in panel.legend.items if i.visible} == {
         "spring:legend:yoshida4",
+        "spring:legend-style:total",
         "spring:legend-style:kinetic",
         "spring:legend-style:potential",
         "spring:legend-style:dissipated",
@@ -159,9 +160,68 @@ def test_sample_columns_match_the_runner_batch():
     assert list(cols["t"]) == pytest.approx(
         [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]
     )
-    assert cols["error"][0] == scene.ERROR_FLOOR
-    expected = abs(cols["total"][-1] - runner.energy0) / runner.energy0
+    assert cols["error"][0] == 0.0 and cols["error_log"][0] == 0.0
+    expected = (cols["total"][-1] - runner.energy0) / runner.energy0
     assert cols["error"][-1] == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("name", ["euler", "implicit-euler"])
+def test_sample_columns_sign_the_energy_error_gain_up_loss_down(name):
+    """On the undamped oscillator x'' = -w^2 x, one explicit Euler step multiplies the energy
+    by exactly 1 + w^2 dt^2 (x1 = x0 + v0 dt, v1 = v0 - w^2 x0 dt), one implicit Euler step
+    divides it by exactly that (solve x1 = x0 + v1 dt, v1 = v0 - w^2 x1 dt): a gain, a loss."""
+    k, dt = 15.0, 0.01
+    system = get_system("spring", mass=1.0, stiffness=k, damping=0.0, x0=1.0, v0=0.0)
+    runner = Runner(system, [name], dt, every=1)
+    runner.advance(3)
+    batch = runner.take_batch()
+    energy0 = 0.5 * k  # at rest at x = 1 m
+    assert runner.energy0 == pytest.approx(energy0, rel=1e-15)
+    cols = scene.sample_columns(
+        batch["lanes"][name], batch["stride"], 1, energy0, scene.error_scale(system, energy0)
+    )
+    factor = 1.0 + k * dt * dt
+    for n in range(1, 4):
+        exact = (factor if name == "euler" else 1.0 / factor) ** n - 1.0
+        assert cols["error"][n] == pytest.approx(exact, rel=1e-9)
+        # the plotted value has the sign of E - E0 and sits log10|error| - log10(floor)
+        # decades from 0
+        assert math.copysign(1.0, cols["error_log"][n]) == math.copysign(1.0, exact)
+        assert abs(cols["error_log"][n]) == pytest.approx(
+            math.log10(abs(exact)) - math.log10(scene.ERROR_FLOOR), rel=1e-9
+        )
+    assert (cols["error"][1] > 0) == (name == "euler")
+
+
+def test_signed_log_axis_mirrors_gains_and_losses_decade_by_decade():
+    floor = scene.ERROR_FLOOR
+    for k in range(-11, 3):
+        up = scene.signed_log(10.0**k)
+        assert up > 0 and scene.signed_log(-(10.0**k)) == -up
+        assert scene.signed_log(10.0 ** (k + 1)) - up == pytest.approx(1.0)
+    # within the floor (rounding, not the integrator) is drawn at the zero line
+    assert scene.signed_log(floor) == 0.0 and scene.signed_log(-0.5 * floor) == 0.0
+    assert scene.signed_log(0.0) == 0.0
+    assert math.isnan(scene.signed_log(math.nan))
+
+
+def test_energy_plot_switches_axis_and_greys_log_scale_in_the_breakdown():
+    models = build_dashboard(DashboardConfig(integrators=("euler", "rk4"), energy_mode="error"))
+    panel = models.panels["spring"]
+    line = panel.lines[("error", "euler")]
+    assert line.glyph.y == "error_log"  # log scale on: the signed-log column
+    assert type(panel.energy_fig.yaxis[0].formatter).__name__ == "CustomJSTickFormatter"
+    panel.set_view(log_scale=False)
+    assert line.glyph.y == "error"  # linear: the signed error itself
+    assert type(panel.energy_fig.yaxis[0].formatter).__name__ == "BasicTickFormatter"
+    panel.set_view(energy_mode="breakdown")
+    # each integrator's total (K + P + dissipated) is drawn with its parts
+    assert panel.lines[("total", "euler")].visible and panel.lines[("total", "rk4")].visible
+    assert panel.lines[("total", "euler")].glyph.y == "total"
+    assert not models.controls.log_scale.disabled
+    breakdown = build_dashboard(DashboardConfig(energy_mode="breakdown"))
+    assert breakdown.controls.log_scale.disabled
+    assert "breakdown" in breakdown.controls.log_scale.html_attributes["title"]
 
 
 def test_live_keeps_real_time_within_budget_and_slows_down_smoothly_beyond():

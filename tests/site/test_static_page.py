@@ -229,6 +229,52 @@ def test_dt_parameters_and_integrator_picker_change_what_the_worker_computes(ope
     assert page.errors == []
 
 
+PLOTTED_JS = """([system, name]) => {
+    // the y values the error line of `name` draws: the column its glyph reads
+    const line = window.integratorLab.model(`${system}:line:error:${name}`);
+    const data = window.integratorLab.samples(system, name);
+    return { t: data.t, y: data[line.glyph.y.field], visible: line.visible };
+}"""
+
+
+def test_energy_plot_draws_a_gain_above_zero_and_a_loss_below(open_page):
+    """Undamped spring x'' = -w^2 x: explicit Euler multiplies the energy by exactly
+    1 + w^2 dt^2 each step (a gain), implicit Euler divides it by that (a loss), symplectic
+    Euler keeps it within about w dt / 2 of E0, on both sides of it."""
+    k, dt = 15.0, 0.01  # the spring's default stiffness (m = 1 kg) and time step
+    names = ("euler", "implicit-euler", "symplectic-euler")
+    page = open_page(f"?systems=spring&integrators={','.join(names)}&spring.damping=0")
+    page.wait_live()
+    page.wait_samples(150, systems=("spring",))  # 2.5 simulated seconds, > 1.5 periods
+    status = page.status()["systems"]["spring"]["integrators"]
+    assert status["euler"]["energyError"] > 0
+    assert status["implicit-euler"]["energyError"] < 0
+    for log in (True, False):  # the signed-log axis, then the linear one
+        page.set_model("controls:log_scale", "active", log)
+        plotted = {name: page.js(PLOTTED_JS, ["spring", name]) for name in names}
+        for name, sign in (("euler", 1.0), ("implicit-euler", -1.0)):
+            line = plotted[name]
+            assert line["visible"] and len(line["y"]) > 100
+            # every sample after t = 0 is drawn on its side of the zero line
+            assert all(math.copysign(1.0, y) == sign for y in line["y"][1:]), (name, log)
+        euler = page.samples("spring", "euler")
+        for t, error in zip(euler["t"], euler["error"]):
+            assert error == pytest.approx((1 + k * dt * dt) ** round(t / dt) - 1, rel=1e-9)
+        symplectic = page.samples("spring", "symplectic-euler")["error"]
+        assert max(abs(e) for e in symplectic) < math.sqrt(k) * dt  # bounded
+        assert min(symplectic) < 0 < max(symplectic)  # oscillates around E0
+        drawn = plotted["symplectic-euler"]["y"]
+        assert min(drawn) < 0 < max(drawn)
+    assert page.js("window.integratorLab.model('controls:log_scale').disabled") is False
+    # the breakdown: each integrator's total is drawn; "Log scale" does nothing, greyed
+    page.set_model("controls:energy_mode", "active", 1)
+    assert page.js("window.integratorLab.model('controls:log_scale').disabled") is True
+    assert page.js("window.integratorLab.model('spring:line:total:euler').visible")
+    assert not page.js("window.integratorLab.model('spring:line:error:euler').visible")
+    assert page.page.locator(".il-control-log_scale input[disabled]").count() == 1
+    assert page.errors == []
+
+
 def test_url_state_round_trips(open_page, browser, site):
     query = (
         "?integrators=leapfrog,yoshida4&speed=2&energy=breakdown&log=0&phase=1&exact=0"

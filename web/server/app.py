@@ -135,7 +135,10 @@ class Dashboard(pn.viewable.Viewer):
         "kinetic, potential and dissipated energy",
     )
     log_scale = param.Boolean(
-        default=True, label="Log scale", doc="Energy error on a logarithmic axis"
+        default=True,
+        label="Log scale",
+        doc="Energy error on a signed log axis (gains up, losses down, one decade a step); "
+        "unchecked, a linear axis",
     )
     show_exact = param.Boolean(
         default=True,
@@ -268,6 +271,13 @@ class Dashboard(pn.viewable.Viewer):
                 return checked_widget(kind, self.param[key], self._show_error, **options)
             return kind.from_param(self.param[key], **options)
 
+        # "Log scale" does nothing to the breakdown (joules, linear): greyed out there, with
+        # an icon beside it saying why (hover, or tap on a touch screen)
+        self._log_checkbox = control(pn.widgets.Checkbox, "log_scale")
+        self._log_tip = pn.widgets.TooltipIcon(
+            value=figures.LOG_SCALE_TIP, css_classes=["il-log_scale-tip"], margin=(5, 0)
+        )
+        self._grey_log_scale()
         header = pn.FlexBox(
             control(
                 pn.widgets.MultiChoice, "integrators", name="Integrators", min_width=280, width=360
@@ -277,7 +287,8 @@ class Dashboard(pn.viewable.Viewer):
             control(pn.widgets.Button, "reset", name="Reset", width=70),
             control(pn.widgets.FloatSlider, "speed", width=200, format="0.0"),
             control(pn.widgets.RadioButtonGroup, "energy_mode"),
-            control(pn.widgets.Checkbox, "log_scale"),
+            self._log_checkbox,
+            self._log_tip,
             control(pn.widgets.Checkbox, "show_exact"),
             control(pn.widgets.Checkbox, "show_phase"),
             align_items="flex-end",
@@ -718,6 +729,13 @@ class Dashboard(pn.viewable.Viewer):
     @param.depends("energy_mode", "log_scale", "show_exact", "show_phase", watch=True)
     def _view_changed(self):
         self._view_requested = True
+        self._grey_log_scale()
+
+    def _grey_log_scale(self) -> None:
+        if hasattr(self, "_log_checkbox"):
+            breakdown = self.energy_mode == "breakdown"
+            self._log_checkbox.disabled = breakdown
+            self._log_tip.visible = breakdown
 
     # -- download -------------------------------------------------------------------------
     def csv(self, name: str) -> io.StringIO:

@@ -179,6 +179,18 @@ def page_data(config: figures.DashboardConfig) -> dict:
         "colors": dict(INTEGRATOR_COLORS),
         "labels": {name: integrator_label(name) for name in INTEGRATORS},
         "lineStyles": _line_styles(),
+        # the energy plot's axes and breakdown lines (figures.SystemFigures._refresh)
+        "energyAxis": {
+            "tickCode": figures.SIGNED_LOG_TICK_CODE,
+            "columns": dict(figures.ERROR_COLUMNS),
+            "labels": dict(figures.ENERGY_AXIS_LABELS),
+            "breakdownKinds": list(figures.BREAKDOWN_KINDS),
+            "breakdownLabels": dict(figures.BREAKDOWN_LABELS),
+            "heights": {
+                "error": figures.ENERGY_HEIGHT,
+                "breakdown": figures.ENERGY_HEIGHT + figures.BREAKDOWN_EXTRA_HEIGHT,
+            },
+        },
     }
 
 

@@ -24,8 +24,9 @@ API
     (``{system name: SystemFigures}`` in config order), ``models.header`` (the controls laid
     out) and ``models.layout()`` (header above the panels side by side).
 :class:`SystemFigures` (one per system)
-    Figures ``scene_fig`` (animation), ``energy_fig`` (relative energy error, log or linear
-    axis, or the kinetic/potential/dissipated breakdown), ``phase_fig``; sources
+    Figures ``scene_fig`` (animation), ``energy_fig`` (signed relative energy error on a
+    signed-log or linear axis, or the total/kinetic/potential/dissipated breakdown),
+    ``phase_fig``; sources
     ``scene_sources`` (``bodies``, ``links``, ``ghost_bodies``, ``ghost_links``,
     ``fixtures``, ``status``), ``samples`` (``{integrator: ColumnDataSource}`` with columns
     :data:`~scene.SAMPLE_COLUMNS`, one for *every* integrator of the core), ``phase_exact``;
@@ -62,6 +63,8 @@ from bokeh.models import (
     Button,
     Checkbox,
     ColumnDataSource,
+    CustomJSHover,
+    CustomJSTickFormatter,
     DataRange1d,
     Div,
     GridBox,
@@ -69,15 +72,12 @@ from bokeh.models import (
     LabelSet,
     Legend,
     LegendItem,
-    LinearScale,
-    LogScale,
-    LogTicker,
-    LogTickFormatter,
     MultiChoice,
     RadioButtonGroup,
     Range1d,
     Select,
     Slider,
+    Span,
     Spinner,
     Toggle,
 )
@@ -86,6 +86,7 @@ from bokeh.plotting import figure
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, get_system
 from integrator_lab.views import scene as scenes
 from integrator_lab.views.scene import (
+    ERROR_FLOOR_EXPONENT,
     GHOST_COLOR,
     SCENE_ASPECT,
     Scene,
@@ -106,7 +107,35 @@ ENERGY_MODES = ("error", "breakdown")
 ENERGY_MODE_LABELS = ("Energy error", "Energy breakdown")
 SCENE_WIDTH = 480  # px; figures scale to the width they get, these set proportions
 ENERGY_HEIGHT = 230
+#: px the energy plot grows by in breakdown mode, for the legend of its line styles (below
+#: the plot, inside its height), so that the plot itself keeps its size
+BREAKDOWN_EXTRA_HEIGHT = 56
 PHASE_HEIGHT = 260
+#: why "Log scale" is greyed out in breakdown mode (its tooltip, on both dashboards)
+LOG_SCALE_TIP = (
+    "The energy error on a signed log axis: a gain of 10^k as far above 0 as a loss of 10^k "
+    "is below it. Unchecked: a linear axis. The energy breakdown (in joules, on a linear "
+    "axis) does not use it."
+)
+
+# The signed-log axis (scene.signed_log): a tick at y means ±10^(|y| + floor exponent), one
+# decade per unit, so ticks go at whole units only (a tick between decades would mean
+# nothing) and read "+10⁻³", "0", "−10⁻⁶".
+SIGNED_LOG_TICK_CODE = f"""
+const k = Math.round(tick);
+if (k === 0) return "0";
+const digits = "⁻⁰¹²³⁴⁵⁶⁷⁸⁹";
+const exponent = String(Math.abs(k) + ({ERROR_FLOOR_EXPONENT}));
+const power = [...exponent].map((c) => digits["-0123456789".indexOf(c)]).join("");
+return (k > 0 ? "+" : "−") + "10" + power;
+"""
+#: the hover's energy error: the value with its sign, and what the sign means
+ERROR_HOVER_CODE = """
+if (!Number.isFinite(value)) return "–";
+if (value === 0) return "0 (exact)";
+const text = Math.abs(value).toExponential(1);
+return value > 0 ? `+${text} (gain)` : `−${text} (loss)`;
+"""
 
 
 def model_name(owner: str, role: str) -> str:
@@ -214,7 +243,12 @@ def build_controls(config: DashboardConfig) -> Controls:
             align="end",
         ),
         log_scale=Checkbox(
-            label="Log scale", active=config.log_scale, name=name("log_scale"), align="end"
+            label="Log scale",
+            active=config.log_scale,
+            name=name("log_scale"),
+            align="end",
+            disabled=config.energy_mode == "breakdown",
+            html_attributes={"title": LOG_SCALE_TIP},
         ),
         show_phase=Checkbox(
             label="Phase space", active=config.show_phase, name=name("show_phase"), align="end"
@@ -284,15 +318,52 @@ def param_widget(system_name: str, p, value) -> Spinner | Select:
 
 # -- one panel -------------------------------------------------------------------------------
 #: glyph properties of every per-integrator line, by kind ("error" and the breakdown parts in
-#: the energy plot, "phase" in the phase plot); the colour is the integrator's
+#: the energy plot, "phase" in the phase plot); the colour is the integrator's. The error
+#: line's ``y`` is :data:`ERROR_COLUMNS`' linear column; on the signed-log axis it is switched
+#: to the signed-log one. In the breakdown, the total (what the error plot measures) is a
+#: bold line and its parts are thin and faint, so that an integrator's total stays readable
+#: over the parts of the others.
 LINE_STYLES = {
     "error": {"x": "t", "y": "error", "line_width": 2.0},
-    "kinetic": {"x": "t", "y": "kinetic", "line_width": 1.6, "line_dash": "solid"},
-    "potential": {"x": "t", "y": "potential", "line_width": 1.6, "line_dash": "dashed"},
-    "dissipated": {"x": "t", "y": "dissipated", "line_width": 1.6, "line_dash": "dotted"},
+    "total": {"x": "t", "y": "total", "line_width": 2.6, "line_dash": "solid"},
+    "kinetic": {
+        "x": "t",
+        "y": "kinetic",
+        "line_width": 1.2,
+        "line_dash": "dashed",
+        "line_alpha": 0.5,
+    },
+    "potential": {
+        "x": "t",
+        "y": "potential",
+        "line_width": 1.2,
+        "line_dash": "dotted",
+        "line_alpha": 0.5,
+    },
+    "dissipated": {
+        "x": "t",
+        "y": "dissipated",
+        "line_width": 1.2,
+        "line_dash": "dashdot",
+        "line_alpha": 0.5,
+    },
     "phase": {"x": "q", "y": "v", "line_width": 1.6, "line_alpha": 0.85},
 }
-BREAKDOWN_KINDS = ("kinetic", "potential", "dissipated")
+BREAKDOWN_KINDS = ("total", "kinetic", "potential", "dissipated")
+#: legend labels of the breakdown's line styles
+BREAKDOWN_LABELS = {
+    "total": "total K+P+dissipated",
+    "kinetic": "kinetic",
+    "potential": "potential",
+    "dissipated": "dissipated",
+}
+#: the error line's y column: on the signed-log axis (scene.signed_log), on the linear axis
+ERROR_COLUMNS = {"log": "error_log", "linear": "error"}
+#: y-axis labels of the energy plot
+ENERGY_AXIS_LABELS = {
+    "error": "ΔE/E₀: ↑ gain, ↓ loss",
+    "breakdown": "energy (J)",
+}
 
 
 class SystemFigures:
@@ -443,12 +514,30 @@ class SystemFigures:
             tools=tools,
             toolbar_location="right",
             x_axis_label="t (s)",
-            y_axis_type="log" if self._log_on() else "linear",
             x_range=DataRange1d(range_padding=0.0, only_visible=True, name=n("energy:x")),
             y_range=DataRange1d(only_visible=True, name=n("energy:y")),
         )
         self.energy_fig.yaxis[0].name = n("energy:yaxis")
         self.energy_fig.ygrid[0].name = n("energy:ygrid")
+        # the axes the energy plot switches between (see _refresh)
+        self._axes = {
+            "signed-log": (
+                BasicTicker(min_interval=1.0, desired_num_ticks=6),
+                CustomJSTickFormatter(code=SIGNED_LOG_TICK_CODE),
+            ),
+            "linear": (BasicTicker(), BasicTickFormatter()),
+        }
+        self._axis = None
+        # no error: the line a gain rises from and a loss sinks from
+        self.energy_fig.add_layout(
+            Span(
+                location=0.0,
+                dimension="width",
+                line_color="#333333",
+                line_width=1.2,
+                name=n("energy:zero"),
+            )
+        )
         coordinate = system.coordinates[0]
         unit = system.coordinate_units[0]
         self.phase_fig = figure(
@@ -525,11 +614,13 @@ class SystemFigures:
             HoverTool(
                 tooltips=[
                     ("t", "@t{0.000} s"),
-                    ("error", "@error{0.00e}"),
+                    ("energy error", "@error{custom}"),
+                    ("total", "@total{0.000e} J"),
                     ("kinetic", "@kinetic{0.000e} J"),
                     ("potential", "@potential{0.000e} J"),
                     ("dissipated", "@dissipated{0.000e} J"),
                 ],
+                formatters={"@error": CustomJSHover(code=ERROR_HOVER_CODE)},
                 mode="mouse",
                 name=n("energy:hover"),
             )
@@ -628,11 +719,15 @@ class SystemFigures:
                     "y",
                     source=empty,
                     line_color="#666666",
-                    line_width=1.6,
+                    line_width=LINE_STYLES[kind]["line_width"],
                     line_dash=LINE_STYLES[kind]["line_dash"],
                 )
                 self.style_items.append(
-                    LegendItem(label=kind, renderers=[swatch], name=self._n(f"legend-style:{kind}"))
+                    LegendItem(
+                        label=BREAKDOWN_LABELS[kind],
+                        renderers=[swatch],
+                        name=self._n(f"legend-style:{kind}"),
+                    )
                 )
             self.legend.items = [*self.legend.items, *self.style_items]
         return self.style_items
@@ -659,17 +754,23 @@ class SystemFigures:
             item.visible = self.energy_mode == "breakdown"
         fig = self.energy_fig
         log = self._log_on()
-        if isinstance(fig.y_scale, LogScale) != log:
-            fig.y_scale = LogScale() if log else LinearScale()
-            ticker = LogTicker() if log else BasicTicker()
-            fig.yaxis[0].ticker = ticker
-            fig.yaxis[0].formatter = LogTickFormatter() if log else BasicTickFormatter()
-            fig.ygrid[0].ticker = ticker
-        fig.yaxis[0].axis_label = (
-            "energy (J)" if self.energy_mode == "breakdown" else "relative energy error"
+        axis = "signed-log" if log else "linear"
+        if self._axis != axis:
+            self._axis = axis
+            ticker, formatter = self._axes[axis]
+            fig.yaxis[0].ticker = fig.ygrid[0].ticker = ticker
+            fig.yaxis[0].formatter = formatter
+        column = ERROR_COLUMNS["log" if log else "linear"]
+        for (kind, _), renderer in self.lines.items():
+            if kind == "error" and renderer.glyph.y != column:
+                renderer.glyph.y = column
+        fig.yaxis[0].axis_label = ENERGY_AXIS_LABELS[self.energy_mode]
+        fig.height = ENERGY_HEIGHT + (
+            BREAKDOWN_EXTRA_HEIGHT if self.energy_mode == "breakdown" else 0
         )
 
     def _log_on(self):
+        """The error plot on the signed-log axis (the breakdown is always linear)."""
         return self.log_scale and self.energy_mode == "error"
 
     # -- updates (the Panel app calls these; the static page does the same in JavaScript) --

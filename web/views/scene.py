@@ -46,8 +46,12 @@ GHOST_COLOR = "#9a9a9a"
 
 #: width / height of every animation view (the figures keep this aspect ratio)
 SCENE_ASPECT = 4.0 / 3.0
-#: relative energy errors below this are drawn at this value (a log axis cannot show 0)
-ERROR_FLOOR = 1e-16
+#: signed relative energy errors of at most this size are drawn at 0 on the signed-log axis
+#: (:func:`signed_log`): that is double rounding accumulated over a run's 1e4-1e5 steps
+#: (about 1e-16 each), not the integrator's doing; every method's truncation error at the
+#: recommended time steps is above it (rk45's is near 1e-9)
+ERROR_FLOOR_EXPONENT = -12
+ERROR_FLOOR = 10.0**ERROR_FLOOR_EXPONENT
 
 #: spring drawing: zig-zag segments between the two straight leads
 SPRING_ZIGS = 12
@@ -351,16 +355,32 @@ def error_scale(system, energy0: float) -> float:
     return abs(energy0) if energy0 != 0.0 else system.energy_scale()
 
 
+def signed_log(error: float) -> float:
+    """Where the signed-log energy axis draws a signed relative ``error``:
+    ``sign(error) * max(0, log10|error| - log10(ERROR_FLOOR))``, so that a gain of 10^k goes
+    up by as much as a loss of 10^k goes down, and errors within :data:`ERROR_FLOOR` sit at 0:
+    ``y`` stands for ``±10 ** (|y| + ERROR_FLOOR_EXPONENT)``.
+    NaN and infinities pass through (a plot skips NaN)."""
+    size = abs(error)
+    if not size > ERROR_FLOOR:
+        return 0.0 if size == size else error  # NaN stays NaN
+    if size == math.inf:
+        return error
+    return math.copysign(math.log10(size) - ERROR_FLOOR_EXPONENT, error)
+
+
 def sample_columns(flat, stride: int, ndof: int, energy0: float, scale: float) -> dict:
     """Columns :data:`SAMPLE_COLUMNS` from one integrator's flat batch (``Runner.take_batch``).
 
     ``q`` and ``v`` are the first coordinate and its velocity (for the phase plot); ``error``
-    is ``|total - energy0| / scale``, floored at :data:`ERROR_FLOOR`.
+    is the signed relative energy error ``(total - energy0) / scale`` (positive: energy
+    gained, negative: lost; ``total`` includes the work dissipated, so the exact motion has
+    0), ``error_log`` the same on the signed-log axis (:func:`signed_log`).
     """
     out = {c: array("d") for c in SAMPLE_COLUMNS}
     t_col, q_col, v_col = out["t"], out["q"], out["v"]
     k_col, p_col, d_col = out["kinetic"], out["potential"], out["dissipated"]
-    total_col, err_col = out["total"], out["error"]
+    total_col, err_col, log_col = out["total"], out["error"], out["error_log"]
     base = 1 + 2 * ndof
     for row in range(0, len(flat), stride):
         t_col.append(flat[row])
@@ -371,7 +391,9 @@ def sample_columns(flat, stride: int, ndof: int, energy0: float, scale: float) -
         d_col.append(flat[row + base + 2])
         total = flat[row + base + 3]
         total_col.append(total)
-        err_col.append(max(abs(total - energy0) / scale, ERROR_FLOOR))
+        error = (total - energy0) / scale
+        err_col.append(error)
+        log_col.append(signed_log(error))
     return out
 
 
@@ -387,7 +409,8 @@ def initial_sample(system) -> dict:
         "potential": potential,
         "dissipated": dissipated,
         "total": total,
-        "error": ERROR_FLOOR,
+        "error": 0.0,
+        "error_log": 0.0,
     }
 
 

@@ -18,7 +18,18 @@ DT_RANGE = (1e-5, 0.5)
 ROLLOVER = 3000
 
 #: columns streamed to the energy and phase plots, one row per sample
-SAMPLE_COLUMNS = ("t", "q", "v", "kinetic", "potential", "dissipated", "total", "error")
+#: (``error``: the signed relative energy error; ``error_log``: the same on the signed-log axis)
+SAMPLE_COLUMNS = (
+    "t",
+    "q",
+    "v",
+    "kinetic",
+    "potential",
+    "dissipated",
+    "total",
+    "error",
+    "error_log",
+)
 #: columns of a scene that change every frame
 BODY_COLUMNS = ("x", "y")
 LINK_COLUMNS = ("x0", "y0", "x1", "y1")
