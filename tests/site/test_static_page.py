@@ -821,7 +821,8 @@ _SCENE_JS = """(system) => {
         integrator: list(bodies.integrator), color: list(bodies.color),
         gx: list(ghost.x), gy: list(ghost.y), gw: list(ghost.w), gh: list(ghost.h),
         range: [xr.start, xr.end, yr.start, yr.end], pixels: px(bodies.x, bodies.y),
-        marks: lab.model(`${system}:scene:marks`).data.text.slice(),
+        marks: (() => { try { return lab.model(`${system}:scene:marks`).data.text.slice(); }
+                         catch (e) { return []; } })(),
         bg: view.model.background_fill_color,
     };
 }"""
