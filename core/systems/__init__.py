@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import System
+from .base import SceneGeometry, System
 from .cradle import Cradle
 from .pendulum import Pendulum
 from .simple import ConstantForce, Drag
@@ -26,6 +26,7 @@ __all__ = [
     "SYSTEMS",
     "get_system",
     "System",
+    "SceneGeometry",
     "Pendulum",
     "Cradle",
     "Spring",

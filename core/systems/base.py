@@ -12,6 +12,7 @@ the exact dynamics.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from ..params import Param, resolve
@@ -30,6 +31,32 @@ ScalarForces: TypeAlias = Callable[[float, float, float], tuple[float, float]]
 Jacobian: TypeAlias = Callable[[Vector, Vector, float], tuple[Matrix, Matrix]]
 #: ``post_step(v, w, dt) -> (v, w)``: an engine's velocity rescaling after each step
 PostStep: TypeAlias = Callable[[Vector, float, float], tuple[Vector, float]]
+
+
+@dataclass(frozen=True)
+class SceneGeometry:
+    """What a view needs to draw a system, in metres, in the frame of :meth:`System.drawing`
+    (x to the right, y up): the view reads this, never the system's private fields.
+
+    - ``shape``: ``"circle"`` (a ball or bob, ``body_width`` is its diameter) or ``"rect"``;
+    - ``body_width``, ``body_height``: the size of each drawn body;
+    - ``pivots``: the fixed points the bodies hang from, one per body (``drawing(q)`` body i
+      hangs from ``pivots[i]``), empty when nothing hangs;
+    - ``rod``: the distance from a pivot to its body's centre (string or rod length), 0 when
+      nothing hangs;
+    - ``wall``: the x of the fixed end a spring ties the body to (the spring's rest length
+      to the left of ``x = 0``), None without a spring;
+    - ``bounds``: ``(x0, x1, y0, y1)``, a box holding every body, whole, wherever the exact
+      motion from the initial state can take it (a numerical one may leave it).
+    """
+
+    shape: str
+    body_width: float
+    body_height: float
+    bounds: tuple[float, float, float, float]
+    pivots: tuple[tuple[float, float], ...] = ()
+    rod: float = 0.0
+    wall: float | None = None
 
 
 class Dynamics(Protocol):
@@ -128,6 +155,11 @@ class System:
     def drawing(self, q: Vector) -> dict[str, list[float]]:
         """Coordinates for a view: ``{"x": [...], "y": [...]}`` of each drawn body (metres)."""
         raise NotImplementedError
+
+    def scene_geometry(self) -> SceneGeometry | None:
+        """What a view needs to draw the system around :meth:`drawing`'s bodies; None when
+        the system has no drawing of its own."""
+        return None
 
     # -- shared -------------------------------------------------------------------------
     @property

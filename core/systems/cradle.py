@@ -8,7 +8,7 @@ from typing import Any
 
 from ..contact import LAWS, MIN_RESTITUTION, damping_for_restitution
 from ..params import Param
-from .base import System, Vector
+from .base import SceneGeometry, System, Vector
 from .pendulum import _nice_step
 
 #: impact speed below which the contact time is not estimated from it (m/s)
@@ -253,6 +253,28 @@ class Cradle(System):
             "y": [-length * math.cos(t) for t in q],
             "pivot_x": list(self.pivots),
         }
+
+    def scene_geometry(self) -> SceneGeometry:
+        length, radius = self.length, self.radius
+        # the highest any ball can rise: all the initial potential energy in the lightest
+        # ball (collisions only lose energy), 1 - cos(theta) <= E / (m_min g L)
+        half = math.sin(0.5 * min(self.params["angle"], 0.5 * math.pi))
+        lift = 2.0 * half * half * sum(self.masses[: self.params["lifted"]]) / min(self.masses)
+        cos_top = max(1.0 - lift, -1.0)
+        swing = length * (math.sqrt(1.0 - cos_top * cos_top) if cos_top > 0.0 else 1.0)
+        return SceneGeometry(
+            shape="circle",
+            body_width=2.0 * radius,
+            body_height=2.0 * radius,
+            bounds=(
+                self.pivots[0] - swing - radius,
+                self.pivots[-1] + swing + radius,
+                -length - radius,
+                max(-length * cos_top + radius, 0.0),
+            ),
+            pivots=tuple((x, 0.0) for x in self.pivots),
+            rod=length,
+        )
 
     @classmethod
     def describe(cls) -> dict[str, Any]:

@@ -6,9 +6,11 @@ import math
 
 from ..params import Param
 from ..special import ellipf, ellipk, jacobi
-from .base import ExactState, Matrix, System, Vector
+from .base import ExactState, Matrix, SceneGeometry, System, Vector
 
 THETA, OMEGA = 0, 0  # index of the angle in q and of the angular velocity in v
+#: radius of the drawn bob, relative to the rod's length
+BOB_RADIUS = 0.09
 
 
 class Pendulum(System):
@@ -189,6 +191,20 @@ class Pendulum(System):
     def drawing(self, q: Vector) -> dict[str, list[float]]:
         theta = q[0]
         return {"x": [self.length * math.sin(theta)], "y": [-self.length * math.cos(theta)]}
+
+    def scene_geometry(self) -> SceneGeometry:
+        # the bob stays on the circle of radius L whatever an integrator does to theta
+        length = self.length
+        radius = BOB_RADIUS * length
+        reach = length + radius
+        return SceneGeometry(
+            shape="circle",
+            body_width=2.0 * radius,
+            body_height=2.0 * radius,
+            bounds=(-reach, reach, -reach, reach),
+            pivots=((0.0, 0.0),),
+            rod=length,
+        )
 
 
 def _nice_step(raw: float) -> float:

@@ -5,8 +5,14 @@ from __future__ import annotations
 import math
 
 from ..params import Param
-from .base import ExactState, Matrix, System, Vector
+from .base import ExactState, Matrix, SceneGeometry, System, Vector
 from .pendulum import _nice_step
+
+#: the drawn block's width and the spring's drawn rest length, in amplitudes (the model
+#: itself has neither: x is the displacement from rest); at full compression the block
+#: stays clear of the wall
+BLOCK_WIDTH = 0.4
+REST_LENGTH = 1.9
 
 
 class Spring(System):
@@ -118,3 +124,21 @@ class Spring(System):
 
     def drawing(self, q: Vector) -> dict[str, list[float]]:
         return {"x": [q[0]], "y": [0.0]}
+
+    def amplitude(self) -> float:
+        """Largest displacement (m) of the exact motion: ``sqrt(2 E / k)`` with E the initial
+        mechanical energy, which damping only lowers (1 m for a spring at rest)."""
+        kinetic, potential = self.energy(*self.initial_state())
+        energy = kinetic + potential
+        return math.sqrt(2.0 * energy / self.k) if energy > 0.0 else 1.0
+
+    def scene_geometry(self) -> SceneGeometry:
+        amplitude = self.amplitude()
+        half = 0.5 * BLOCK_WIDTH * amplitude
+        return SceneGeometry(
+            shape="rect",
+            body_width=2.0 * half,
+            body_height=2.0 * half,
+            bounds=(-amplitude - half, amplitude + half, -half, half),
+            wall=-REST_LENGTH * amplitude,
+        )

@@ -134,15 +134,22 @@ def test_scene_rows_follow_the_system_and_the_integrators():
     s = scene.Scene(cradle, ["euler", "rk4"])
     assert len(s.bodies["color"]) == 6
     frame = s.frame([cradle.initial_state()[0], None], 0.0)
-    xs = list(frame["bodies"]["x"])
-    assert all(math.isfinite(x) for x in xs[:3]) and all(math.isnan(x) for x in xs[3:])
+    bodies = frame["bodies"]
+    # the second lane has no state: it is drawn where it started, greyed (f columns)
+    assert all(math.isfinite(x) for x in bodies["x"][:3]) and all(
+        math.isnan(x) for x in bodies["x"][3:]
+    )
+    assert all(math.isnan(x) for x in bodies["fx"][:3]) and all(
+        math.isfinite(x) for x in bodies["fx"][3:]
+    )
     assert len(frame["links"]["x0"]) == 6 and len(frame["ghost_bodies"]["x"]) == 0
     pendulum = get_system("pendulum", theta0=0.5)
     p = scene.Scene(pendulum, ["euler"])
-    ghost = p.frame([pendulum.initial_state()[0]], 0.0)["ghost_bodies"]
-    assert ghost["x"][0] == pytest.approx(math.sin(0.5)) and ghost["y"][0] == pytest.approx(
-        -math.cos(0.5)
-    )
+    f = p.frame([pendulum.initial_state()[0]], 0.0)
+    ghost, rod = f["ghost_bodies"], f["ghost_links"]
+    # the ghost hangs from its lane's pivot at the exact angle, L = 1 m
+    assert ghost["x"][0] - rod["x0"][0] == pytest.approx(math.sin(0.5))
+    assert ghost["y"][0] - rod["y0"][0] == pytest.approx(-math.cos(0.5))
 
 
 def test_sample_columns_match_the_runner_batch():
@@ -295,10 +302,10 @@ def test_live_frames_carry_divergence_and_stay_bounded():
     counts = dict(last["lanes"])
     layout = run.layout()
     size = (
-        2 * len(layout["bodies"]["color"])
-        + 4 * len(layout["links"]["color"])
-        + 2 * len(layout["ghost_bodies"]["w"])
-        + 4 * layout["n_ghost_links"]
+        len(scene.BODY_COLUMNS) * len(layout["bodies"]["color"])
+        + len(scene.LINK_COLUMNS) * len(layout["links"]["color"])
+        + len(scene.GHOST_BODY_COLUMNS) * len(layout["ghost_bodies"]["w"])
+        + len(scene.GHOST_LINK_COLUMNS) * layout["n_ghost_links"]
         + len(scene.SAMPLE_COLUMNS) * sum(counts.values())
     )
     assert len(last["data"]) == size

@@ -872,3 +872,160 @@ def test_a_snapshot_of_another_pyodide_is_not_loaded(open_page, site):
     boot, why = _boot_of(page)
     assert boot == "plain" and "made by Pyodide 0.0.1-" in why, why
     assert page.errors == []
+
+
+# -- the scene: every integrator in view, in its colour, in its own lane ----------------------
+_SCENE_JS = """(system) => {
+    const lab = window.integratorLab;
+    const view = Bokeh.index.query_one((v) => v.model && v.model.name === `${system}:scene`);
+    const box = view.el.getBoundingClientRect();
+    const bodies = lab.model(`${system}:scene:bodies`).data;
+    const ghost = lab.model(`${system}:scene:ghost_bodies`).data;
+    const xr = lab.model(`${system}:scene:x_range`), yr = lab.model(`${system}:scene:y_range`);
+    const list = (a) => Array.from(a || []);
+    const px = (xs, ys) => list(xs).map((x, i) => [
+        box.left + view.frame.bbox.left + view.frame.x_scale.compute(x),
+        box.top + view.frame.bbox.top + view.frame.y_scale.compute(ys[i])]);
+    return {
+        x: list(bodies.x), y: list(bodies.y), fx: list(bodies.fx), fy: list(bodies.fy),
+        ax: list(bodies.ax), ay: list(bodies.ay), w: list(bodies.w), h: list(bodies.h),
+        integrator: list(bodies.integrator), color: list(bodies.color),
+        gx: list(ghost.x), gy: list(ghost.y), gw: list(ghost.w), gh: list(ghost.h),
+        range: [xr.start, xr.end, yr.start, yr.end], pixels: px(bodies.x, bodies.y),
+        marks: (() => { try { return lab.model(`${system}:scene:marks`).data.text.slice(); }
+                         catch (e) { return []; } })(),
+        bg: view.model.background_fill_color,
+    };
+}"""
+
+
+def _rgb(hex_color):
+    return tuple(int(hex_color[i : i + 2], 16) for i in (1, 3, 5))
+
+
+def _pause(page):
+    page.page.get_by_role("button", name="Pause").click()
+    page.wait("!window.integratorLab.status().running")
+    time.sleep(0.5)  # a frame in flight may still land
+
+
+def test_every_integrator_is_seen_in_its_colour_in_its_own_lane_in_every_panel(open_page):
+    from io import BytesIO
+
+    from PIL import Image
+
+    page = open_page(viewport=(1440, 900))
+    page.wait_live()
+    page.wait_samples(30)
+    _pause(page)
+    shot = Image.open(BytesIO(page.page.screenshot())).convert("RGB")
+    names = list(DEFAULT_INTEGRATORS)
+    for system in SYSTEMS:
+        s = page.js(_SCENE_JS, system)
+        assert sorted(set(s["integrator"])) == sorted(names), system
+        palette = {n: _rgb(c) for n, c in zip(s["integrator"], s["color"])}
+        assert len(set(palette.values())) == len(names)  # one colour each
+        bg = _rgb(s["bg"])
+        # a body is filled with its colour at alpha 0.55, over the background or over its
+        # rod (its colour at alpha 0.8)
+        seen = {
+            n: [tuple(f * a + (1 - f) * b for a, b in zip(c, bg)) for f in (0.55, 0.91, 1.0)]
+            for n, c in palette.items()
+        }
+        for k, name in enumerate(s["integrator"]):
+            x, y, w, h = s["x"][k], s["y"][k], s["w"][k], s["h"][k]
+            assert math.isfinite(x) and math.isfinite(y), (system, name)
+            # different integrators' bodies never overlap (circles: w is the diameter)
+            for j, other in enumerate(s["integrator"]):
+                if other != name:
+                    apart_x = abs(x - s["x"][j]) >= (w + s["w"][j]) / 2.0
+                    apart_y = abs(y - s["y"][j]) >= (h + s["h"][j]) / 2.0
+                    assert apart_x or apart_y, (system, name, other)
+            # and the pixel at its centre has its colour, nearer to it than to any other
+            pixel = shot.getpixel(tuple(round(v) for v in s["pixels"][k]))
+            distance = {n: min(math.dist(pixel, c) for c in cs) for n, cs in seen.items()}
+            assert min(distance, key=distance.get) == name, (system, name, pixel)
+            assert distance[name] < 60, (system, name, pixel)
+        # the exact solution's ghost: one per lane where the system has one
+        if system != "cradle":
+            assert len(s["gx"]) == len(names) and all(math.isfinite(v) for v in s["gx"])
+    assert page.errors == []
+
+
+def _within(values, sizes, low, high):
+    return all(low - 1e-9 <= v - d / 2 and v + d / 2 <= high + 1e-9 for v, d in zip(values, sizes))
+
+
+def test_at_coarse_steps_every_body_stays_in_view_and_a_diverged_one_stays_put(open_page):
+    page = open_page(
+        "?pendulum.dt=0.2&spring.dt=0.25&cradle.dt=0.02&cradle.stiffness=1000&speed=2",
+        viewport=(1440, 900),
+    )
+    page.wait_live()
+    pinned = 0
+    frozen_at = {}
+    for _ in range(12):
+        time.sleep(0.5)
+        for system in SYSTEMS:
+            s = page.js(_SCENE_JS, system)
+            x0, x1, y0, y1 = s["range"]
+            for xs, ys, ws, hs in (
+                ("x", "y", "w", "h"),
+                ("fx", "fy", "w", "h"),
+                ("gx", "gy", "gw", "gh"),
+            ):
+                shown = [k for k, v in enumerate(s[xs]) if v is not None and math.isfinite(v)]
+                assert _within([s[xs][k] for k in shown], [s[ws][k] for k in shown], x0, x1)
+                assert _within([s[ys][k] for k in shown], [s[hs][k] for k in shown], y0, y1)
+            arrows = [k for k, v in enumerate(s["ax"]) if v is not None and math.isfinite(v)]
+            assert _within([s["ax"][k] for k in arrows], [0.0] * len(arrows), x0, x1)
+            assert _within([s["ay"][k] for k in arrows], [0.0] * len(arrows), y0, y1)
+            pinned += len(arrows)
+            # every body is drawn, running (x) or diverged (fx), never neither
+            for k in range(len(s["x"])):
+                running = s["x"][k] is not None and math.isfinite(s["x"][k])
+                stopped = s["fx"][k] is not None and math.isfinite(s["fx"][k])
+                assert running != stopped, (system, k)
+                if stopped:  # where it diverged, from then on
+                    key = (system, k)
+                    spot = (s["fx"][k], s["fy"][k])
+                    assert frozen_at.setdefault(key, spot) == spot, key
+    assert pinned > 0  # the coarse steps threw bodies beyond their lanes
+    status = page.status()["systems"]
+    diverged = {
+        (system, name)
+        for system in SYSTEMS
+        for name, i in status[system]["integrators"].items()
+        if i["divergedAt"] is not None
+    }
+    assert ("spring", "euler") in diverged
+    assert {key[0] for key in frozen_at} >= {system for system, _ in diverged}
+    for system, name in diverged:  # each with its mark
+        marks = page.js(_SCENE_JS, system)["marks"]
+        assert any(m.startswith(f"{name}:") and "diverged at t = " in m for m in marks)
+    assert page.errors == []
+
+
+def test_the_phase_plot_wraps_the_pendulum_angle_without_a_line_across(open_page):
+    page = open_page("?systems=pendulum&pendulum.dt=0.2&phase=1&speed=4")
+    page.wait_live()
+    page.wait("window.integratorLab.status().systems.pendulum.simTime > 15")
+    q = page.samples("pendulum", "euler")["q"]
+    shown = [v for v in q if v is not None and math.isfinite(v)]
+    assert len(shown) > 20
+    assert all(-math.pi < v <= math.pi for v in shown)
+    breaks = 0
+    for a, b in zip(q, q[1:]):
+        if a is None or b is None or not (math.isfinite(a) and math.isfinite(b)):
+            breaks += 1
+            continue
+        assert abs(b - a) <= math.pi  # no line across the plot where the angle wraps
+    assert breaks > 0  # euler went round at dt = 0.2: the line broke where it wrapped
+    labels = page.js(
+        "['below', 'left'].map((side) => Bokeh.index.query_one((v) => v.model && "
+        "v.model.name === 'pendulum:phase').model[side][0].axis_label)"
+    )
+    assert labels == ["θ (rad)", "θ\u0307 (rad/s)"]
+    exact = page.js("window.integratorLab.model('pendulum:phase:exact').data.q.length")
+    assert exact > 100
+    assert page.errors == []

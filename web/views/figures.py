@@ -63,6 +63,7 @@ from bokeh.models import (
     Button,
     Checkbox,
     ColumnDataSource,
+    CustomJS,
     CustomJSHover,
     CustomJSTickFormatter,
     DataRange1d,
@@ -95,6 +96,7 @@ from integrator_lab.views.scene import (
 )
 from integrator_lab.views.shared import (
     DT_RANGE,
+    FRAME_SCENE,
     PANEL_SYSTEMS,
     ROLLOVER,
     SAMPLE_COLUMNS,
@@ -102,6 +104,24 @@ from integrator_lab.views.shared import (
     diverged_text,
     status_text,
 )
+
+#: fill of a diverged integrator's bodies (outlined in its colour)
+DIVERGED_COLOR = "#b0b0b0"
+#: places each "diverged at" text (rows of the status source, ``"name: ..."``) on its
+#: integrator's lane label (a row of the fixtures), over two lines
+MARKS_JS = """
+const s = status.data, f = lanes.data;
+const out = {x: [], y: [], text: [], color: []};
+for (let i = 0; i < s.text.length; i++) {
+  const lane = (f.integrator || []).findIndex((name) => s.text[i].startsWith(name + ":"));
+  if (lane < 0) continue;
+  out.x.push(f.lx[lane]);
+  out.y.push(f.ly[lane]);
+  out.text.push(s.text[i].replace(": ", ":\\n"));
+  out.color.push(s.color[i]);
+}
+marks.data = out;
+"""
 
 ENERGY_MODES = ("error", "breakdown")
 ENERGY_MODE_LABELS = ("Energy error", "Energy breakdown")
@@ -442,6 +462,18 @@ class SystemFigures:
             line_width=4,
             name=n("scene:fixtures-renderer"),
         )
+        # each lane's integrator, in its colour, at the lane's top left
+        fig.text(
+            "lx",
+            "ly",
+            text="label",
+            source=src["fixtures"],
+            text_color="color",
+            text_font_size="11px",
+            text_font_style="bold",
+            text_baseline="middle",
+            name=n("scene:lane-labels"),
+        )
         self.ghost_renderers = [
             fig.segment(
                 "x0",
@@ -463,6 +495,25 @@ class SystemFigures:
                 rname=n("scene:ghost-bodies-renderer"),
             ),
         ]
+        # a diverged integrator's bodies stay where it stopped, greyed, outlined in its colour
+        fig.segment(
+            "fx0",
+            "fy0",
+            "fx1",
+            "fy1",
+            source=src["links"],
+            line_color=DIVERGED_COLOR,
+            line_width=2,
+            name=n("scene:diverged-links-renderer"),
+        )
+        self._body_glyph(
+            fig,
+            src["bodies"],
+            scene.shape,
+            ghost=False,
+            diverged=True,
+            rname=n("scene:diverged-bodies-renderer"),
+        )
         fig.segment(
             "x0",
             "y0",
@@ -477,7 +528,47 @@ class SystemFigures:
         bodies = self._body_glyph(
             fig, src["bodies"], scene.shape, ghost=False, rname=n("scene:bodies-renderer")
         )
+        # a body beyond its lane is pinned at the edge, with an arrow pointing the way it went
+        fig.scatter(
+            "ax",
+            "ay",
+            source=src["bodies"],
+            marker="triangle",
+            angle="angle",
+            size=14,
+            fill_color="color",
+            line_color="white",
+            line_width=1.5,
+            name=n("scene:edge-arrows-renderer"),
+        )
         fig.add_tools(HoverTool(renderers=[bodies], tooltips=[("", "@about")]))
+        # "diverged at t = ..." (the status source, filled by the page or the server) is
+        # shown over the diverged integrator's lane label, next to its bodies
+        marks = ColumnDataSource({"x": [], "y": [], "text": [], "color": []}, name=n("scene:marks"))
+        src["status"].js_on_change(
+            "data",
+            CustomJS(
+                args=dict(status=src["status"], lanes=src["fixtures"], marks=marks), code=MARKS_JS
+            ),
+        )
+        fig.add_layout(
+            LabelSet(
+                x="x",
+                y="y",
+                text="text",
+                text_color="color",
+                text_font_size="11px",
+                text_font_style="bold",
+                text_baseline="top",
+                y_offset=7,
+                source=marks,
+                name=n("scene:diverged-marks"),
+                background_fill_color="white",
+                background_fill_alpha=0.85,
+            )
+        )
+        # the texts as the page and the server set them (in the corner, in screen units):
+        # hidden, the marks above show them; the renderer keeps the source in the document
         fig.add_layout(
             LabelSet(
                 x="x",
@@ -485,13 +576,9 @@ class SystemFigures:
                 x_units="screen",
                 y_units="screen",
                 text="text",
-                text_color="color",
-                text_font_size="12px",
-                text_font_style="bold",
                 source=src["status"],
                 name=n("scene:status-labels"),
-                background_fill_color="white",
-                background_fill_alpha=0.7,
+                visible=False,
             )
         )
         self.apply_scene(scene)
@@ -538,8 +625,7 @@ class SystemFigures:
                 name=n("energy:zero"),
             )
         )
-        coordinate = system.coordinates[0]
-        unit = system.coordinate_units[0]
+        x_label, y_label = scenes.phase_labels(system)
         self.phase_fig = figure(
             name=n("phase"),
             height=PHASE_HEIGHT,
@@ -547,8 +633,8 @@ class SystemFigures:
             sizing_mode="stretch_width",
             tools=tools,
             toolbar_location="right",
-            x_axis_label=f"{coordinate} ({unit})",
-            y_axis_label=f"d{coordinate}/dt ({unit}/s)",
+            x_axis_label=x_label,
+            y_axis_label=y_label,
             x_range=DataRange1d(only_visible=True, name=n("phase:x")),
             y_range=DataRange1d(only_visible=True, name=n("phase:y")),
         )
@@ -673,15 +759,19 @@ class SystemFigures:
         )
 
     @staticmethod
-    def _body_glyph(fig, source, shape, *, ghost, rname):
-        style = (
-            dict(fill_alpha=0.0, line_color=GHOST_COLOR, line_width=2, line_dash="dashed")
-            if ghost
-            else dict(fill_color="color", fill_alpha=0.55, line_color="color", line_width=1.5)
-        )
+    def _body_glyph(fig, source, shape, *, ghost, rname, diverged=False):
+        if ghost:
+            style = dict(fill_alpha=0.0, line_color=GHOST_COLOR, line_width=2, line_dash="dashed")
+        elif diverged:
+            style = dict(
+                fill_color=DIVERGED_COLOR, fill_alpha=0.8, line_color="color", line_width=2
+            )
+        else:
+            style = dict(fill_color="color", fill_alpha=0.55, line_color="color", line_width=1.5)
+        x, y = ("fx", "fy") if diverged else ("x", "y")
         if shape == "rect":
-            return fig.rect("x", "y", width="w", height="h", source=source, name=rname, **style)
-        return fig.circle("x", "y", radius="r", source=source, name=rname, **style)
+            return fig.rect(x, y, width="w", height="h", source=source, name=rname, **style)
+        return fig.circle(x, y, radius="r", source=source, name=rname, **style)
 
     # -- lines on demand ------------------------------------------------------------------
     def line(self, kind: str, integrator: str):
@@ -779,18 +869,18 @@ class SystemFigures:
         :meth:`apply_frame`)."""
         src = self.scene_sources
         nan = float("nan")
-        for role, static in (
-            ("bodies", scene.bodies),
-            ("links", scene.links),
-            ("ghost_bodies", scene.ghost_bodies),
-        ):
-            rows = len(next(iter(static.values()))) if static else 0
-            cols = ("x", "y") if "bodies" in role else ("x0", "y0", "x1", "y1")
+        statics = {
+            "bodies": scene.bodies,
+            "links": scene.links,
+            "ghost_bodies": scene.ghost_bodies,
+            "ghost_links": {},
+        }
+        counts = scene.counts()
+        for role, cols in FRAME_SCENE:
             src[role].data = {
-                **{k: list(v) for k, v in static.items()},
-                **{c: [nan] * rows for c in cols},
+                **{k: list(v) for k, v in statics[role].items()},
+                **{c: [nan] * counts[role] for c in cols},
             }
-        src["ghost_links"].data = {c: [nan] * scene.n_ghost_links for c in ("x0", "y0", "x1", "y1")}
         src["fixtures"].data = {k: list(v) for k, v in scene.fixtures.items()}
         src["status"].data = {"x": [], "y": [], "text": [], "color": []}
         fig = self.scene_fig

@@ -30,6 +30,7 @@ from integrator_lab.views.scene import (
     exact_curve,
     sample_columns,
     sample_every,
+    wraps_angle,
 )
 from integrator_lab.views.shared import (
     DT_RANGE,
@@ -100,6 +101,8 @@ class SystemRun:
         self.rtf = None
         self.failure = None  # what stopped this system (text), None while it runs
         self.scene.clear_exact_failure()
+        self.wrap = wraps_angle(self.system)
+        self.last_q: dict[str, float] = {}  # each lane's last phase-plot q sent
         self.changed = True
 
     def layout(self) -> dict:
@@ -195,8 +198,10 @@ class SystemRun:
         column), then per integrator (in ``lanes`` order) the :data:`SAMPLE_COLUMNS`, column
         after column, ``lanes[i][1]`` samples each."""
         runner = self.runner
-        states = [lane.q if lane.diverged_at is None else None for lane in runner.lanes]
-        scene = self.scene.frame(states, runner.time)
+        # a diverged lane keeps its last accepted state: its bodies stay there, greyed
+        states = [lane.q for lane in runner.lanes]
+        stopped = [lane.diverged_at is not None for lane in runner.lanes]
+        scene = self.scene.frame(states, runner.time, stopped)
         data = array("d")
         for role, cols in FRAME_SCENE:
             for c in cols:
@@ -205,7 +210,18 @@ class SystemRun:
         lanes = []
         ndof = self.system.ndof
         for name, flat in batch["lanes"].items():
-            cols = sample_columns(flat, batch["stride"], ndof, self.energy0, self.scale)
+            previous = None if everything else self.last_q.get(name)
+            cols = sample_columns(
+                flat,
+                batch["stride"],
+                ndof,
+                self.energy0,
+                self.scale,
+                wrap=self.wrap,
+                previous=previous,
+            )
+            if len(cols["q"]):
+                self.last_q[name] = cols["q"][-1]
             lanes.append([name, len(cols["t"])])
             for c in SAMPLE_COLUMNS:
                 data.extend(cols[c])

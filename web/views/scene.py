@@ -22,6 +22,8 @@ from array import array
 from integrator_lab.core import INTEGRATORS
 from integrator_lab.views.shared import (  # noqa: F401 - SAMPLE_COLUMNS re-exported
     BODY_COLUMNS,
+    GHOST_BODY_COLUMNS,
+    GHOST_LINK_COLUMNS,
     LINK_COLUMNS,
     SAMPLE_COLUMNS,
 )
@@ -106,8 +108,38 @@ def _fit_aspect(x_range, y_range, aspect=SCENE_ASPECT):
     return (x0, x1), (y0, y1)
 
 
+def grid_shape(lanes: int, cell_aspect: float, aspect: float = SCENE_ASPECT) -> tuple[int, int]:
+    """``(columns, rows)`` of small multiples that draws cells of ``cell_aspect`` (width /
+    height) largest in a view of ``aspect``; fewer empty cells break ties."""
+    lanes = max(lanes, 1)
+    best = None
+    for cols in range(1, lanes + 1):
+        rows = -(-lanes // cols)
+        # the cells' scale when the grid (cols * cell_aspect by rows) fits in aspect by 1
+        scale = min(aspect / (cols * cell_aspect), 1.0 / rows)
+        key = (-round(scale, 9), cols * rows - lanes)
+        if best is None or key < best[0]:
+            best = (key, (cols, rows))
+    return best[1]
+
+
+def _pin(x, y, box, half_w, half_h):
+    """``(x, y)`` moved into ``box`` (x0, x1, y0, y1) so that a body of half-size ``half_w``,
+    ``half_h`` stays whole inside, and whether it had to move."""
+    x0, x1, y0, y1 = box
+    px = min(max(x, x0 + half_w), x1 - half_w)
+    py = min(max(y, y0 + half_h), y1 - half_h)
+    return px, py, (px != x or py != y)
+
+
 class Scene:
-    """Drawing of one system under the integrators ``names`` (in that order).
+    """Drawing of one system under the integrators ``names`` (in that order), from the
+    system's :meth:`~integrator_lab.core.systems.base.System.scene_geometry`.
+
+    Every integrator gets a lane of its own, so that integrators that agree stay visible:
+    bodies that hang from pivots (pendulum, cradle) get small multiples, a grid of cells,
+    each with its pivots; a body on a spring gets a row, all rows tied to one wall. Each lane
+    is labelled with its integrator and holds the exact solution's ghost where one exists.
 
     Static parts, fixed until the system or the integrator list changes:
 
@@ -117,15 +149,25 @@ class Scene:
       bodies), one row per drawn body or link; :meth:`frame` fills in the coordinates;
     - ``ghost_bodies``, ``ghost_links``: the same for the exact solution (no rows when the
       system has no exact solution);
-    - ``fixtures``: links that never move (pivot bar, wall), columns ``x0, y0, x1, y1``.
+    - ``fixtures``: one row per lane: the pivot bar or the wall (``x0, y0, x1, y1``) and
+      the lane's label (``lx, ly, label, color, integrator``).
 
     :meth:`frame` returns the moving coordinates for a list of states, one per integrator.
+    A body never leaves its lane: one beyond it is pinned at the lane's edge and gets an
+    arrow pointing the way it went. A diverged integrator's bodies stay where it stopped.
     """
 
     def __init__(self, system, names):
         self.system = system
         self.names = list(names)
         self.kind = system.name
+        geometry = system.scene_geometry()
+        if geometry is None:
+            raise ValueError(
+                f"no scene for system {self.kind!r}; scenes exist for: pendulum, cradle, spring"
+            )
+        self.geometry = geometry
+        self.shape = geometry.shape
         #: ``(t, exception)`` once the exact solution failed: the ghost stays hidden from then
         #: on (until :meth:`clear_exact_failure`), the integrators are drawn as before
         self.exact_failure = None
@@ -134,25 +176,23 @@ class Scene:
         except Exception as exc:  # noqa: BLE001 - any failure of the view's extra
             self.has_exact = False
             self.exact_failure = (0.0, exc)
-        build = {
-            "pendulum": self._layout_pendulum,
-            "cradle": self._layout_cradle,
-            "spring": self._layout_spring,
-        }.get(self.kind)
-        if build is None:
-            raise ValueError(
-                f"no scene for system {self.kind!r}; scenes exist for: pendulum, cradle, spring"
-            )
-        self.fixtures = {c: [] for c in LINK_COLUMNS}
-        build()
+        self._initial_q = list(system.initial_state()[0])
+        self._last_q: dict[int, list] = {}  # last state drawn of each lane
         lanes = len(self.names)
-        ghosts = 1 if self.has_exact else 0
-        self.bodies = self._static_rows(self.bodies_per_lane, lanes)
-        self.bodies["w"] = self._body_w * (lanes or 0)
-        self.bodies["h"] = self._body_h * (lanes or 0)
+        if geometry.wall is not None:
+            self._layout_rows(geometry, lanes)
+        else:
+            self._layout_cells(geometry, lanes)
+        ghosts = lanes if self.has_exact else 0
+        self.bodies = self._static_rows(self.bodies_per_lane)
+        self.bodies["w"] = [self._body_w] * len(self.bodies["color"])
+        self.bodies["h"] = [self._body_h] * len(self.bodies["color"])
         self.bodies["r"] = [w / 2.0 for w in self.bodies["w"]]
-        self.links = self._static_rows(self.links_per_lane, lanes)
-        self.ghost_bodies = {"w": self._ghost_body_w * ghosts, "h": self._ghost_body_h * ghosts}
+        self.links = self._static_rows(self.links_per_lane)
+        self.ghost_bodies = {
+            "w": [self._body_w] * (self.bodies_per_lane * ghosts),
+            "h": [self._body_h] * (self.bodies_per_lane * ghosts),
+        }
         self.ghost_bodies["r"] = [w / 2.0 for w in self.ghost_bodies["w"]]
         self.n_ghost_links = self.ghost_links_per_lane * ghosts
 
@@ -166,113 +206,128 @@ class Scene:
             "ghost_links": self.n_ghost_links,
         }
 
-    def _static_rows(self, per_lane, lanes):
+    def _static_rows(self, per_lane):
         integrator, color, about = [], [], []
-        for name in self.names[:lanes]:
+        for name in self.names:
             integrator += [name] * per_lane
             color += [color_of(name)] * per_lane
             about += [integrator_about(name)] * per_lane
         return {"integrator": integrator, "color": color, "about": about}
 
-    # -- layouts --------------------------------------------------------------------------
-    def _layout_pendulum(self):
-        s = self.system
-        length = s.length
-        # highest point the exact motion reaches (above the pivot for large swings)
-        theta0, omega0 = s.params["theta0"], s.params["omega0"]
-        rise = 1.0 - math.cos(theta0) + omega0 * omega0 / (2.0 * s.w2)  # (1 - cos theta_max)
-        top = (
-            1.2 * length if rise > 1.0 else max(0.25 * length, (rise - 1.0) * length + 0.2 * length)
-        )
-        self.shape = "circle"
-        self.x_range, self.y_range = _fit_aspect(
-            (-1.2 * length, 1.2 * length), (-1.2 * length, top)
-        )
-        self.bodies_per_lane, self.links_per_lane = 1, 1
-        self.ghost_links_per_lane = 1
-        diameter = 0.12 * length
-        self._body_w = self._body_h = [diameter]
-        self._ghost_body_w = self._ghost_body_h = [diameter]
-        bar = 0.08 * length
-        self.fixtures = {"x0": [-bar], "y0": [0.0], "x1": [bar], "y1": [0.0]}
-
-    def _layout_cradle(self):
-        s = self.system
-        reach = s.length * math.sin(min(s.params["angle"], math.pi / 2)) + s.radius
-        margin = 3.0 * s.radius
-        x_range = (
-            s.pivots[0] - max(reach, 2 * s.radius) - margin,
-            s.pivots[-1] + max(reach, 2 * s.radius) + margin,
-        )
-        y_range = (-s.length - s.radius - margin, margin)
-        self.shape = "circle"
-        self.x_range, self.y_range = _fit_aspect(x_range, y_range)
-        self.bodies_per_lane = self.links_per_lane = s.n
-        self.ghost_links_per_lane = 0
-        self._body_w = self._body_h = [2.0 * s.radius] * s.n
-        self._ghost_body_w = self._ghost_body_h = []
-        bar = 2.0 * s.radius
-        self.fixtures = {
-            "x0": [s.pivots[0] - bar],
-            "y0": [0.0],
-            "x1": [s.pivots[-1] + bar],
-            "y1": [0.0],
+    def _labels(self, positions):
+        """The label columns of :attr:`fixtures`: each lane's integrator at ``positions``."""
+        return {
+            "lx": [x for x, _ in positions],
+            "ly": [y for _, y in positions],
+            "label": list(self.names),
+            "color": [color_of(n) for n in self.names],
+            "integrator": list(self.names),
         }
 
-    def _layout_spring(self):
-        s = self.system
-        # amplitude of the exact motion, from the initial energy (1 m when it starts at rest)
-        energy = s.energy_scale()
-        amplitude = math.sqrt(2.0 * energy / s.k) if energy > 0.0 else 1.0
-        self.amplitude = amplitude
-        self.half_block = 0.2 * amplitude
-        self.wall = -1.9 * amplitude  # the spring's fixed end
-        x_range = (self.wall - 0.15 * amplitude, 1.6 * amplitude)
+    # -- layouts --------------------------------------------------------------------------
+    def _layout_cells(self, g, lanes):
+        """Small multiples: one cell per lane, each with the system's pivots."""
+        bx0, bx1, by0, by1 = g.bounds
+        pivot_top = max(y for _, y in g.pivots) if g.pivots else by1
+        # room above the pivots: a coarse step can throw a ball over its bar
+        top = max(by1, pivot_top + 0.3 * g.rod)
+        pad = 0.06 * max(bx1 - bx0, top - by0)
+        label_h = 0.14 * (top - by0 + 2.0 * pad)
+        cx0, cx1, cy0, cy1 = bx0 - pad, bx1 + pad, by0 - pad, top + pad + label_h
+        width, height = cx1 - cx0, cy1 - cy0
+        cols, rows = grid_shape(lanes, width / height)
+        self.x_range, self.y_range = _fit_aspect((0.0, cols * width), (-rows * height, 0.0))
+        self.bodies_per_lane = self.links_per_lane = len(g.pivots)
+        self.ghost_links_per_lane = len(g.pivots)
+        self._body_w, self._body_h = g.body_width, g.body_height
+        self.offsets, self.boxes, labels = [], [], []
+        bar = dict(x0=[], y0=[], x1=[], y1=[])
+        px = [x for x, _ in g.pivots]
+        for lane in range(lanes):
+            col, row = lane % cols, lane // cols
+            left, cell_top = col * width, -row * height
+            ox, oy = left - cx0, cell_top - cy1
+            self.offsets.append((ox, oy))
+            self.boxes.append((left, left + width, cell_top - height, cell_top - label_h))
+            labels.append((left + 0.5 * pad, cell_top - 0.5 * label_h))
+            bar["x0"].append(min(px) - g.body_width + ox)
+            bar["x1"].append(max(px) + g.body_width + ox)
+            bar["y0"].append(pivot_top + oy)
+            bar["y1"].append(pivot_top + oy)
+        self.fixtures = {**bar, **self._labels(labels)}
+
+    def _layout_rows(self, g, lanes):
+        """One row per lane, every row's spring tied to the same wall."""
+        wall = g.wall
+        bx1 = g.bounds[1]
+        span = bx1 - wall
+        x_range = (wall - 0.06 * span, bx1 + 0.1 * span)
         width = x_range[1] - x_range[0]
         height = width / SCENE_ASPECT
-        lanes = max(len(self.names), 1)
         self.row = height / max(lanes, 4)
         self.rows_y = [(lanes - 1) / 2.0 * self.row - i * self.row for i in range(lanes)]
-        self.shape = "rect"
         self.x_range, self.y_range = x_range, (-height / 2.0, height / 2.0)
         self.bodies_per_lane = 1
         self.links_per_lane = SPRING_ZIGS + 2
         self.ghost_links_per_lane = 0
-        block_h = 0.7 * self.row
-        self._body_w, self._body_h = [2.0 * self.half_block], [block_h]
-        # the ghost: one outline block in every row
-        self._ghost_body_w = [2.0 * self.half_block] * len(self.names)
-        self._ghost_body_h = [block_h] * len(self.names)
-        span = self.rows_y[0] - self.rows_y[-1] + self.row
+        self._body_w, self._body_h = g.body_width, 0.55 * self.row
+        self.wall = wall
+        self.offsets = [(0.0, y) for y in self.rows_y]
+        # the block stays between the wall and the view's right edge, within its row
+        self.boxes = [
+            (wall, x_range[1], y - self.row / 2.0, y + self.row / 2.0) for y in self.rows_y
+        ]
         self.fixtures = {
-            "x0": [self.wall],
-            "y0": [span / 2.0],
-            "x1": [self.wall],
-            "y1": [-span / 2.0],
+            "x0": [wall] * lanes,
+            "y0": [y + self.row / 2.0 for y in self.rows_y],
+            "x1": [wall] * lanes,
+            "y1": [y - self.row / 2.0 for y in self.rows_y],
+            **self._labels([(wall + 0.03 * width, y + 0.36 * self.row) for y in self.rows_y]),
         }
 
     # -- frames ---------------------------------------------------------------------------
-    def frame(self, states, t=None) -> dict:
-        """Moving coordinates for ``states`` (one ``q`` list per integrator, or ``None`` for
-        one that is not drawn, e.g. diverged) and, when ``t`` is given, the exact ghost at t.
+    def frame(self, states, t=None, diverged=None) -> dict:
+        """Moving coordinates for ``states`` (one ``q`` list per integrator) and, when ``t``
+        is given, the exact ghost at t.
 
-        Returns ``{"bodies": {x, y}, "links": {x0, y0, x1, y1}, "ghost_bodies": {x, y},
-        "ghost_links": {x0, y0, x1, y1}}``, each column an ``array('d')`` whose rows match
-        the static columns; undrawn rows are NaN (Bokeh skips them). When the exact solution
-        raises, the ghost's rows are NaN from then on and :attr:`exact_failure` says why.
+        A lane whose ``diverged`` entry is true, or whose state is ``None`` or not finite,
+        is drawn in the ``f*`` columns (greyed by the figures), at its state if that is
+        finite, else where it was last drawn (else at the initial state).
+
+        Returns ``{"bodies": {...}, "links": {...}, "ghost_bodies": {x, y},
+        "ghost_links": {x0, y0, x1, y1}}`` with the columns of :data:`FRAME_SCENE`, each an
+        ``array('d')`` whose rows match the static columns; undrawn rows are NaN (Bokeh skips
+        them). When the exact solution raises, the ghost's rows are NaN from then on and
+        :attr:`exact_failure` says why.
         """
         bodies = {c: array("d") for c in BODY_COLUMNS}
         links = {c: array("d") for c in LINK_COLUMNS}
         for lane, q in enumerate(states):
-            if q is None or not _finite(q):
-                for c in BODY_COLUMNS:
-                    bodies[c].extend([_NAN] * self.bodies_per_lane)
-                for c in LINK_COLUMNS:
-                    links[c].extend([_NAN] * self.links_per_lane)
-                continue
-            self._draw(lane, q, bodies, links)
-        ghost_bodies = {c: array("d") for c in BODY_COLUMNS}
-        ghost_links = {c: array("d") for c in LINK_COLUMNS}
+            stopped = q is None or not _finite(q) or bool(diverged and diverged[lane])
+            if q is not None and _finite(q):
+                self._last_q[lane] = list(q)
+            else:
+                q = self._last_q.get(lane, self._initial_q)
+            placed, segments = self._draw(lane, q)
+            drawn, blank = (("fx", "fy"), ("x", "y")) if stopped else (("x", "y"), ("fx", "fy"))
+            for x, y, pinned, angle in placed:
+                bodies[drawn[0]].append(x)
+                bodies[drawn[1]].append(y)
+                bodies[blank[0]].append(_NAN)
+                bodies[blank[1]].append(_NAN)
+                bodies["ax"].append(x if pinned else _NAN)
+                bodies["ay"].append(y if pinned else _NAN)
+                bodies["angle"].append(angle if pinned else _NAN)
+            moving, still = ("x0", "y0", "x1", "y1"), ("fx0", "fy0", "fx1", "fy1")
+            if stopped:
+                moving, still = still, moving
+            for segment in segments:
+                for c, value in zip(moving, segment):
+                    links[c].append(value)
+                for c in still:
+                    links[c].append(_NAN)
+        ghost_bodies = {c: array("d") for c in GHOST_BODY_COLUMNS}
+        ghost_links = {c: array("d") for c in GHOST_LINK_COLUMNS}
         if self.has_exact:
             exact = None
             if t is not None and self.exact_failure is None:
@@ -281,15 +336,20 @@ class Scene:
                 except Exception as exc:  # noqa: BLE001 - the ghost is an extra: hide it
                     self.exact_failure = (t, exc)
             if exact is None or not _finite(exact[0]):
-                for c in BODY_COLUMNS:
+                for c in GHOST_BODY_COLUMNS:
                     ghost_bodies[c].extend([_NAN] * len(self.ghost_bodies["w"]))
-                for c in LINK_COLUMNS:
+                for c in GHOST_LINK_COLUMNS:
                     ghost_links[c].extend([_NAN] * self.n_ghost_links)
-            elif self.kind == "spring":
-                for lane in range(len(self.names)):
-                    self._draw(lane, exact[0], ghost_bodies, None)
             else:
-                self._draw(0, exact[0], ghost_bodies, ghost_links)
+                for lane in range(len(self.names)):
+                    placed, segments = self._draw(lane, exact[0])
+                    for x, y, _pinned, _angle in placed:
+                        ghost_bodies["x"].append(x)
+                        ghost_bodies["y"].append(y)
+                    if self.ghost_links_per_lane:
+                        for segment in segments:
+                            for c, value in zip(GHOST_LINK_COLUMNS, segment):
+                                ghost_links[c].append(value)
         return {
             "bodies": bodies,
             "links": links,
@@ -299,53 +359,47 @@ class Scene:
 
     def clear_exact_failure(self) -> None:
         """Try the exact solution again (the run restarted from t = 0)."""
+        self._last_q.clear()
         if self.exact_failure is not None and self.exact_failure[0] > 0.0:
             self.exact_failure = None
 
-    def _draw(self, lane, q, bodies, links):
-        s = self.system
-        if self.kind == "pendulum":
-            d = s.drawing(q)
-            bodies["x"].append(d["x"][0])
-            bodies["y"].append(d["y"][0])
-            if links is not None:
-                _segment(links, 0.0, 0.0, d["x"][0], d["y"][0])
-        elif self.kind == "cradle":
-            d = s.drawing(q)
-            bodies["x"].extend(d["x"])
-            bodies["y"].extend(d["y"])
-            if links is not None:
-                for px, x, y in zip(d["pivot_x"], d["x"], d["y"]):
-                    _segment(links, px, 0.0, x, y)
-        else:  # spring
-            x = s.drawing(q)["x"][0]
-            y = self.rows_y[lane]
-            bodies["x"].append(x)
-            bodies["y"].append(y)
-            if links is not None:
-                self._zigzag(links, self.wall, x - self.half_block, y)
+    def _draw(self, lane, q):
+        """Bodies ``(x, y, pinned, arrow angle)`` and link segments of lane ``lane`` at
+        state ``q``, in the view's coordinates, every body inside its lane."""
+        ox, oy = self.offsets[lane]
+        box = self.boxes[lane]
+        half_w, half_h = self._body_w / 2.0, self._body_h / 2.0
+        d = self.system.drawing(q)
+        placed, segments = [], []
+        for x, y in zip(d["x"], d["y"]):
+            x, y = x + ox, y + oy
+            px, py, pinned = _pin(x, y, box, half_w, half_h)
+            # the triangle points up unrotated; turn it towards where the body went
+            angle = math.atan2(y - py, x - px) - math.pi / 2.0 if pinned else 0.0
+            placed.append((px, py, pinned, angle))
+        if self.geometry.wall is None:
+            for (pivot_x, pivot_y), (x, y, _p, _a) in zip(self.geometry.pivots, placed):
+                segments.append((pivot_x + ox, pivot_y + oy, x, y))
+        else:
+            x, y = placed[0][0], placed[0][1]
+            segments = self._zigzag(self.wall, x - half_w, y)
+        return placed, segments
 
-    def _zigzag(self, links, start, end, y):
+    def _zigzag(self, start, end, y):
         lead = 0.08 * (end - start) if end > start else 0.0
         a, b = start + lead, end - lead
         amp = 0.22 * self.row
-        _segment(links, start, y, a, y)
+        out = [(start, y, a, y)]
         previous = (a, y)
         for i in range(1, SPRING_ZIGS + 1):
             if i == SPRING_ZIGS:
                 point = (b, y)
             else:
                 point = (a + (b - a) * i / SPRING_ZIGS, y + (amp if i % 2 else -amp))
-            _segment(links, previous[0], previous[1], point[0], point[1])
+            out.append((previous[0], previous[1], point[0], point[1]))
             previous = point
-        _segment(links, b, y, end, y)
-
-
-def _segment(links, x0, y0, x1, y1):
-    links["x0"].append(x0)
-    links["y0"].append(y0)
-    links["x1"].append(x1)
-    links["y1"].append(y1)
+        out.append((b, y, end, y))
+        return out
 
 
 # -- samples for the energy and phase plots ------------------------------------------------
@@ -369,13 +423,45 @@ def signed_log(error: float) -> float:
     return math.copysign(math.log10(size) - ERROR_FLOOR_EXPONENT, error)
 
 
-def sample_columns(flat, stride: int, ndof: int, energy0: float, scale: float) -> dict:
+def wrap_angle(angle: float) -> float:
+    """``angle`` (rad) brought into (-pi, pi]."""
+    wrapped = math.remainder(angle, 2.0 * math.pi)
+    return math.pi if wrapped == -math.pi else wrapped
+
+
+def wraps_angle(system) -> bool:
+    """Whether the phase plot wraps the first coordinate: it is an angle (its unit is rad)."""
+    return system.coordinate_units[0] == "rad"
+
+
+def phase_labels(system) -> tuple[str, str]:
+    """Axis labels of the phase plot, symbol and unit: ``("θ (rad)", "θ̇ (rad/s)")``,
+    ``("x (m)", "v (m/s)")``."""
+    name, unit = system.coordinates[0], system.coordinate_units[0]
+    stem = name.rstrip("0123456789")
+    index = name[len(stem) :].translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+    symbol = _GREEK.get(stem, stem) + index
+    rate = "v" if stem == "x" else _GREEK.get(stem, stem) + "\u0307" + index
+    return f"{symbol} ({unit})", f"{rate} ({unit}/s)"
+
+
+_GREEK = {"theta": "θ", "phi": "φ", "psi": "ψ", "alpha": "α"}
+
+
+def sample_columns(
+    flat, stride: int, ndof: int, energy0: float, scale: float, *, wrap=False, previous=None
+) -> dict:
     """Columns :data:`SAMPLE_COLUMNS` from one integrator's flat batch (``Runner.take_batch``).
 
     ``q`` and ``v`` are the first coordinate and its velocity (for the phase plot); ``error``
     is the signed relative energy error ``(total - energy0) / scale`` (positive: energy
     gained, negative: lost; ``total`` includes the work dissipated, so the exact motion has
     0), ``error_log`` the same on the signed-log axis (:func:`signed_log`).
+
+    With ``wrap`` (an angle), ``q`` is wrapped into (-pi, pi], and where it jumps by more
+    than pi from the sample before (``previous``, the last ``q`` of the batch before, for
+    the first) a copy of the sample with ``q`` NaN goes first: the phase line breaks there
+    instead of crossing the plot; the energy lines just pass through the same point twice.
     """
     out = {c: array("d") for c in SAMPLE_COLUMNS}
     t_col, q_col, v_col = out["t"], out["q"], out["v"]
@@ -383,17 +469,26 @@ def sample_columns(flat, stride: int, ndof: int, energy0: float, scale: float) -
     total_col, err_col, log_col = out["total"], out["error"], out["error_log"]
     base = 1 + 2 * ndof
     for row in range(0, len(flat), stride):
-        t_col.append(flat[row])
-        q_col.append(flat[row + 1])
-        v_col.append(flat[row + 1 + ndof])
-        k_col.append(flat[row + base])
-        p_col.append(flat[row + base + 1])
-        d_col.append(flat[row + base + 2])
+        q = flat[row + 1]
         total = flat[row + base + 3]
-        total_col.append(total)
         error = (total - energy0) / scale
-        err_col.append(error)
-        log_col.append(signed_log(error))
+        error_log = signed_log(error)
+        copies = 1
+        if wrap:
+            q = wrap_angle(q)
+            if previous is not None and abs(q - previous) > math.pi:
+                copies = 2
+            previous = q
+        for copy in range(copies):
+            t_col.append(flat[row])
+            q_col.append(_NAN if copy < copies - 1 else q)
+            v_col.append(flat[row + 1 + ndof])
+            k_col.append(flat[row + base])
+            p_col.append(flat[row + base + 1])
+            d_col.append(flat[row + base + 2])
+            total_col.append(total)
+            err_col.append(error)
+            log_col.append(error_log)
     return out
 
 
@@ -403,7 +498,7 @@ def initial_sample(system) -> dict:
     kinetic, potential, dissipated, total = system.energies(q, v, 0.0)
     return {
         "t": 0.0,
-        "q": q[0],
+        "q": wrap_angle(q[0]) if wraps_angle(system) else q[0],
         "v": v[0],
         "kinetic": kinetic,
         "potential": potential,
@@ -440,6 +535,14 @@ def exact_curve(system, points: int = 400) -> dict | None:
         # a drawing needs 6 digits, and the page embeds this curve as text
         q.append(float(f"{state[0][0]:.6g}"))
         v.append(float(f"{state[1][0]:.6g}"))
+    if wraps_angle(system) and q:
+        q = array("d", (wrap_angle(x) for x in q))
+        # a periodic orbit that goes round (a rotating pendulum) jumps once from pi to -pi:
+        # start it there, so that the one line has no jump and needs no break (no NaN)
+        jumps = [i for i in range(1, len(q)) if abs(q[i] - q[i - 1]) > math.pi]
+        if jumps:
+            k = jumps[0]
+            q, v = q[k:] + q[1:k], v[k:] + v[1:k]
     return {"q": q, "v": v}
 
 

@@ -30,17 +30,23 @@ SAMPLE_COLUMNS = (
     "error",
     "error_log",
 )
-#: columns of a scene that change every frame
-BODY_COLUMNS = ("x", "y")
-LINK_COLUMNS = ("x0", "y0", "x1", "y1")
+#: columns of a scene that change every frame: a body's centre ``x, y`` while its integrator
+#: runs, ``fx, fy`` once it diverged (drawn greyed where it stopped), and ``ax, ay, angle``,
+#: the outward arrow of a body pinned at the edge of its view (NaN where not drawn)
+BODY_COLUMNS = ("x", "y", "fx", "fy", "ax", "ay", "angle")
+#: a link (rod, string, spring segment) while its integrator runs, then once it diverged
+LINK_COLUMNS = ("x0", "y0", "x1", "y1", "fx0", "fy0", "fx1", "fy1")
+#: the exact solution's ghost: it neither diverges nor leaves the view
+GHOST_BODY_COLUMNS = ("x", "y")
+GHOST_LINK_COLUMNS = ("x0", "y0", "x1", "y1")
 #: the scene part of a frame's flat buffer (``SystemRun.frame``): each role's moving columns,
 #: column after column, as many values each as the role has rows; then per integrator the
 #: :data:`SAMPLE_COLUMNS`, column after column
 FRAME_SCENE = (
     ("bodies", BODY_COLUMNS),
     ("links", LINK_COLUMNS),
-    ("ghost_bodies", BODY_COLUMNS),
-    ("ghost_links", LINK_COLUMNS),
+    ("ghost_bodies", GHOST_BODY_COLUMNS),
+    ("ghost_links", GHOST_LINK_COLUMNS),
 )
 
 #: texts of a system's status line and of a diverged integrator; ``{time}``, ``{rtf}`` and
