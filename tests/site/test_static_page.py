@@ -916,7 +916,8 @@ def test_every_integrator_is_seen_in_its_colour_in_its_own_lane_in_every_panel(o
 
     page = open_page(viewport=(1440, 900))
     page.wait_live()
-    page.wait_samples(30)
+    # paused well before explicit Euler's cradle diverges (3.6 s): every body still in colour
+    page.wait("Object.values(window.integratorLab.status().systems).every((s) => s.simTime > 0.3)")
     _pause(page)
     shot = Image.open(BytesIO(page.page.screenshot())).convert("RGB")
     names = list(DEFAULT_INTEGRATORS)
