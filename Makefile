@@ -84,12 +84,18 @@ chromium:
 		$(SUDO) apt-get update && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; }
 
-dist: venv
-	rm -rf dist
+# The wheel and the sdist, carrying Pyodide's core files and the prebuilt snapshot
+# (web/site/bundle/, made here from node_modules with Node), so that an installed package
+# builds the static page with no Node, npm or network.
+dist: venv node_modules
+	rm -rf dist build
+	$(PY) -m integrator_lab.site.bundle
 	$(PY) -m pip wheel --disable-pip-version-check --no-deps --wheel-dir dist .
+	$(PY) -c 'from setuptools import build_meta as b; b.build_sdist("dist")'
+	@ls -l dist
 
 clean:
-	rm -rf build dist _site .cache tests/artifacts *.egg-info
+	rm -rf build dist _site .cache tests/artifacts *.egg-info web/site/bundle
 	find . -name __pycache__ -not -path './.venv/*' -not -path './node_modules/*' \
 		-prune -exec rm -rf {} +
 

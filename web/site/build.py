@@ -34,7 +34,7 @@ from bokeh.models import Column
 from integrator_lab import __version__
 from integrator_lab.cli.argtypes import port
 from integrator_lab.core import INTEGRATORS, SYSTEMS
-from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir
+from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir, pyodide_source
 from integrator_lab.site.pack import _FILE_MODE, _ZIP_EPOCH, core_files
 from integrator_lab.site.snapshot import (
     BOOT_CODE,
@@ -42,6 +42,7 @@ from integrator_lab.site.snapshot import (
     SNAPSHOT,
     SnapshotUnavailable,
     make_snapshot,
+    pyodide_version,
 )
 from integrator_lab.views import figures
 from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_label
@@ -215,16 +216,24 @@ def _panel_sections(systems) -> str:
 
 
 def build_site(
-    out_dir=DEFAULT_OUT, config: figures.DashboardConfig | None = None, *, snapshot: bool = True
+    out_dir=DEFAULT_OUT,
+    config: figures.DashboardConfig | None = None,
+    *,
+    snapshot: bool = True,
+    log=None,
 ) -> Path:
     """Write the complete static site into ``out_dir`` and return its path.
 
     With ``snapshot``, the build also freezes Pyodide's memory with the core imported (needs
-    Node; without it the page boots Python plainly, a few seconds slower, and this says so).
+    Node, unless the package carries that snapshot prebuilt; without it the page boots Python
+    plainly, a few seconds slower, and this says so). ``log`` (``print``-like) hears where
+    Pyodide and its snapshot came from.
     """
     config = config or figures.DashboardConfig()
     out = Path(out_dir)
     pyodide_dir = find_pyodide_dir()
+    if log is not None:
+        log(f"Pyodide {pyodide_version(pyodide_dir)} from {pyodide_source(pyodide_dir)}")
     for sub in ("static", "bokeh", "pyodide", "py"):
         shutil.rmtree(out / sub, ignore_errors=True)
         (out / sub).mkdir(parents=True)
@@ -240,7 +249,7 @@ def build_site(
     frozen = None
     if snapshot:
         try:
-            frozen = make_snapshot(out / ARCHIVE, pyodide_dir, out / SNAPSHOT)
+            frozen = make_snapshot(out / ARCHIVE, pyodide_dir, out / SNAPSHOT, log=log)
         except (SnapshotUnavailable, OSError, subprocess.SubprocessError) as exc:
             print(
                 f"integrator-lab: note: no Pyodide snapshot ({exc}); the page will boot "
@@ -322,7 +331,7 @@ def serve(out_dir=DEFAULT_OUT, port=DEFAULT_PORT, address="127.0.0.1") -> None:
 # -- command line ------------------------------------------------------------------------
 def cmd_build(args) -> int:
     try:
-        out = build_site(args.out)
+        out = build_site(args.out, log=lambda line: print(f"Integrator Lab: {line}"))
     except PyodideNotFound as exc:
         print(f"integrator-lab: {exc}", file=sys.stderr)
         return 2

@@ -262,14 +262,14 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
     return page, manifest
 
 
-def build_single_file(path) -> Path:
+def build_single_file(path, log=None) -> Path:
     """Write the one-file page to ``path`` (a new static site is built on the way)."""
     from integrator_lab.site.build import build_site
 
     dest = Path(path)
     with tempfile.TemporaryDirectory(prefix="integrator-lab-site-") as tmp:
         # no snapshot inside the one file yet (it would add 8.4 MB of base64): a plain boot
-        site = build_site(Path(tmp) / "site", snapshot=False)
+        site = build_site(Path(tmp) / "site", snapshot=False, log=log)
         page, _ = fold_site(site)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(page, encoding="utf-8")
@@ -300,7 +300,7 @@ def cmd_single_file(args) -> int:
 
     started = time.perf_counter()
     try:
-        out = build_single_file(args.single_file)
+        out = build_single_file(args.single_file, log=lambda line: print(f"Integrator Lab: {line}"))
     except PyodideNotFound as exc:
         print(f"integrator-lab: {exc}", file=sys.stderr)
         return 2
