@@ -41,6 +41,9 @@ EMBEDDED = (
     "pyodide/pyodide-lock.json",
     "py/integrator_lab.zip",
 )
+#: the site's icon, linked from its page (inlined as a data: URL)
+ICON = "favicon.ico"
+ICON_LINK = re.compile(r'<link rel="icon" href="favicon\.ico">')
 #: gzip a file only when that saves at least this fraction (zips barely shrink)
 MIN_GZIP_SAVING = 0.1
 #: a hierarchical stand-in for the worker's own URL: relative URLs resolve against it (a data:
@@ -200,9 +203,14 @@ def _embedded_file(site: Path, path: str) -> tuple[str, dict]:
 def fold_site(site: Path) -> tuple[str, list[dict]]:
     """The one-file page made from the built site in ``site``, and what it embeds."""
     page = (site / "index.html").read_text(encoding="utf-8")
+    # the icon travels inside the page too (a browser would otherwise ask the disk for it)
+    icon = "data:image/png;base64," + base64.b64encode((site / ICON).read_bytes()).decode("ascii")
+    _one(ICON_LINK, page, "index.html: the icon")
+    page = ICON_LINK.sub(lambda _: f'<link rel="icon" href="{icon}">', page)
     outside_scripts = re.sub(r"<script\b[^>]*>.*?</script>", "", page, flags=re.DOTALL)
     referenced = re.findall(r'\b(?:src|href)="([^"]*)"', outside_scripts)
     referenced += re.findall(r'<script\b[^>]*\bsrc="([^"]*)"', page)
+    referenced = [ref for ref in referenced if not ref.startswith("data:")]
 
     def inline_style(match):
         css = (site / match.group(1)).read_text(encoding="utf-8")
