@@ -144,7 +144,7 @@ PAGE_SHIM = r"""// Integrator Lab, one-file build: the page's worker comes from 
 """
 
 #: worker.mjs's dynamic import of Pyodide, answered by the prelude's loadPyodide
-_PYODIDE_IMPORT = "await import(new URL(PYODIDE_MODULE, siteURL).href)"
+_PYODIDE_IMPORT = "await import(new URL(files.module, siteURL).href)"
 _PYODIDE_PRELUDE = "{ loadPyodide: __ilLoadPyodide, version: __ilPyodide.version }"
 #: bridge.js refuses to start from file://; the one file is made for exactly that
 _FILE_CHECK = 'location.protocol === "file:"'
@@ -201,7 +201,8 @@ def _embedded_file(site: Path, path: str) -> tuple[str, dict]:
 
 
 def fold_site(site: Path) -> tuple[str, list[dict]]:
-    """The one-file page made from the built site in ``site``, and what it embeds."""
+    """The one-file page made from the site built in ``site`` (``build_site(hashed=False)``:
+    the worker finds the embedded files by their plain names), and what it embeds."""
     page = (site / "index.html").read_text(encoding="utf-8")
     # the icon travels inside the page too (a browser would otherwise ask the disk for it)
     icon = "data:image/png;base64," + base64.b64encode((site / ICON).read_bytes()).decode("ascii")
@@ -277,7 +278,7 @@ def build_single_file(path, log=None) -> Path:
     dest = Path(path)
     with tempfile.TemporaryDirectory(prefix="integrator-lab-site-") as tmp:
         # no snapshot inside the one file yet (it would add 8.4 MB of base64): a plain boot
-        site = build_site(Path(tmp) / "site", snapshot=False, log=log)
+        site = build_site(Path(tmp) / "site", snapshot=False, hashed=False, log=log)
         page, _ = fold_site(site)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(page, encoding="utf-8")
