@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from integrator_lab import __version__
+from integrator_lab.docs.sphinx import SITE_DIR
 from integrator_lab.site.build import PYODIDE_FILES, SiteHandler
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,9 +70,13 @@ def installed(tmp_path_factory):
     )
     [wheel] = (tmp / "dist").glob("integrator_lab-*.whl")
     venv = tmp / "venv"
-    _run([sys.executable, "-m", "venv", venv])
-    # the dependencies come from the index pip is configured with, the package from the file
-    _run([venv / "bin/python", "-m", "pip", "install", "-q", "--no-compile", wheel, "sphinx"])
+    # no pip inside (this pip installs into it: faster), so nothing but the package and its
+    # dependencies, which come from the index pip is configured with
+    _run([sys.executable, "-m", "venv", "--without-pip", venv])
+    _run(
+        [sys.executable, "-m", "pip", "--python", venv / "bin/python", "install", "-q"]
+        + ["--no-compile", wheel, "sphinx"]
+    )
     print(
         f"wheel: {wheel.stat().st_size / 1e6:.1f} MB; built and installed in "
         f"{time.perf_counter() - started:.0f} s"
@@ -211,10 +216,12 @@ def test_the_installed_package_builds_a_sphinx_page_with_a_demo(installed):
     )
     page = (docs / "_build/index.html").read_text(encoding="utf-8")
     [src] = re.findall(r'<iframe[^>]*\bsrc="([^"]+)"', page)
-    assert src.startswith("integrator-lab/index.html?") and "systems=spring" in src
-    site = docs / "_build/integrator-lab"
+    assert src.startswith(f"{SITE_DIR}/index.html?") and "systems=spring" in src
+    site = docs / "_build" / SITE_DIR
     assert (site / "index.html").is_file()
-    assert all((site / "pyodide" / name).is_file() for name in PYODIDE_FILES)
+    for name in PYODIDE_FILES:
+        assert len(list(site.glob(f"pyodide/*/{name}"))) == 1, name
+    assert len(list(site.glob("py/snapshot.*.bin.gz"))) == 1  # the prebuilt one
 
 
 def _first_url(process, pattern, timeout=60.0):
