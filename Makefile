@@ -23,14 +23,15 @@ test: venv node_modules pyodide-wheels chromium
 	exit $$status
 
 # Guardrails, run by `make test` first: ruff (lint, and format at line length 100; `make format`
-# applies it), mypy --strict on the core (settings in pyproject.toml), ESLint on the JavaScript.
+# applies it), mypy --strict on the core (settings in pyproject.toml), ESLint on the JavaScript
+# (not on web/site/bundle/: Pyodide's files as `make dist` copies them).
 .PHONY: lint format typecheck-core
 lint: venv node_modules
 	@printf '\n======== lint: ruff, mypy (core, strict), eslint ========\n'
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m mypy
-	node_modules/.bin/eslint -c static/eslint.config.mjs static web
+	node_modules/.bin/eslint -c static/eslint.config.mjs --ignore-pattern web/site/bundle/ static web
 
 format: venv
 	$(VENV)/bin/ruff format .
