@@ -23,14 +23,15 @@ test: venv node_modules pyodide-wheels chromium
 	exit $$status
 
 # Guardrails, run by `make test` first: ruff (lint, and format at line length 100; `make format`
-# applies it), mypy --strict on the core (settings in pyproject.toml), ESLint on the JavaScript.
+# applies it), mypy --strict on the core (settings in pyproject.toml), ESLint on the JavaScript
+# (not on web/site/bundle/: Pyodide's files as `make dist` copies them).
 .PHONY: lint format typecheck-core
 lint: venv node_modules
 	@printf '\n======== lint: ruff, mypy (core, strict), eslint ========\n'
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m mypy
-	node_modules/.bin/eslint -c static/eslint.config.mjs static web
+	node_modules/.bin/eslint -c static/eslint.config.mjs --ignore-pattern web/site/bundle/ static web
 
 format: venv
 	$(VENV)/bin/ruff format .
@@ -84,12 +85,18 @@ chromium:
 		$(SUDO) apt-get update && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; }
 
-dist: venv
-	rm -rf dist
+# The wheel and the sdist, carrying Pyodide's core files and the prebuilt snapshot
+# (web/site/bundle/, made here from node_modules with Node), so that an installed package
+# builds the static page with no Node, npm or network.
+dist: venv node_modules
+	rm -rf dist build
+	$(PY) -m integrator_lab.site.bundle
 	$(PY) -m pip wheel --disable-pip-version-check --no-deps --wheel-dir dist .
+	$(PY) -c 'from setuptools import build_meta as b; b.build_sdist("dist")'
+	@ls -l dist
 
 clean:
-	rm -rf build dist _site .cache tests/artifacts *.egg-info
+	rm -rf build dist _site .cache tests/artifacts *.egg-info web/site/bundle
 	find . -name __pycache__ -not -path './.venv/*' -not -path './node_modules/*' \
 		-prune -exec rm -rf {} +
 

@@ -35,12 +35,21 @@
 const TICK_MS = 1000 / 60; // the worker's own clock
 const STALL_MS = 1000; // a frame unacknowledged this long: the page is hidden, stop
 const siteURL = new URL("../", import.meta.url);
-const archiveURL = new URL("py/integrator_lab.zip", siteURL);
-const pyodideURL = new URL("pyodide/", siteURL);
-const PYODIDE_MODULE = "pyodide/pyodide.mjs";
-const PYODIDE_STEP = "Python (pyodide/pyodide.asm.mjs, pyodide/pyodide.asm.wasm, " +
-  "pyodide/python_stdlib.zip)";
-const CORE_STEP = "the physics core (py/integrator_lab.zip)";
+
+/** Where the build put Pyodide and the core, from the boot config: their names carry a content
+ * hash (so a host may cache them for ever), which only the build knows. */
+function bootFiles(config) {
+  const dir = config.pyodide ?? "pyodide/";
+  const archive = config.archive ?? "py/integrator_lab.zip";
+  return {
+    pyodideURL: new URL(dir, siteURL),
+    archiveURL: new URL(archive, siteURL),
+    module: `${dir}pyodide.mjs`,
+    pyodideStep: `Python (${dir}pyodide.asm.mjs, ${dir}pyodide.asm.wasm, ` +
+      `${dir}python_stdlib.zip)`,
+    coreStep: `the physics core (${archive})`,
+  };
+}
 
 let live = null; // the Python Live object
 let bootPath = null; // "snapshot" or "plain", once booted
@@ -85,7 +94,7 @@ function call(method, ...args) {
 const timings = {}; // ms since the worker started, for benchmarks
 
 // -- booting, and saying what failed ------------------------------------------------------
-let step = PYODIDE_MODULE; // what the boot is loading now (files of the site)
+let step = "pyodide/pyodide.mjs"; // what the boot is loading now (files of the site)
 let bootFailed = false;
 
 /** A URL as the site's own path ("pyodide/pyodide.asm.wasm"), or as it is. */
@@ -164,24 +173,26 @@ async function fetchSnapshot(snapshot) {
 }
 
 async function bootPython() {
+  const config = await bootConfig; // sent with the worker's start: no wait
+  const files = bootFiles(config);
+  step = files.module;
   post({ type: "progress", text: "Loading Python (Pyodide)…", step });
   // the three downloads start together: the snapshot, Pyodide's module and the core
-  const frozen = bootConfig.then((config) => fetchSnapshot(config.snapshot));
-  const archive = fetch(archiveURL).then(async (response) => {
+  const frozen = fetchSnapshot(config.snapshot);
+  const archive = fetch(files.archiveURL).then(async (response) => {
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return new Uint8Array(await response.arrayBuffer());
   });
   archive.catch(() => {}); // reported by the watched fetch; awaited below
   let loadPyodide, version;
   try {
-    ({ loadPyodide, version } = await import(new URL(PYODIDE_MODULE, siteURL).href));
+    ({ loadPyodide, version } = await import(new URL(files.module, siteURL).href));
   } catch (error) {
-    await importFailure(PYODIDE_MODULE, error);
+    await importFailure(files.module, error);
     throw error;
   }
-  step = PYODIDE_STEP;
+  step = files.pyodideStep;
   post({ type: "progress", text: "Loading Python (Pyodide)…", step });
-  const config = await bootConfig;
   const snapshot = await frozen;
   await drawn;
   let pyodide = null;
@@ -190,7 +201,7 @@ async function bootPython() {
     fallback = `the snapshot was made by Pyodide ${config.snapshot.pyodide}, this is ${version}`;
   } else if (snapshot.bytes) {
     try {
-      pyodide = await loadPyodide({ indexURL: pyodideURL.href, packages: [],
+      pyodide = await loadPyodide({ indexURL: files.pyodideURL.href, packages: [],
         _loadSnapshot: snapshot.bytes });
     } catch (error) {
       fallback = `the snapshot did not load: ${error?.message ?? error}`;
@@ -199,11 +210,11 @@ async function bootPython() {
   if (!pyodide) {
     console.info(`Integrator Lab: starting Python without the snapshot (${fallback})`);
     post({ type: "progress", text: "Loading Python (Pyodide)…", step });
-    pyodide = await loadPyodide({ indexURL: pyodideURL.href, packages: [] });
+    pyodide = await loadPyodide({ indexURL: files.pyodideURL.href, packages: [] });
   }
   if (bootFailed) return; // a file failed, yet Pyodide went on: do not pretend to run
   timings.pyodide = performance.now();
-  step = CORE_STEP;
+  step = files.coreStep;
   post({ type: "progress", text: "Loading the physics core…", step });
   // the snapshot holds the imported modules, not their files: unpack them either way, for a
   // module imported later

@@ -169,8 +169,8 @@ def test_the_site_is_copied_once_with_every_demo_pointing_at_it(demo_build):
     site = demo_build / SITE_DIR
     assert (site / "index.html").is_file()
     copies = [p.relative_to(demo_build) for p in demo_build.rglob("pyodide.asm.wasm")]
-    assert copies == [Path(SITE_DIR, "pyodide", "pyodide.asm.wasm")]
-    assert len(list(demo_build.rglob("bokeh.min.js"))) == 1
+    assert len(copies) == 1 and copies[0].parts[:2] == (SITE_DIR, "pyodide")
+    assert len(list(demo_build.rglob("bokeh.*.min.js"))) == 1
     home, deeper = (
         frames_of(demo_build / "index.html"),
         frames_of(demo_build / "guide" / "deeper.html"),

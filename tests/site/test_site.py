@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import math
 import re
@@ -13,6 +14,7 @@ import pytest
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, Runner, get_system
 from integrator_lab.dev.pyodide_node import PyodideNotFound
+from integrator_lab.site.build import PYODIDE_FILES
 from integrator_lab.views import live, scene
 from integrator_lab.views.figures import Controls, DashboardConfig, build_dashboard, line_name
 
@@ -37,7 +39,20 @@ def _page_data(site):
     return page, json.loads(match.group(1))
 
 
+def _boot_config(site):
+    page = (site / "index.html").read_text(encoding="utf-8")
+    match = re.search(
+        r'<script type="application/json" id="il-boot-config">(.*?)</script>', page, re.DOTALL
+    )
+    return json.loads(match.group(1))
+
+
+def _sha256(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
+    boot = _boot_config(built)
     for path in (
         "index.html",
         "favicon.ico",
@@ -45,15 +60,9 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
         "static/js/main.js",
         "static/worker.mjs",
         "static/style.css",
-        "py/snapshot.bin.gz",
-        "bokeh/bokeh.min.js",
-        "bokeh/bokeh-widgets.min.js",
-        "pyodide/pyodide.mjs",
-        "pyodide/pyodide.asm.mjs",
-        "pyodide/pyodide.asm.wasm",
-        "pyodide/python_stdlib.zip",
-        "pyodide/pyodide-lock.json",
-        "py/integrator_lab.zip",
+        boot["snapshot"]["url"],
+        boot["archive"],
+        *(boot["pyodide"] + name for name in PYODIDE_FILES),
     ):
         assert (built / path).is_file(), path
     page, data = _page_data(built)
@@ -68,7 +77,8 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
         assert "cdn" not in text.lower()
         assert str(ROOT) not in text and str(Path.home()) not in text
     # Python's worker starts first, then BokehJS loads and the page draws
-    assert re.findall(r'<script (?:type="module" )?src="([^"]+)"', page) == [
+    scripts = re.findall(r'<script (?:type="module" )?src="([^"]+)"', page)
+    assert [re.sub(r"\.[0-9a-f]{12}\.", ".", src) for src in scripts] == [
         "static/start.js",
         "bokeh/bokeh.min.js",
         "bokeh/bokeh-widgets.min.js",
@@ -77,6 +87,11 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
     # every module of the page is in the site, as it is in the package
     modules = sorted(p.name for p in (ROOT / "static/js").glob("*.js"))
     assert sorted(p.name for p in (built / "static/js").glob("*.js")) == modules
+    # the page names its icon: a browser would otherwise ask the host's root for /favicon.ico
+    assert '<link rel="icon" href="favicon.ico">' in page
+    # every URL is relative: the folder works from any path of any host
+    assert not re.search(r"""\b(src|href)\s*=\s*["']?/""", page)
+
     assert set(data["items"]["panels"]) == {"pendulum", "cradle", "spring"}
     for item in data["items"]["panels"].values():  # each part is drawn into its own element
         assert list(item["roots"]) == ["scene", "plots", "params"]
@@ -89,6 +104,34 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
     assert [i["name"] for i in data["integrators"]] == list(INTEGRATORS)
 
 
+def test_large_files_are_named_by_their_content_and_the_page_names_them(built):
+    """A host may cache bokeh/, pyodide/ and py/ for ever: a file there changes only with its
+    name (the first 12 hex digits of its SHA-256), and index.html says which to load."""
+    boot = _boot_config(built)
+    page = (built / "index.html").read_text(encoding="utf-8")
+    named = [built / boot["archive"], built / boot["snapshot"]["url"]]
+    named += sorted((built / "bokeh").iterdir())
+    assert {p.name.split(".")[0] for p in named} == {
+        "integrator_lab",
+        "snapshot",
+        "bokeh",
+        "bokeh-widgets",
+    }
+    for path in named:
+        assert path.name.split(".")[1] == _sha256(path)[:12], path
+    for path in (built / "bokeh").iterdir():
+        assert f'src="bokeh/{path.name}"' in page
+    # Pyodide's files keep their names (Pyodide asks for them by name), in a folder named by
+    # the digest of its files' names and digests
+    [folder] = (built / "pyodide").iterdir()
+    listing = "".join(f"{name} {_sha256(folder / name)}\n" for name in PYODIDE_FILES).encode()
+    assert folder.name == hashlib.sha256(listing).hexdigest()[:12]
+    assert boot["pyodide"] == f"pyodide/{folder.name}/"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(PYODIDE_FILES)
+    # nothing else: no stale plain-named copy beside them
+    assert sorted(p.name for p in (built / "py").iterdir()) == sorted(p.name for p in named[:2])
+
+
 def test_embedded_json_cannot_close_its_script_element():
     from integrator_lab.site.build import _script_json
 
@@ -98,7 +141,7 @@ def test_embedded_json_cannot_close_its_script_element():
 
 
 def test_worker_archive_holds_the_core_and_the_pure_python_view_modules(built):
-    with zipfile.ZipFile(built / "py/integrator_lab.zip") as archive:
+    with zipfile.ZipFile(built / _boot_config(built)["archive"]) as archive:
         names = archive.namelist()
     assert "integrator_lab/core/runner.py" in names
     assert {

@@ -6,8 +6,10 @@ widget shows.
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import re
 import threading
 import time
 from pathlib import Path
@@ -46,9 +48,22 @@ def site(tmp_path_factory):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     host, port = server.server_address[:2]
-    yield {"dir": out, "url": f"http://{host}:{port}/"}
+    yield {"dir": out, "url": f"http://{host}:{port}/", "files": _hashed_files(out)}
     server.shutdown()
     server.server_close()
+
+
+def _hashed_files(site):
+    """The site's paths of its large files by their plain names (``py/integrator_lab.zip`` ->
+    ``py/integrator_lab.HASH.zip``), as the page's boot config names them."""
+    from integrator_lab.site.build import ARCHIVE, PYODIDE_FILES
+    from integrator_lab.site.snapshot import SNAPSHOT
+
+    page = (site / "index.html").read_text(encoding="utf-8")
+    boot = json.loads(re.search(r'id="il-boot-config">(.*?)</script>', page, re.DOTALL).group(1))
+    files = {ARCHIVE: boot["archive"], SNAPSHOT: boot["snapshot"]["url"]}
+    files.update({f"pyodide/{name}": boot["pyodide"] + name for name in PYODIDE_FILES})
+    return files
 
 
 class Page:
@@ -481,7 +496,7 @@ def _core_archive_with(site, path, extra):
     import io
     import zipfile
 
-    source = zipfile.ZipFile(Path(site["dir"], "py/integrator_lab.zip"))
+    source = zipfile.ZipFile(Path(site["dir"], site["files"]["py/integrator_lab.zip"]))
     out = io.BytesIO()
     with source, zipfile.ZipFile(out, "w") as archive:
         for info in source.infolist():
@@ -526,12 +541,14 @@ def test_a_failing_system_says_so_on_its_panel_and_the_others_go_on(open_page, s
     archive = _core_archive_with(site, "integrator_lab/core/systems/spring.py", FAULTS[fault])
     page = open_page(defer=True)
     page.page.route(
-        "**/py/integrator_lab.zip",
+        "**/" + site["files"]["py/integrator_lab.zip"],
         lambda route: route.fulfill(status=200, body=archive, content_type="application/zip"),
     )
     # the build's snapshot holds the core as built, already imported: boot plainly, from the
     # faulty files
-    page.page.route("**/py/snapshot.bin.gz", lambda route: route.fulfill(status=404))
+    page.page.route(
+        "**/" + site["files"]["py/snapshot.bin.gz"], lambda route: route.fulfill(status=404)
+    )
     page.go()
     page.wait_live()
     assert page.status()["boot"] == "plain"
@@ -612,7 +629,8 @@ BOOT_FILES = (
 
 @pytest.mark.parametrize("how", ["404", "reset"])
 @pytest.mark.parametrize("file", BOOT_FILES)
-def test_a_boot_file_that_does_not_load_is_named_within_seconds(open_page, file, how):
+def test_a_boot_file_that_does_not_load_is_named_within_seconds(open_page, site, file, how):
+    file = site["files"].get(file, file)
     page = open_page(defer=True)
     if how == "404":
         page.page.route(f"**/{file}", lambda route: route.fulfill(status=404, body="missing"))
@@ -635,10 +653,11 @@ def test_a_boot_file_that_does_not_load_is_named_within_seconds(open_page, file,
     assert page.page.locator(".il-loading").first.is_visible()
 
 
-def test_a_boot_that_hangs_says_it_is_still_trying_and_what_it_waits_for(open_page):
+def test_a_boot_that_hangs_says_it_is_still_trying_and_what_it_waits_for(open_page, site):
+    wasm = site["files"]["pyodide/pyodide.asm.wasm"]
     page = open_page(defer=True)
     # the server never answers for Python's WebAssembly
-    page.page.route("**/pyodide/pyodide.asm.wasm", lambda route: None)
+    page.page.route(f"**/{wasm}", lambda route: None)
     page.page.clock.install()  # the page's timers only: the worker keeps its own clock
     page.go()
     page.wait("document.documentElement.dataset.drawn === '1'")
@@ -650,7 +669,7 @@ def test_a_boot_that_hangs_says_it_is_still_trying_and_what_it_waits_for(open_pa
     alert.wait_for(state="visible", timeout=5_000)
     text = alert.inner_text()
     assert text.startswith("Still starting after 30 s, loading Python (")
-    assert "pyodide/pyodide.asm.wasm" in text and "reload the page" in text
+    assert wasm in text and "reload the page" in text
     status = page.status()
     assert status["ready"] is False and status["error"] is None and status["notice"] == text
 
@@ -798,8 +817,8 @@ def test_python_boots_from_the_builds_snapshot(open_page, site):
     # the snapshot records the Pyodide it was made with: the one the page loads
     boot = json.loads(page.js("document.getElementById('il-boot-config').textContent"))
     assert boot["snapshot"]["pyodide"] == pyodide_version(find_pyodide_dir())
-    assert boot["snapshot"]["url"] == SNAPSHOT
-    assert (site["dir"] / SNAPSHOT).stat().st_size == boot["snapshot"]["bytes"]
+    assert boot["snapshot"]["url"] == site["files"][SNAPSHOT]
+    assert (site["dir"] / site["files"][SNAPSHOT]).stat().st_size == boot["snapshot"]["bytes"]
     # the snapshot's download started before the dashboard was drawn
     marks = page.js(
         "Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))"
@@ -820,7 +839,7 @@ def _garbage_gzip():
     "fault, expected",
     [
         ("missing", "HTTP 404"),
-        ("truncated", "snapshot.bin.gz"),  # gzip's own check fails
+        ("truncated", "{snapshot}"),  # gzip's own check fails, on that file
         ("garbage", "did not load"),  # valid gzip, not a Pyodide snapshot
     ],
     ids=["missing", "truncated", "garbage"],
@@ -828,8 +847,10 @@ def _garbage_gzip():
 def test_a_bad_snapshot_falls_back_to_a_plain_boot(open_page, site, fault, expected):
     from integrator_lab.site.snapshot import SNAPSHOT
 
+    snapshot = site["files"][SNAPSHOT]
+    expected = expected.format(snapshot=snapshot)
     page = open_page(defer=True)
-    real = (site["dir"] / SNAPSHOT).read_bytes()
+    real = (site["dir"] / snapshot).read_bytes()
     infos = []
     page.page.on("console", lambda m: m.type == "info" and infos.append(m.text))
 
@@ -847,7 +868,7 @@ def test_a_bad_snapshot_falls_back_to_a_plain_boot(open_page, site, fault, expec
                 status=200, body=_garbage_gzip(), headers={"Content-Type": "application/gzip"}
             )
 
-    page.page.route(f"**/{SNAPSHOT}", answer)
+    page.page.route(f"**/{snapshot}", answer)
     page.go()
     boot, why = _boot_of(page)
     assert boot == "plain" and expected in why, why

@@ -15,6 +15,7 @@ import shutil
 import sys
 import tempfile
 
+from integrator_lab import __version__
 from integrator_lab.cli.argtypes import integer_in
 from integrator_lab.cli.methods import add_method_options
 from integrator_lab.core import (
@@ -68,6 +69,7 @@ def build_parser() -> Parser:
         description="See what numerical time integrators do to "
         "a pendulum, a Newton's cradle and a damped spring.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(
         dest="command", required=True, parser_class=Parser, metavar="COMMAND"
     )

@@ -39,19 +39,26 @@ class PyodideRun(NamedTuple):
     stderr: str | None
 
 
-def find_pyodide_dir() -> Path:
-    """The ``node_modules/pyodide`` directory to load Pyodide from.
+def find_pyodide_dir(*, packaged: bool = True) -> Path:
+    """The directory to load Pyodide's core files from.
 
-    Looks at ``$INTEGRATOR_LAB_PYODIDE_DIR``, then at ``node_modules/pyodide`` in the current
-    directory and its parents, then beside this source tree (for an editable install).
+    Looks at ``$INTEGRATOR_LAB_PYODIDE_DIR``, then at ``node_modules/pyodide`` beside this
+    source tree (a checkout), then, with ``packaged``, at the copy an installed wheel carries
+    (``site/bundle.py``), then at ``node_modules/pyodide`` in the current directory and its
+    parents. :func:`pyodide_source` says which one it was.
     """
+    from integrator_lab.site.bundle import bundled_pyodide_dir
+
     override = os.environ.get(PYODIDE_DIR_ENV)
     if override:
         candidates = [Path(override)]
     else:
         here = Path(__file__).resolve().parent
-        bases = [Path.cwd().resolve(), *Path.cwd().resolve().parents, here, *here.parents]
-        candidates = [base / "node_modules" / "pyodide" for base in bases]
+        cwd = Path.cwd().resolve()
+        candidates = [base / "node_modules" / "pyodide" for base in (here, *here.parents)]
+        bundled = bundled_pyodide_dir() if packaged else None
+        candidates += [bundled] if bundled else []
+        candidates += [base / "node_modules" / "pyodide" for base in (cwd, *cwd.parents)]
     for candidate in candidates:
         if (candidate / "pyodide.mjs").is_file():
             return candidate.resolve()
@@ -60,6 +67,16 @@ def find_pyodide_dir() -> Path:
         f"Pyodide not found at {where}: run `make node_modules` (npm ci) in the project, "
         f"or set {PYODIDE_DIR_ENV} to the directory of the npm package pyodide"
     )
+
+
+def pyodide_source(pyodide_dir: Path) -> str:
+    """Where a build's Pyodide came from, in words."""
+    from integrator_lab.site.bundle import bundled_pyodide_dir
+
+    bundled = bundled_pyodide_dir()
+    if bundled is not None and Path(pyodide_dir).resolve() == bundled.resolve():
+        return "the copy packaged with integrator-lab"
+    return str(pyodide_dir)
 
 
 def find_node() -> str:

@@ -6,10 +6,14 @@ The site is self-contained, every file from its own origin::
                               document per panel and one for the controls)
     static/                   start.js (starts the worker), js/ (the page's ES modules, entry
                               js/main.js), worker.mjs (module worker), style.css
-    bokeh/                    BokehJS, copied from the installed bokeh package
-    pyodide/                  Pyodide's core files, copied from node_modules/pyodide
-    py/integrator_lab.zip     the pure-Python core + the worker's loop, unpacked by Pyodide
-    py/snapshot.bin.gz        Pyodide's memory with that core imported (web/site/snapshot.py)
+    bokeh/bokeh.HASH.min.js   BokehJS, copied from the installed bokeh package
+    pyodide/HASH/             Pyodide's core files, from node_modules/pyodide or the wheel
+    py/integrator_lab.HASH.zip  the pure-Python core + the worker's loop, unpacked by Pyodide
+    py/snapshot.HASH.bin.gz   Pyodide's memory with that core imported (web/site/snapshot.py)
+
+HASH is the start of the SHA-256 of the content: a host may cache everything in bokeh/,
+pyodide/ and py/ for ever, while index.html (which names them) and static/ stay fresh. Every
+URL is relative, so the folder works from any path of any static host.
 
 The page must be served over HTTP (browsers refuse module workers and WebAssembly streaming
 from ``file://``); :func:`serve` does that on 127.0.0.1.
@@ -18,6 +22,7 @@ from ``file://``); :func:`serve` does that on 127.0.0.1.
 from __future__ import annotations
 
 import functools
+import hashlib
 import html
 import http.server
 import importlib.resources
@@ -35,7 +40,7 @@ from bokeh.models import Column
 from integrator_lab import __version__
 from integrator_lab.cli.argtypes import port
 from integrator_lab.core import INTEGRATORS, SYSTEMS
-from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir
+from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir, pyodide_source
 from integrator_lab.site.pack import _FILE_MODE, _ZIP_EPOCH, core_files
 from integrator_lab.site.snapshot import (
     BOOT_CODE,
@@ -43,6 +48,7 @@ from integrator_lab.site.snapshot import (
     SNAPSHOT,
     SnapshotUnavailable,
     make_snapshot,
+    pyodide_version,
 )
 from integrator_lab.views import figures
 from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_label
@@ -66,6 +72,8 @@ PYODIDE_FILES = (
 )
 #: the modules of integrator_lab.views that the worker imports (pure Python, no Bokeh)
 WORKER_MODULES = ("__init__.py", "shared.py", "scene.py", "live.py")
+#: hex digits of SHA-256 in the names of the large files (48 bits: no collision in practice)
+HASH_LENGTH = 12
 #: types the page needs right; module workers are refused without a JavaScript type
 MIME_TYPES = {
     ".mjs": "text/javascript",
@@ -141,11 +149,37 @@ def _controls_item(controls: figures.Controls) -> dict:
     return _multi_root_item({role: getattr(controls, role) for role in figures.CONTROL_ORDER})
 
 
-def boot_data(snapshot: dict | None) -> dict:
+def boot_data(snapshot: dict | None, pyodide: str = "pyodide/", archive: str = ARCHIVE) -> dict:
     """What the worker needs first (static/start.js hands it over before BokehJS loads): the
-    code a plain boot runs, the global that then holds the live loop, and the build's Pyodide
-    memory snapshot, which already holds it (:func:`snapshot.make_snapshot`), if any."""
-    return {"code": BOOT_CODE, "global": LIVE_GLOBAL, "snapshot": snapshot}
+    code a plain boot runs, the global that then holds the live loop, the build's Pyodide
+    memory snapshot, which already holds it (:func:`snapshot.make_snapshot`), if any, and where
+    Pyodide's files and the core's archive are (their names carry a content hash)."""
+    return {
+        "code": BOOT_CODE,
+        "global": LIVE_GLOBAL,
+        "snapshot": snapshot,
+        "pyodide": pyodide,
+        "archive": archive,
+    }
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:HASH_LENGTH]
+
+
+def _folder_digest(files: dict[str, bytes]) -> str:
+    """The digest of a folder: of its files' names and SHA-256 digests, one a line."""
+    lines = "".join(f"{name} {hashlib.sha256(data).hexdigest()}\n" for name, data in files.items())
+    return _digest(lines.encode())
+
+
+def _hash_name(path: Path) -> str:
+    """Rename ``dir/name.ext`` to ``dir/name.HASH.ext`` (``bokeh.min.js`` ->
+    ``bokeh.HASH.min.js``); return the new name."""
+    stem, _, extension = path.name.partition(".")
+    name = f"{stem}.{_digest(path.read_bytes())}.{extension}"
+    path.replace(path.with_name(name))
+    return name
 
 
 def page_data(config: figures.DashboardConfig) -> dict:
@@ -230,16 +264,26 @@ def _panel_sections(systems) -> str:
 
 
 def build_site(
-    out_dir=DEFAULT_OUT, config: figures.DashboardConfig | None = None, *, snapshot: bool = True
+    out_dir=DEFAULT_OUT,
+    config: figures.DashboardConfig | None = None,
+    *,
+    snapshot: bool = True,
+    hashed: bool = True,
+    log=None,
 ) -> Path:
     """Write the complete static site into ``out_dir`` and return its path.
 
     With ``snapshot``, the build also freezes Pyodide's memory with the core imported (needs
-    Node; without it the page boots Python plainly, a few seconds slower, and this says so).
+    Node, unless the package carries that snapshot prebuilt; without it the page boots Python
+    plainly, a few seconds slower, and this says so). With ``hashed``, the large files' names
+    carry a content hash (the one-file build, which inlines them, goes without). ``log``
+    (``print``-like) hears where Pyodide and its snapshot came from.
     """
     config = config or figures.DashboardConfig()
     out = Path(out_dir)
     pyodide_dir = find_pyodide_dir()
+    if log is not None:
+        log(f"Pyodide {pyodide_version(pyodide_dir)} from {pyodide_source(pyodide_dir)}")
     for sub in ("static", "bokeh", "pyodide", "py"):
         shutil.rmtree(out / sub, ignore_errors=True)
         (out / sub).mkdir(parents=True)
@@ -251,26 +295,40 @@ def build_site(
         if module.name.endswith(".js"):
             (out / "static" / STATIC_MODULES / module.name).write_bytes(module.read_bytes())
     bokeh_js = Path(bokeh.__file__).parent / "server" / "static" / "js"
+    bokeh_names = {}
     for name in BOKEH_FILES:
         shutil.copyfile(bokeh_js / name, out / "bokeh" / name)
-    for name in PYODIDE_FILES:
-        shutil.copyfile(pyodide_dir / name, out / "pyodide" / name)
+        bokeh_names[name] = _hash_name(out / "bokeh" / name) if hashed else name
+    pyodide_files = {name: (pyodide_dir / name).read_bytes() for name in PYODIDE_FILES}
+    pyodide_rel = f"pyodide/{_folder_digest(pyodide_files)}/" if hashed else "pyodide/"
+    (out / pyodide_rel).mkdir(parents=True, exist_ok=True)
+    for name, data in pyodide_files.items():
+        (out / pyodide_rel / name).write_bytes(data)
+    archive_rel = ARCHIVE
     pack_archive(out / ARCHIVE)
     frozen = None
     if snapshot:
         try:
-            frozen = make_snapshot(out / ARCHIVE, pyodide_dir, out / SNAPSHOT)
+            frozen = make_snapshot(out / ARCHIVE, pyodide_dir, out / SNAPSHOT, log=log)
+            if hashed:
+                frozen["url"] = f"py/{_hash_name(out / SNAPSHOT)}"
         except (SnapshotUnavailable, OSError, subprocess.SubprocessError) as exc:
             print(
                 f"integrator-lab: note: no Pyodide snapshot ({exc}); the page will boot "
                 "Python without it, a few seconds slower",
                 file=sys.stderr,
             )
+    if hashed:
+        archive_rel = f"py/{_hash_name(out / ARCHIVE)}"
     template = static.joinpath("index.html").read_text(encoding="utf-8")
+    for name, hashed_name in bokeh_names.items():
+        if template.count(f'"bokeh/{name}"') != 1:
+            raise RuntimeError(f"static/index.html: expected one reference to bokeh/{name}")
+        template = template.replace(f'"bokeh/{name}"', f'"bokeh/{hashed_name}"')
     page = (
         template.replace("{{VERSION}}", __version__)
         .replace("{{PANELS}}", _panel_sections(config.systems))
-        .replace("{{BOOT}}", _script_json(boot_data(frozen)))
+        .replace("{{BOOT}}", _script_json(boot_data(frozen, pyodide_rel, archive_rel)))
         .replace("{{DATA}}", _script_json(page_data(config)))
     )
     (out / "index.html").write_text(page, encoding="utf-8")
@@ -341,7 +399,7 @@ def serve(out_dir=DEFAULT_OUT, port=DEFAULT_PORT, address="127.0.0.1") -> None:
 # -- command line ------------------------------------------------------------------------
 def cmd_build(args) -> int:
     try:
-        out = build_site(args.out)
+        out = build_site(args.out, log=lambda line: print(f"Integrator Lab: {line}"))
     except PyodideNotFound as exc:
         print(f"integrator-lab: {exc}", file=sys.stderr)
         return 2

@@ -45,6 +45,9 @@ EMBEDDED = (
     "pyodide/pyodide-lock.json",
     "py/integrator_lab.zip",
 )
+#: the site's icon, linked from its page (inlined as a data: URL)
+ICON = "favicon.ico"
+ICON_LINK = re.compile(r'<link rel="icon" href="favicon\.ico">')
 #: gzip a file only when that saves at least this fraction (zips barely shrink)
 MIN_GZIP_SAVING = 0.1
 #: a hierarchical stand-in for the worker's own URL: relative URLs resolve against it (a data:
@@ -82,7 +85,7 @@ def _js(name: str, **placeholders: str) -> str:
 
 
 #: worker.mjs's dynamic import of Pyodide, answered by the prelude's loadPyodide
-_PYODIDE_IMPORT = "await import(new URL(PYODIDE_MODULE, siteURL).href)"
+_PYODIDE_IMPORT = "await import(new URL(files.module, siteURL).href)"
 _PYODIDE_PRELUDE = "{ loadPyodide: __ilLoadPyodide, version: __ilPyodide.version }"
 #: static/start.js makes no worker from file://; the one file is made for exactly that
 _FILE_CHECK = 'location.protocol === "file:"'
@@ -141,11 +144,17 @@ def _embedded_file(site: Path, path: str) -> tuple[str, dict]:
 
 
 def fold_site(site: Path) -> tuple[str, list[dict]]:
-    """The one-file page made from the built site in ``site``, and what it embeds."""
+    """The one-file page made from the site built in ``site`` (``build_site(hashed=False)``:
+    the worker finds the embedded files by their plain names), and what it embeds."""
     page = (site / "index.html").read_text(encoding="utf-8")
+    # the icon travels inside the page too (a browser would otherwise ask the disk for it)
+    icon = "data:image/png;base64," + base64.b64encode((site / ICON).read_bytes()).decode("ascii")
+    _one(ICON_LINK, page, "index.html: the icon")
+    page = ICON_LINK.sub(lambda _: f'<link rel="icon" href="{icon}">', page)
     outside_scripts = re.sub(r"<script\b[^>]*>.*?</script>", "", page, flags=re.DOTALL)
     referenced = re.findall(r'\b(?:src|href)="([^"]*)"', outside_scripts)
     referenced += re.findall(r'<script\b[^>]*\bsrc="([^"]*)"', page)
+    referenced = [ref for ref in referenced if not ref.startswith("data:")]
 
     def inline_style(match):
         css = (site / match.group(1)).read_text(encoding="utf-8")
@@ -207,14 +216,14 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
     return page, manifest
 
 
-def build_single_file(path) -> Path:
+def build_single_file(path, log=None) -> Path:
     """Write the one-file page to ``path`` (a new static site is built on the way)."""
     from integrator_lab.site.build import build_site
 
     dest = Path(path)
     with tempfile.TemporaryDirectory(prefix="integrator-lab-site-") as tmp:
         # no snapshot inside the one file yet (it would add 8.4 MB of base64): a plain boot
-        site = build_site(Path(tmp) / "site", snapshot=False)
+        site = build_site(Path(tmp) / "site", snapshot=False, hashed=False, log=log)
         page, _ = fold_site(site)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(page, encoding="utf-8")
@@ -245,7 +254,7 @@ def cmd_single_file(args) -> int:
 
     started = time.perf_counter()
     try:
-        out = build_single_file(args.single_file)
+        out = build_single_file(args.single_file, log=lambda line: print(f"Integrator Lab: {line}"))
     except PyodideNotFound as exc:
         print(f"integrator-lab: {exc}", file=sys.stderr)
         return 2

@@ -19,6 +19,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from integrator_lab.site.bundle import BUNDLE, bundled_snapshot
+
 #: where the page finds the snapshot, relative to the site's root
 SNAPSHOT = "py/snapshot.bin.gz"
 #: the global that holds the worker's live-loop object in the snapshot
@@ -73,15 +75,24 @@ def snapshot_key(archive: bytes, pyodide_dir: Path) -> str:
     return digest.hexdigest()
 
 
-def make_snapshot(archive_path: Path, pyodide_dir: Path, dest: Path) -> dict:
+def make_snapshot(
+    archive_path: Path, pyodide_dir: Path, dest: Path, *, bundle: Path | None = BUNDLE, log=None
+) -> dict:
     """Write the compressed snapshot to ``dest``; return its description for the page data.
 
-    Raises :class:`SnapshotUnavailable` when Node is missing or fails.
+    Looks in the user's cache, then among the snapshots packaged with ``bundle`` (prebuilt by
+    ``make dist``), and only then makes one with Node. ``log`` (a ``print``-like function)
+    hears where it came from. Raises :class:`SnapshotUnavailable` when Node is missing or fails.
     """
     archive = Path(archive_path).read_bytes()
     key = snapshot_key(archive, pyodide_dir)
     cached = cache_dir() / f"{key}.bin.gz"
-    if not cached.is_file():
+    prebuilt = bundled_snapshot(key, bundle) if bundle is not None else None
+    if cached.is_file():
+        source, origin = cached, f"cached in {cached.parent}"
+    elif prebuilt is not None:
+        source, origin = prebuilt, "prebuilt, packaged with integrator-lab"
+    else:
         node = shutil.which("node")
         if node is None:
             raise SnapshotUnavailable("Node.js is not installed")
@@ -102,9 +113,12 @@ def make_snapshot(archive_path: Path, pyodide_dir: Path, dest: Path) -> dict:
             partial.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=9, mtime=0))
             partial.replace(cached)
             _prune(cached.parent, keep=KEEP_CACHED)
+        source, origin = cached, f"made with Node ({node})"
+    if log is not None:
+        log(f"Pyodide snapshot: {origin}")
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(cached, dest)
+    shutil.copyfile(source, dest)
     return {
         "url": SNAPSHOT,
         "pyodide": pyodide_version(pyodide_dir),

@@ -1,0 +1,100 @@
+"""What the wheel carries besides code, so that an installed package builds the static page
+with no Node, no npm and no network: Pyodide's core files and a prebuilt memory snapshot.
+
+``make dist`` runs ``python -m integrator_lab.site.bundle`` before building the wheel. It fills
+``web/site/bundle/`` (generated, not in git) with::
+
+    pyodide/            the files the page loads (build.PYODIDE_FILES) from the pinned npm
+                        package, its package.json (the version) and its licence
+    snapshots/KEY.bin.gz  the page's Pyodide memory snapshot, made with Node, named by the key
+                        of everything that goes into it (snapshot.snapshot_key)
+
+An installed package finds Pyodide there when no ``node_modules/pyodide`` is at hand (see
+``dev.pyodide_node.find_pyodide_dir``), and uses the prebuilt snapshot when its key matches the
+build's (the same core, the same Pyodide), so a build needs Node only when something changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+BUNDLE = Path(__file__).with_name("bundle")
+#: Pyodide is distributed under the Mozilla Public License 2.0 (its package.json's licence)
+LICENCE = Path(__file__).with_name("licenses") / "pyodide-MPL-2.0.txt"
+LICENCE_NOTE = (
+    "Pyodide {version} (https://pyodide.org), the files in this folder, is distributed under\n"
+    "the Mozilla Public License 2.0, whose text follows. Its WebAssembly binary and standard\n"
+    "library hold CPython, under the Python Software Foundation License.\n\n"
+)
+
+
+def bundled_pyodide_dir(bundle: Path = BUNDLE) -> Path | None:
+    """The packaged copy of Pyodide's core files, if this package carries one."""
+    folder = bundle / "pyodide"
+    return folder if (folder / "pyodide.mjs").is_file() else None
+
+
+def bundled_snapshot(key: str, bundle: Path = BUNDLE) -> Path | None:
+    """The prebuilt snapshot made from exactly these inputs, if the package carries it."""
+    path = bundle / "snapshots" / f"{key}.bin.gz"
+    return path if path.is_file() else None
+
+
+def make_bundle(pyodide_dir: Path, bundle: Path = BUNDLE) -> dict:
+    """Fill ``bundle`` from ``pyodide_dir`` (node_modules/pyodide); needs Node for the snapshot.
+
+    Returns ``{"pyodide": version, "snapshot": path, "bytes": total size}``.
+    """
+    from integrator_lab.site.build import PYODIDE_FILES, pack_archive
+    from integrator_lab.site.snapshot import make_snapshot, pyodide_version, snapshot_key
+
+    pyodide_dir = Path(pyodide_dir)
+    shutil.rmtree(bundle, ignore_errors=True)
+    target = bundle / "pyodide"
+    target.mkdir(parents=True)
+    for name in (*PYODIDE_FILES, "package.json"):
+        shutil.copyfile(pyodide_dir / name, target / name)
+    version = pyodide_version(target)
+    (target / "LICENSE").write_text(
+        LICENCE_NOTE.format(version=version) + LICENCE.read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    with tempfile.TemporaryDirectory(prefix="integrator-lab-bundle-") as tmp:
+        archive = pack_archive(Path(tmp) / "integrator_lab.zip")
+        key = snapshot_key(archive.read_bytes(), target)
+        snapshot = bundle / "snapshots" / f"{key}.bin.gz"
+        # never from this bundle (just emptied): from the user's cache, or made with Node
+        make_snapshot(archive, target, snapshot, bundle=None)
+    size = sum(path.stat().st_size for path in bundle.rglob("*") if path.is_file())
+    return {"pyodide": version, "snapshot": snapshot, "bytes": size}
+
+
+def main(argv=None) -> int:
+    from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir
+    from integrator_lab.site.snapshot import SnapshotUnavailable
+
+    parser = argparse.ArgumentParser(
+        prog="python -m integrator_lab.site.bundle",
+        description="Copy Pyodide's core files and a prebuilt snapshot into the package "
+        "(make dist runs it before building the wheel).",
+    )
+    parser.add_argument("--out", type=Path, default=BUNDLE, help=f"default {BUNDLE}")
+    args = parser.parse_args(argv)
+    try:
+        made = make_bundle(find_pyodide_dir(packaged=False), args.out)
+    except (PyodideNotFound, SnapshotUnavailable) as exc:
+        print(f"integrator-lab: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"Integrator Lab: bundled Pyodide {made['pyodide']} and its snapshot into {args.out} "
+        f"({made['bytes'] / 1e6:.1f} MB)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
