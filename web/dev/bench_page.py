@@ -215,6 +215,51 @@ def report(results, seconds) -> str:
     return "\n".join(lines)
 
 
+_LIVE_MARKS = """() => ({
+  drawn: performance.getEntriesByName("il:drawn")[0]?.startTime ?? null,
+  live: performance.getEntriesByName("il:live")[0].startTime,
+  boot: window.integratorLab.status().boot,
+})"""
+
+
+def bench_single_file(runs: int) -> int:
+    """The one-file page opened from disk, built with and without Pyodide's snapshot: time to
+    the first drawn dashboard and to live animation, loads alternating so that both see the
+    same machine; medians, and the sizes."""
+    from playwright.sync_api import sync_playwright
+
+    from integrator_lab.site.single_file import build_single_file
+
+    with tempfile.TemporaryDirectory(prefix="integrator-lab-bench-") as tmp:
+        files = {
+            "snapshot": build_single_file(Path(tmp) / "with.html", snapshot=True),
+            "plain": build_single_file(Path(tmp) / "without.html", snapshot=False),
+        }
+        times: dict[str, list[dict]] = {kind: [] for kind in files}
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+            for _ in range(runs):
+                for kind, path in files.items():
+                    context = browser.new_context(viewport=VIEWPORT, offline=True)
+                    page = context.new_page()
+                    page.goto(path.as_uri())
+                    page.wait_for_function(
+                        "performance.getEntriesByName('il:live').length > 0", timeout=180_000
+                    )
+                    marks = page.evaluate(_LIVE_MARKS)
+                    assert marks["boot"] == kind, marks
+                    times[kind].append(marks)
+                    context.close()
+            browser.close()
+        print(f"one-file page from file://, {runs} loads each, alternating (medians):")
+        for kind, path in files.items():
+            drawn = statistics.median(m["drawn"] for m in times[kind]) / 1e3
+            live = statistics.median(m["live"] for m in times[kind]) / 1e3
+            size = path.stat().st_size / 1e6
+            print(f"  {kind:8s} {size:5.1f} MB  first draw {drawn:.2f} s  live {live:.2f} s")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="integrator-lab bench-page", description=__doc__.split("\n\n")[0]
@@ -233,12 +278,20 @@ def add_arguments(parser) -> None:
         help="measuring window for fps and real-time factors (default 5)",
     )
     parser.add_argument("--screenshot", metavar="PNG", help="save the dashboard here")
+    parser.add_argument(
+        "--single-file",
+        action="store_true",
+        help="instead: the one-file page from file://, with and without the snapshot, "
+        "loads alternating",
+    )
 
 
 def cmd_bench_page(args) -> int:
     if args.runs < 1 or not args.seconds > 0:
         print("bench-page: --runs must be >= 1 and --seconds > 0", file=sys.stderr)
         return 2
+    if args.single_file:
+        return bench_single_file(args.runs)
     with tempfile.TemporaryDirectory(prefix="integrator-lab-bench-") as tmp:
         site = Path(args.site) if args.site else build_site(Path(tmp) / "site")
         started = time.perf_counter()
