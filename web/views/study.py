@@ -25,6 +25,7 @@ from integrator_lab.core.study import (
     Study,
     fit_power_law,
 )
+from integrator_lab.views.scene import INTEGRATOR_COLORS
 
 #: which error the diagrams show (the CSV has them all)
 ERROR_MEASURES = ("error", "position_error", "energy_error")
@@ -68,6 +69,16 @@ def default_settings(system: str) -> dict[str, Any]:
         **STUDY_DEFAULTS.get(system, GENERIC_DEFAULTS),
         "points": DEFAULT_POINTS,
         "error": "error",
+    }
+
+
+def study_page_data(systems) -> dict[str, Any]:
+    """What the page's study view needs to check its settings and label them."""
+    return {
+        "defaults": {name: default_settings(name) for name in systems},
+        "measures": list(ERROR_MEASURES),
+        "measureLabels": dict(ERROR_LABELS),
+        "pointsRange": list(POINTS_RANGE),
     }
 
 
@@ -294,7 +305,7 @@ class Studies:
     """The studies of a page (at most one per system), advanced together within a budget."""
 
     def __init__(self, colors: dict[str, str] | None = None) -> None:
-        self.colors = dict(colors or {})
+        self.colors = dict(INTEGRATOR_COLORS if colors is None else colors)
         self.sessions: dict[str, StudySession] = {}
 
     def start(self, system: str, params: dict, integrators: list, settings: dict) -> dict[str, Any]:
