@@ -17,7 +17,7 @@ const FIELDS = [ // [settings field, label, kind]
   ["duration", "Duration T (s)", "text"], ["dt_max", "dt max (s)", "text"],
   ["dt_min", "dt min (s)", "text"], ["points", "Points", "text"], ["error", "Error", "select"],
 ];
-const SOURCES = ["points", "excluded", "lines", "labels", "refs"];
+const SOURCES = ["points", "excluded", "lines", "refs"];
 const studyViews = Object.fromEntries(SYSTEMS.map((s) => [s, {
   open: false, drawn: null, running: false, done: false, progress: 0, points: 0, total: 0,
   slopes: {}, excluded: [], error: null, csv: null, seconds: null, pageSeconds: null,

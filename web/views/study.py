@@ -129,13 +129,14 @@ def diagram_columns(
 ) -> dict[str, dict[str, list]]:
     """The diagrams' data sources from a (partial) study result: ``points`` (fitted points),
     ``excluded`` (with the reason, for the hover), ``lines`` (one per integrator, through its
-    finite points), ``labels`` (its fitted slope, at its finest point) and ``refs`` (dashed
+    finite points, with its fitted slope as its legend ``label``) and ``refs`` (dashed
     slopes 1, 2, 4 through the middle of the data, against dt and against evaluations)."""
     cols = ("integrator", "dt", "evaluations", "y", "value", "reason", "color")
     points: dict[str, list] = {c: [] for c in cols}
     excluded: dict[str, list] = {c: [] for c in cols}
-    lines: dict[str, list] = {c: [] for c in ("integrator", "dt", "evaluations", "y", "color")}
-    labels: dict[str, list] = {c: [] for c in ("dt", "evaluations", "y", "text", "color")}
+    lines: dict[str, list] = {
+        c: [] for c in ("integrator", "dt", "evaluations", "y", "color", "label")
+    }
     finite = [
         x
         for run in result["runs"]
@@ -177,18 +178,12 @@ def diagram_columns(
         lines["evaluations"].append(line["evaluations"])
         lines["y"].append(line["y"])
         lines["color"].append(color)
-        if line["y"]:
-            labels["dt"].append(line["dt"][-1])
-            labels["evaluations"].append(line["evaluations"][-1])
-            labels["y"].append(line["y"][-1])
-            text = "slope –" if slope is None else f"slope {slope:.2f}"
-            labels["text"].append(f"{name}: {text}")
-            labels["color"].append(color)
+        # the legend names each line with its fitted slope
+        lines["label"].append(f"{name}: " + ("no slope" if slope is None else f"slope {slope:.2f}"))
     return {
         "points": points,
         "excluded": excluded,
         "lines": lines,
-        "labels": labels,
         "refs": _reference_lines(result, measure, finite),
     }
 
@@ -217,10 +212,10 @@ def _reference_lines(result: dict[str, Any], measure: str, finite: list[float]) 
         # evaluations grow like 1/dt: the same power law falls as N^-p
         refs["y_cost"].append([y_mid * (ev_mid / ev_lo) ** p, y_mid * (ev_mid / ev_hi) ** p])
         refs["text"].append(f"slope {p}")
-        # labelled at the coarse end, where the lines fan out
-        refs["label_dt"].append(dt_hi)
+        # labelled at their left ends, inside the plot
+        refs["label_dt"].append(dt_lo)
         refs["label_ev"].append(ev_lo)
-        refs["label_y"].append(refs["y"][-1][1])
+        refs["label_y"].append(refs["y"][-1][0])
         refs["label_y_cost"].append(refs["y_cost"][-1][0])
     return refs
 

@@ -24,8 +24,7 @@ from integrator_lab.views.study import ERROR_LABELS
 SOURCE_COLUMNS = {
     "points": ("integrator", "dt", "evaluations", "y", "value", "reason", "color"),
     "excluded": ("integrator", "dt", "evaluations", "y", "value", "reason", "color"),
-    "lines": ("integrator", "dt", "evaluations", "y", "color"),
-    "labels": ("dt", "evaluations", "y", "text", "color"),
+    "lines": ("integrator", "dt", "evaluations", "y", "color", "label"),
     "refs": (
         "dt",
         "evaluations",
@@ -105,8 +104,20 @@ class StudyFigures:
             text_baseline="bottom",
         )
         fig.multi_line(
-            xs=x, ys="y", source=s["lines"], line_color="color", line_width=1.5, line_alpha=0.8
+            xs=x,
+            ys="y",
+            source=s["lines"],
+            line_color="color",
+            line_width=1.5,
+            line_alpha=0.8,
+            legend_field="label",
         )
+        # errors fall towards small dt (lower left) and towards high cost (lower right)
+        fig.legend.location = "bottom_right" if role == "convergence" else "bottom_left"
+        fig.legend.label_text_font_size = "10px"
+        fig.legend.spacing = 0
+        fig.legend.padding = 4
+        fig.legend.background_fill_alpha = 0.8
         fitted = fig.scatter(
             x=x,
             y="y",
@@ -124,17 +135,6 @@ class StudyFigures:
             size=10,
             line_width=2,
             name=study_name(self.system, f"{role}-excluded"),
-        )
-        fig.text(
-            x=x,
-            y="y",
-            text="text",
-            source=s["labels"],
-            text_color="color",
-            text_font_size="11px",
-            x_offset=6,
-            text_baseline="middle",
-            name=study_name(self.system, f"{role}-labels"),
         )
         fig.add_tools(
             HoverTool(
