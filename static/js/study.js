@@ -81,7 +81,7 @@ function buildBlock(system) {
   block.appendChild(progress);
   block.appendChild(el("p", { class: "il-study-status", id: `il-study-${system}-status`,
                               role: "status" }));
-  block.appendChild(el("p", { class: "il-study-error", id: `il-study-${system}-error`,
+  block.appendChild(el("p", { class: "il-study-error", id: `il-study-${system}-alert`,
                               role: "alert", hidden: "" }));
   for (const role of Object.keys(data.items.study[system].roots)) {
     block.appendChild(el("div", { class: `il-root il-study-diagram il-study-${role}`,
@@ -127,7 +127,7 @@ function settingChanged(system, field, input) {
 }
 
 function showError(system, text) {
-  const box = document.getElementById(`il-study-${system}-error`);
+  const box = document.getElementById(`il-study-${system}-alert`);
   box.textContent = text || "";
   box.hidden = !text;
   studyViews[system].error = text || null;

@@ -7,6 +7,7 @@ CLI's columns) and PNG (the diagrams' own save tool).
 
 from __future__ import annotations
 
+import html
 import io
 
 import panel as pn
@@ -74,7 +75,7 @@ class StudyView:
         self.progress = pn.indicators.Progress(
             value=0, max=1000, sizing_mode="stretch_width", height=12, bar_color="primary"
         )
-        self.status = pn.pane.Str("", css_classes=[f"{css}-status"], sizing_mode="stretch_width")
+        self.status = pn.pane.HTML("", css_classes=[f"{css}-status"], sizing_mode="stretch_width")
         self.alert = pn.pane.Alert("", alert_type="danger", visible=False)
         self.figures = StudyFigures(system)
         self.download = pn.widgets.FileDownload(
@@ -145,14 +146,14 @@ class StudyView:
         self._show_error(None)
         self.figures.set_measure(self.session.measure)
         self.progress.value = 0
-        self.status.object = "Starting the study…"
+        self._say("Starting the study…")
         self.layout.collapsed = False
 
     def stop(self) -> None:
         if self.running:
             done = self.last["points"] if self.last else 0
             total = len(self.session.study.points())
-            self.status.object = f"Stopped after {done} of {total} points."
+            self._say(f"Stopped after {done} of {total} points.")
         self.session = None
 
     def advance(self, budget: float = STUDY_SLICE_S) -> None:
@@ -177,7 +178,7 @@ class StudyView:
         if update["done"]:
             self.progress.value = 1000
             self.download.disabled = False
-            self.status.object = (
+            self._say(
                 f"Done: {update['points']} points in {update['seconds']:.1f} s. "
                 f"Fitted slopes: {slopes}."
             )
@@ -190,7 +191,11 @@ class StudyView:
         """The finished study in the CLI's CSV columns (empty until it is done)."""
         return io.StringIO(self.last.get("csv", "") if self.last else "")
 
+    def _say(self, text: str) -> None:
+        # integrator names may be users' own: text, never markup
+        self.status.object = f"<p>{html.escape(text)}</p>"
+
     def _show_error(self, text: str | None) -> None:
         self.error = text
-        self.alert.object = text or ""
+        self.alert.object = html.escape(text or "")
         self.alert.visible = bool(text)

@@ -244,7 +244,7 @@ class StudySession:
             raise ValueError(f"'points': got {points!r}, expected an integer in [{lo}, {hi}]")
         self.system = system
         self.settings = {**settings, "points": points}
-        self.colors = colors or {}
+        self.colors = INTEGRATOR_COLORS if colors is None else colors
         self.study = Study(
             system,
             list(integrators),
