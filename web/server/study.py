@@ -39,10 +39,10 @@ class StudyView:
         lo, hi = POINTS_RANGE
         css = f"il-{system}-study"
         self.duration = pn.widgets.FloatInput(
-            name="Duration T (s)", value=d["duration"], start=1e-3, end=1000.0, width=100
+            label="Duration T (s)", value=d["duration"], start=1e-3, end=1000.0, width=100
         )
         self.dt_max = pn.widgets.FloatInput(
-            name="dt max (s)",
+            label="dt max (s)",
             value=d["dt_max"],
             start=1e-5,
             end=0.5,
@@ -50,7 +50,7 @@ class StudyView:
             placeholder="auto",
         )
         self.dt_min = pn.widgets.FloatInput(
-            name="dt min (s)",
+            label="dt min (s)",
             value=d["dt_min"],
             start=1e-5,
             end=0.5,
@@ -58,18 +58,18 @@ class StudyView:
             placeholder="auto",
         )
         self.points = pn.widgets.IntInput(
-            name="Points", value=d["points"], start=lo, end=hi, width=80
+            label="Points", value=d["points"], start=lo, end=hi, width=80
         )
         self.measure = pn.widgets.Select(
-            name="Error",
+            label="Error",
             options={ERROR_LABELS[m]: m for m in ERROR_MEASURES},
             value="error",
             width=190,
         )
         self.run_button = pn.widgets.Button(
-            name="Run study", button_type="primary", width=100, css_classes=[f"{css}-run"]
+            label="Run study", color="primary", width=100, css_classes=[f"{css}-run"]
         )
-        self.stop_button = pn.widgets.Button(name="Stop", width=70)
+        self.stop_button = pn.widgets.Button(label="Stop", width=70)
         self.run_button.on_click(lambda _: self.start())
         self.stop_button.on_click(lambda _: self.stop())
         self.progress = pn.indicators.Progress(
