@@ -33,8 +33,7 @@ def status(page) -> str:
 
 def test_study_completes_in_the_panel_dashboard(new_page, tmp_path):
     page = new_page()
-    card = page.locator(".il-spring-study")
-    card.locator(".card-header").first.click()
+    page.locator(".il-spring-study-open button").click()
     page.locator(".il-spring-study-run button").click()
     began = sim_time(page, "spring")
     wait_until(lambda: "Running" in status(page), timeout=30, what="the study running")

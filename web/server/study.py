@@ -26,7 +26,7 @@ class StudyView:
 
     ``start(params, integrators)`` begins a study (a refused setting is shown, naming it);
     ``advance()`` runs a slice and redraws when points finished; ``layout`` is the Panel
-    object (a collapsed card under the system's panel).
+    object under the system's panel (a button that opens the study's card).
     """
 
     def __init__(self, system: str, get_run) -> None:
@@ -35,6 +35,24 @@ class StudyView:
         self.session: StudySession | None = None
         self.last: dict | None = None  # the last update shown
         self.error: str | None = None
+        self.figures: StudyFigures | None = None  # made with the first study (see _show_diagrams)
+        self.card: pn.Card | None = None  # made when opened (see _build)
+        css = f"il-{system}-study"
+        # a session starts with one button: the study's widgets are made when it is opened,
+        # since every model made here holds the server's one thread at each page load
+        self.open_button = pn.widgets.Button(
+            label="Study: convergence and work–precision",
+            color="light",
+            css_classes=[f"{css}-open"],
+            description="Open this system's convergence and work–precision study",
+        )
+        self.open_button.on_click(lambda _: self._build())
+        self.layout = pn.Column(self.open_button, sizing_mode="stretch_width")
+
+    def _build(self) -> None:
+        if self.card is not None:
+            return
+        system = self.system
         d = default_settings(system)
         lo, hi = POINTS_RANGE
         css = f"il-{system}-study"
@@ -77,7 +95,7 @@ class StudyView:
         )
         self.status = pn.pane.HTML("", css_classes=[f"{css}-status"], sizing_mode="stretch_width")
         self.alert = pn.pane.Alert("", alert_type="danger", visible=False)
-        self.figures = StudyFigures(system)
+        self.figures: StudyFigures | None = None  # made with the first study (see _show_diagrams)
         self.download = pn.widgets.FileDownload(
             callback=self.csv,
             filename=f"{system}-study.csv",
@@ -89,7 +107,7 @@ class StudyView:
             description="The study's points in the columns of `integrator-lab study --format csv`"
             " (PNG: the diagrams' save tool)",
         )
-        self.layout = pn.Card(
+        self.card = pn.Card(
             pn.pane.Markdown(
                 "Error at T against the time step and against the cost (force evaluations), "
                 "every selected integrator, log–log; dashed: slopes 1, 2 and 4; × marks a point "
@@ -110,13 +128,25 @@ class StudyView:
             self.progress,
             self.status,
             self.alert,
-            pn.pane.Bokeh(self.figures.figures["convergence"], sizing_mode="stretch_width"),
-            pn.pane.Bokeh(self.figures.figures["work"], sizing_mode="stretch_width"),
-            self.download,
             title="Study: convergence and work–precision",
-            collapsed=True,
             sizing_mode="stretch_width",
             css_classes=[css],
+        )
+        self.layout.objects = [self.card]
+
+    def _show_diagrams(self) -> None:
+        # the diagrams are made with the first study, not before: building six figures per
+        # session would hold the server's one thread at every page load, and a page that
+        # never studies would get figures to lay out for nothing
+        if self.figures is not None:
+            return
+        self.figures = StudyFigures(self.system)
+        self.card.extend(
+            [
+                pn.pane.Bokeh(self.figures.figures["convergence"], sizing_mode="stretch_width"),
+                pn.pane.Bokeh(self.figures.figures["work"], sizing_mode="stretch_width"),
+                self.download,
+            ]
         )
 
     @property
@@ -133,10 +163,12 @@ class StudyView:
         }
 
     def start(self) -> None:
+        self._build()
         params, integrators = self._get_run()
         self.session = None
         self.last = None
-        self.figures.clear()
+        if self.figures is not None:
+            self.figures.clear()
         self.download.disabled = True
         try:
             self.session = StudySession(self.system, params, integrators, self.settings())
@@ -144,10 +176,10 @@ class StudyView:
             self._show_error(f"Study of {self.system}: {exc}")
             return
         self._show_error(None)
+        self._show_diagrams()
         self.figures.set_measure(self.session.measure)
         self.progress.value = 0
         self._say("Starting the study…")
-        self.layout.collapsed = False
 
     def stop(self) -> None:
         if self.running:
