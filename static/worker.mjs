@@ -11,11 +11,14 @@
 //                   {type: "speed", value} | {type: "play", value} | {type: "step"}
 //                   {type: "reset"}                           every system back to t = 0
 //                   {type: "ack"}                             the page drew the last frame
+//                   {type: "study", system, params, integrators, settings}   (re)start a study
+//                   {type: "study-stop", system}
 //   worker -> page  {type: "progress", text, step} while booting,
 //                   {type: "ready", timings, boot: "snapshot" | "plain", fallback}
 //                   {type: "boot-error", file, detail, step}  Python could not start
 //                   {type: "layout", layout, errors}          a system was (re)built or reset
 //                   {type: "frame", systems: {name: {time, rtf, lanes, diverged, data}}}
+//                   {type: "study", system, progress, [columns, done, csv, ...] | error}
 //                   {type: "error", text}
 //
 // At most one frame is in flight: until the page acknowledges it, ticks go on and their
@@ -33,6 +36,9 @@
 // download failed). Pyodide is imported dynamically, so that even its failure is reported.
 
 const TICK_MS = 1000 / 60; // the worker's own clock
+// a running study (views.study) takes this much of each tick, after the live view's share:
+// the live view stays smooth and the study still finishes in seconds
+const STUDY_SLICE_S = 0.006;
 const STALL_MS = 1000; // a frame unacknowledged this long: the page is hidden, stop
 const siteURL = new URL("../", import.meta.url);
 
@@ -52,6 +58,7 @@ function bootFiles(config) {
 }
 
 let live = null; // the Python Live object
+let studies = null; // the Python Studies object, made at the first study
 let bootPath = null; // "snapshot" or "plain", once booted
 let fallback = null; // why the snapshot was not used
 let receiveBoot;
@@ -270,6 +277,12 @@ function handle(message) {
       for (const result of call("reset")) post({ type: "layout", ...result });
       forceNext = true;
       break;
+    case "study":
+      startStudy(message);
+      break;
+    case "study-stop":
+      if (studies) callOn(studies, "stop", message.system);
+      break;
     case "ack":
       // the page is ready for more: answer now rather than at the next tick, so that
       // every animation frame can show new data
@@ -295,6 +308,35 @@ function configure(name, params, dt, integrators) {
     pyIntegrators?.destroy();
   }
   forceNext = true;
+}
+
+function callOn(target, method, ...args) {
+  const fn = target[method];
+  try {
+    const result = fn(...args);
+    return result && typeof result.toJs === "function" ? toJs(result) : result;
+  } finally {
+    fn.destroy();
+  }
+}
+
+function startStudy(message) {
+  const py = self.pyodide;
+  if (!studies) studies = py.runPython("from integrator_lab.views.study import Studies\nStudies()");
+  const args = [message.params ?? {}, message.integrators ?? [], message.settings ?? {}]
+    .map((x) => py.toPy(x));
+  try {
+    post({ type: "study", ...callOn(studies, "start", message.system, ...args) });
+  } catch (error) {
+    post({ type: "study", system: message.system, error: pythonMessage(error) });
+  } finally {
+    for (const x of args) x.destroy();
+  }
+}
+
+function advanceStudies() {
+  if (!studies || !studies.running) return;
+  for (const update of callOn(studies, "step", STUDY_SLICE_S)) post({ type: "study", ...update });
 }
 
 function pythonMessage(error) {
@@ -326,6 +368,11 @@ function tick() {
       // else the page draws nothing (a hidden tab): the simulation waits for it
     } catch (error) {
       post({ type: "error", text: pythonMessage(error) });
+    }
+    try {
+      advanceStudies();
+    } catch (error) {
+      post({ type: "error", text: `Study: ${pythonMessage(error)}` });
     }
   }
   const spent = performance.now() - now;

@@ -4,6 +4,7 @@
 import { data, SYSTEMS, DECL, INTEGRATORS, DEFAULTS } from "./data.js";
 import { message, quote } from "./messages.js";
 import { checkParam, checkRange, paramDecl } from "./params.js";
+import { defaultStudyState, readStudyKey, writeStudyKeys } from "./studystate.js";
 
 // -- state and the URL query -------------------------------------------------------------
 function defaultState() {
@@ -14,6 +15,7 @@ function defaultState() {
     energy: DEFAULTS.energy, log: DEFAULTS.log, phase: DEFAULTS.phase,
     embed: DEFAULTS.embed, dt: Object.assign({}, DEFAULTS.dt),
     params: Object.fromEntries(SYSTEMS.map((s) => [s, Object.assign({}, DEFAULTS.params[s])])),
+    ...defaultStudyState(),
   };
 }
 // 0/1 settings: query key -> state field ("embed" is the compact view for <iframe>s)
@@ -28,6 +30,7 @@ function stateFromQuery(search) {
     message(`Link setting "${key}": got ${quote(raw)}, expected ${expected}; using ` +
             `${shown}.`);
   for (const [key, raw] of query) {
+    if (readStudyKey(state, key, raw, fallback)) continue;
     if (key === "integrators" || key === "systems") {
       const valid = key === "integrators" ? INTEGRATORS : SYSTEMS;
       const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
@@ -96,6 +99,7 @@ function queryFromState(state) {
       if (value !== DEFAULTS.params[system][name]) query.set(`${system}.${name}`, String(value));
     }
   }
+  writeStudyKeys(state, query);
   return query.toString();
 }
 

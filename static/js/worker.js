@@ -12,6 +12,8 @@ import { status } from "./status.js";
 
 // -- the worker --------------------------------------------------------------------------
 export let worker = null;
+// handlers of further message types, registered by the modules they concern (study.js)
+export const handlers = new Map();
 export function send(msg) {
   // the worker queues messages while Python boots, so anything after "init" may go
   if (worker && workerBooted) worker.postMessage(msg);
@@ -99,6 +101,7 @@ function receive(msg) {
       message(`Simulation: ${msg.text}`);
       break;
     default:
+      handlers.get(msg.type)?.(msg);
       break;
   }
 }

@@ -7,8 +7,6 @@ option and what it accepts.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import sys
 
@@ -23,6 +21,7 @@ from integrator_lab.core.study import (
     FIXED_STEP_INTEGRATORS,
     POINTS_RANGE,
 )
+from integrator_lab.views.study import CSV_COLUMNS, study_csv  # noqa: F401 (the CLI's columns)
 
 #: the core's names of the study's arguments, as the command line spells them
 OPTIONS = {
@@ -31,19 +30,6 @@ OPTIONS = {
     "dt_min": "--dt-min",
     "points": "--points",
 }
-CSV_COLUMNS = (
-    "integrator",
-    "order",
-    "dt",
-    "steps",
-    "error",
-    "position_error",
-    "energy_error",
-    "evaluations",
-    "seconds",
-    "excluded",
-    "slope",
-)
 
 
 def add_subcommands(sub) -> None:
@@ -186,26 +172,5 @@ def _to_json(result) -> str:
 
 
 def _to_csv(result) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for run in result.to_dict()["runs"]:
-        for i, dt in enumerate(run["dt"]):
-            writer.writerow(
-                [
-                    run["integrator"],
-                    run["order"],
-                    repr(dt),
-                    run["steps"][i],
-                    *(_cell(run[key][i]) for key in ("error", "position_error", "energy_error")),
-                    run["evaluations"][i],
-                    repr(run["seconds"][i]),
-                    run["excluded"][i] or "",
-                    _cell(run["slope"]),
-                ]
-            )
-    return out.getvalue()
-
-
-def _cell(value) -> str:
-    return "" if value is None else repr(value)
+    # the one CSV writer of studies, shared with the page's and the server's study views
+    return study_csv(result.to_dict())

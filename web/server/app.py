@@ -54,6 +54,7 @@ from integrator_lab.server.controls import (
     settings_widgets,
 )
 from integrator_lab.server.sessions import LOAD, REGISTRY, session_label
+from integrator_lab.server.study import StudyView
 from integrator_lab.views import figures
 from integrator_lab.views.figures import ENERGY_MODES
 from integrator_lab.views.live import Live, SystemRun
@@ -239,6 +240,11 @@ class Dashboard(pn.viewable.Viewer):
         for name, models in self.panels.items():
             models.clear()  # the first frame brings the samples, from t = 0
             self._show_run(name)
+        # each system's study view: the live run's parameters and integrators, on Run
+        self.studies = {
+            name: StudyView(name, functools.partial(self._study_input, name))
+            for name in self.systems
+        }
         self._layout = self._build_layout()
 
     @property
@@ -323,6 +329,7 @@ class Dashboard(pn.viewable.Viewer):
                     plots,
                     settings,
                     download,
+                    self.studies[name].layout,
                     sizing_mode="stretch_width",
                     min_width=320,
                 )
@@ -469,6 +476,8 @@ class Dashboard(pn.viewable.Viewer):
         try:
             with validate(False):  # the values come from the core and the scene: valid
                 self._update(wall, show)
+                for study in self.studies.values():  # a slice of each running study
+                    study.advance()
             if show:
                 self._last_update = now
         finally:
@@ -736,6 +745,12 @@ class Dashboard(pn.viewable.Viewer):
             breakdown = self.energy_mode == "breakdown"
             self._log_checkbox.disabled = breakdown
             self._log_tip.visible = breakdown
+
+    def _study_input(self, name: str) -> tuple[dict, list[str]]:
+        """What a study of system ``name`` runs: the live run's parameters and integrators."""
+        run = self.runs.get(name)
+        params = dict(run.system.params) if run is not None else {}
+        return params, list(self.integrators)
 
     # -- download -------------------------------------------------------------------------
     def csv(self, name: str) -> io.StringIO:

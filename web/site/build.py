@@ -53,6 +53,8 @@ from integrator_lab.site.snapshot import (
 from integrator_lab.views import figures
 from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_label
 from integrator_lab.views.shared import page_constants
+from integrator_lab.views.study import study_page_data
+from integrator_lab.views.study_figures import StudyFigures
 
 DEFAULT_OUT = "_site"
 DEFAULT_PORT = 8000
@@ -71,7 +73,7 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 #: the modules of integrator_lab.views that the worker imports (pure Python, no Bokeh)
-WORKER_MODULES = ("__init__.py", "shared.py", "scene.py", "live.py")
+WORKER_MODULES = ("__init__.py", "shared.py", "scene.py", "live.py", "study.py")
 #: hex digits of SHA-256 in the names of the large files (48 bits: no collision in practice)
 HASH_LENGTH = 12
 #: types the page needs right; module workers are refused without a JavaScript type
@@ -191,7 +193,10 @@ def page_data(config: figures.DashboardConfig) -> dict:
         "items": {
             "controls": _controls_item(models.controls),
             "panels": {name: _panel_item(p) for name, p in models.panels.items()},
+            # each system's study diagrams: a document of their own, drawn when opened
+            "study": {name: _multi_root_item(StudyFigures(name).roots()) for name in systems},
         },
+        "study": study_page_data(systems),
         "systems": systems,
         "declarations": {name: SYSTEMS[name].describe() for name in systems},
         "integrators": [cls.describe() for cls in INTEGRATORS.values()],

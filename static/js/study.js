@@ -1,0 +1,296 @@
+// Integrator Lab page: the study view of each panel ("Live | Study"): a convergence and
+// work–precision study of the panel's system under the selected integrators, run by the worker
+// in slices beside the live simulation (views.study), drawn as its points arrive into two
+// log–log Bokeh diagrams built in Python (views.study_figures), with a progress bar, the
+// fitted slopes, CSV (the CLI's columns) and PNG export. Its settings live in the URL
+// (studystate.js). Every text is set as textContent, never as HTML.
+
+import { data, SYSTEMS } from "./data.js";
+import { findModel } from "./models.js";
+import { saveState, state } from "./urlstate.js";
+import { send, handlers } from "./worker.js";
+import {
+  STUDY, STUDY_KEYS, checkStudySetting, studyExpected, studySettings,
+} from "./studystate.js";
+
+const FIELDS = [ // [settings field, label, kind]
+  ["duration", "Duration T (s)", "text"], ["dt_max", "dt max (s)", "text"],
+  ["dt_min", "dt min (s)", "text"], ["points", "Points", "text"], ["error", "Error", "select"],
+];
+const SOURCES = ["points", "excluded", "lines", "refs"];
+const studyViews = Object.fromEntries(SYSTEMS.map((s) => [s, {
+  open: false, drawn: null, running: false, done: false, progress: 0, points: 0, total: 0,
+  slopes: {}, excluded: [], error: null, csv: null, seconds: null, pageSeconds: null,
+  startedAt: 0, settings: null,
+}]));
+
+function el(tag, attrs = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text) node.textContent = text;
+  return node;
+}
+
+// -- the panel's study block -------------------------------------------------------------
+function buildBlock(system) {
+  const section = document.querySelector(`.il-panel[data-system="${system}"]`);
+  if (!section) return;
+  const toggle = el("div", { class: "il-study-switch", role: "group",
+                             "aria-label": "Live view or study" });
+  for (const [view, label] of [["live", "Live"], ["study", "Study"]]) {
+    const button = el("button", { type: "button", "data-view": view,
+                                  id: `il-study-${system}-${view}` }, label);
+    button.addEventListener("click", () => setOpen(system, view === "study", true));
+    toggle.appendChild(button);
+  }
+  section.querySelector(".il-panel-title").after(toggle);
+
+  const block = el("div", { class: "il-study", id: `il-study-${system}`, hidden: "" });
+  block.appendChild(el("p", { class: "il-study-intro" },
+    "Error at T against the time step and against the cost (force evaluations), every " +
+    "selected integrator, log–log; dashed: slopes 1, 2 and 4; × marks a point left out of " +
+    "the fit (tap or hover it for why). The live view goes on meanwhile."));
+  const form = el("div", { class: "il-study-form" });
+  const defaults = STUDY.defaults[system];
+  for (const [field, label, kind] of FIELDS) {
+    const id = `il-study-${system}-${field}`;
+    const wrap = el("label", { for: id }, label);
+    let input;
+    if (kind === "select") {
+      input = el("select", { id });
+      for (const m of STUDY.measures) input.appendChild(el("option", { value: m }, STUDY.measureLabels[m]));
+    } else {
+      input = el("input", { id, type: "text", inputmode: "decimal", size: "7" });
+      if (field === "dt_max" || field === "dt_min") input.placeholder = "auto";
+    }
+    input.title = studyExpected(field);
+    input.addEventListener("change", () => settingChanged(system, field, input));
+    wrap.appendChild(input);
+    form.appendChild(wrap);
+    void defaults;
+  }
+  const run = el("button", { type: "button", class: "il-study-run", id: `il-study-${system}-run` },
+                 "Run study");
+  run.addEventListener("click", () => startStudy(system));
+  const stop = el("button", { type: "button", id: `il-study-${system}-stop` }, "Stop");
+  stop.addEventListener("click", () => stopStudy(system));
+  form.append(run, stop);
+  block.appendChild(form);
+  const progress = el("progress", { id: `il-study-${system}-progress`, max: "1", value: "0",
+                                    "aria-label": "study progress" });
+  block.appendChild(progress);
+  block.appendChild(el("p", { class: "il-study-status", id: `il-study-${system}-status`,
+                              role: "status" }));
+  block.appendChild(el("p", { class: "il-study-error", id: `il-study-${system}-alert`,
+                              role: "alert", hidden: "" }));
+  for (const role of Object.keys(data.items.study[system].roots)) {
+    block.appendChild(el("div", { class: `il-root il-study-diagram il-study-${role}`,
+                                  id: `il-study-${system}-${role}` }));
+  }
+  const exports = el("div", { class: "il-study-export" });
+  const csv = el("button", { type: "button", id: `il-study-${system}-csv`, disabled: "" },
+                 "Download CSV");
+  csv.addEventListener("click", () => download(`${system}-study.csv`,
+    new Blob([studyViews[system].csv], { type: "text/csv" })));
+  const png = el("button", { type: "button", id: `il-study-${system}-png` }, "Download PNG");
+  png.addEventListener("click", async () => {
+    const blob = await (await fetch(await studyPng(system))).blob();
+    download(`${system}-study.png`, blob);
+  });
+  exports.append(csv, png);
+  block.appendChild(exports);
+  section.appendChild(block);
+  showSettings(system);
+}
+
+function showSettings(system) {
+  const settings = studySettings(state, system);
+  for (const [field] of FIELDS) {
+    const input = document.getElementById(`il-study-${system}-${field}`);
+    const value = settings[field];
+    input.value = value === null || value === undefined ? "" : String(value);
+  }
+}
+
+function settingChanged(system, field, input) {
+  const x = checkStudySetting(field, input.value);
+  const name = [...STUDY_KEYS].find(([, f]) => f === field)[0];
+  if (x === undefined) {
+    showError(system, `Study setting "${name}": got ${JSON.stringify(input.value)}, expected ` +
+              `${studyExpected(field)}; keeping ${studySettings(state, system)[field] ?? "auto"}.`);
+    showSettings(system);
+    return;
+  }
+  showError(system, null);
+  state.studySettings[system][field] = x;
+  saveState();
+}
+
+function showError(system, text) {
+  const box = document.getElementById(`il-study-${system}-alert`);
+  box.textContent = text || "";
+  box.hidden = !text;
+  studyViews[system].error = text || null;
+}
+
+function setOpen(system, open, byUser) {
+  const view = studyViews[system];
+  view.open = open;
+  document.getElementById(`il-study-${system}`).hidden = !open;
+  for (const v of ["live", "study"]) {
+    document.getElementById(`il-study-${system}-${v}`)
+      .setAttribute("aria-pressed", String((v === "study") === open));
+  }
+  const shown = state.study.includes(system);
+  if (open && !shown) state.study = SYSTEMS.filter((s) => s === system || state.study.includes(s));
+  if (!open && shown) state.study = state.study.filter((s) => s !== system);
+  if (byUser) saveState();
+  if (!open) {
+    stopStudy(system);
+    return;
+  }
+  if (!view.drawn) {
+    const item = data.items.study[system];
+    const roots = {};
+    for (const [role, id] of Object.entries(item.roots)) roots[id] = `il-study-${system}-${role}`;
+    view.drawn = Bokeh.embed.embed_items({ [`il-study-${system}`]: item.doc },
+      [{ docid: `il-study-${system}`, roots, root_ids: Object.keys(roots) }]);
+  }
+  if (!view.running && !view.done) view.drawn.then(() => startStudy(system));
+}
+
+// -- running -----------------------------------------------------------------------------
+function startStudy(system) {
+  const view = studyViews[system];
+  Object.assign(view, { running: true, done: false, progress: 0, points: 0, csv: null,
+                        seconds: null, pageSeconds: null, startedAt: performance.now(),
+                        settings: studySettings(state, system) });
+  showError(system, null);
+  document.getElementById(`il-study-${system}-csv`).disabled = true;
+  setProgress(system, 0, "Starting the study…");
+  // JavaScript null would reach Python as jsnull: an unset bound is left out (the default)
+  const settings = Object.fromEntries(Object.entries(view.settings)
+    .filter(([, v]) => v !== null && v !== undefined));
+  send({ type: "study", system, params: state.params[system],
+         integrators: state.integrators, settings });
+}
+
+function stopStudy(system) {
+  const view = studyViews[system];
+  if (!view.running) return;
+  view.running = false;
+  send({ type: "study-stop", system });
+  setProgress(system, view.progress, `Stopped after ${view.points} of ${view.total} points.`);
+}
+
+function setProgress(system, fraction, text) {
+  document.getElementById(`il-study-${system}-progress`).value = fraction;
+  if (text !== undefined) document.getElementById(`il-study-${system}-status`).textContent = text;
+}
+
+function slopeText(slopes) {
+  return Object.entries(slopes)
+    .map(([name, s]) => `${name} ${s === null ? "–" : s.toFixed(2)}`).join(", ");
+}
+// Python's None arrives as undefined: keep it as null, so that "no slope" is said
+function orNull(slopes) {
+  return Object.fromEntries(Object.entries(slopes).map(([k, v]) => [k, v ?? null]));
+}
+
+function receiveStudy(msg) {
+  const system = msg.system;
+  const view = studyViews[system];
+  if (!view || !view.running) return; // stopped meanwhile, or restarted: a late message
+  if (msg.error) {
+    view.running = false;
+    showError(system, `Study: ${msg.error}`);
+    setProgress(system, 0, "The study did not run.");
+    return;
+  }
+  view.progress = msg.progress;
+  if (!msg.columns) { // a slice within a long point
+    setProgress(system, msg.progress);
+    return;
+  }
+  view.points = msg.points;
+  view.total = msg.total;
+  view.slopes = orNull(msg.slopes);
+  view.excluded = msg.columns.excluded.reason.slice();
+  for (const role of SOURCES) {
+    const source = findModel(`${system}:study-source-${role}`);
+    if (source) source.data = msg.columns[role];
+  }
+  for (const role of Object.keys(data.items.study[system].roots)) {
+    const fig = findModel(`${system}:study-${role}`);
+    if (fig) fig.left[0].axis_label = STUDY.measureLabels[msg.measure];
+  }
+  if (msg.done) {
+    view.running = false;
+    view.done = true;
+    view.csv = msg.csv;
+    view.seconds = msg.seconds;
+    view.pageSeconds = (performance.now() - view.startedAt) / 1000;
+    document.getElementById(`il-study-${system}-csv`).disabled = false;
+    setProgress(system, 1, `Done: ${msg.points} points in ${view.pageSeconds.toFixed(1)} s. ` +
+                `Fitted slopes: ${slopeText(view.slopes)}.`);
+  } else {
+    setProgress(system, msg.progress,
+                `Running: ${msg.points} of ${msg.total} points. Slopes so far: ` +
+                `${slopeText(view.slopes)}.`);
+  }
+}
+
+// -- export ------------------------------------------------------------------------------
+function download(name, blob) {
+  const a = el("a", { download: name });
+  a.href = URL.createObjectURL(blob);
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+/** Both diagrams side by side as one PNG (a data: URL), drawn by BokehJS's own export. */
+async function studyPng(system) {
+  await studyViews[system].drawn;
+  const canvases = Object.keys(data.items.study[system].roots).map((role) => {
+    const name = `${system}:study-${role}`;
+    const view = Bokeh.index.query_one((v) => v.model && v.model.name === name);
+    return view.export("png").canvas;
+  });
+  const out = document.createElement("canvas");
+  out.width = canvases.reduce((w, c) => w + c.width, 0);
+  out.height = Math.max(...canvases.map((c) => c.height));
+  const ctx = out.getContext("2d");
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, out.width, out.height);
+  let x = 0;
+  for (const c of canvases) {
+    ctx.drawImage(c, x, 0);
+    x += c.width;
+  }
+  return out.toDataURL("image/png");
+}
+
+/** What the study view of `system` shows, as plain data (tests, benchmarks). */
+function studyStatus(system) {
+  const { drawn, ...rest } = studyViews[system];
+  return JSON.parse(JSON.stringify({ ...rest, drawn: Boolean(drawn) }));
+}
+
+// main.js calls this once the dashboard is drawn
+export function initStudy() {
+  handlers.set("study", receiveStudy);
+  for (const system of state.systems) buildBlock(system);
+  Object.assign(window.integratorLab, {
+    study: studyStatus,
+    studyCsv: (system) => studyViews[system].csv,
+    studyPng,
+  });
+  for (const system of state.study) {
+    if (state.systems.includes(system)) setOpen(system, true, false);
+  }
+  for (const system of state.systems) {
+    if (!state.study.includes(system)) setOpen(system, false, false);
+  }
+}

@@ -1,0 +1,86 @@
+// Integrator Lab page: the study view's part of the page state and of the URL query:
+// `study=spring,pendulum` (the panels that show their study) and per system
+// `SYSTEM.study.duration`, `.dtmax`, `.dtmin` (s), `.points` and `.error` (which error the
+// diagrams show). Checked here like every other link setting; the core checks the rest
+// (dt min below dt max, not too many steps) and the study view says what it refused.
+
+import { data, SYSTEMS } from "./data.js";
+import { checkRange } from "./params.js";
+
+export const STUDY = data.study; // defaults per system, error measures, points range
+// query key suffix -> settings field (the core's names)
+export const STUDY_KEYS = new Map([["duration", "duration"], ["dtmax", "dt_max"],
+                                   ["dtmin", "dt_min"], ["points", "points"],
+                                   ["error", "error"]]);
+const DURATION_RANGE = [1e-3, 1000]; // s: a study runs every step of it several times
+
+export function defaultStudyState() {
+  return { study: [], studySettings: Object.fromEntries(SYSTEMS.map((s) => [s, {}])) };
+}
+
+/** The accepted values of one study setting, as words (for messages and the fields). */
+export function studyExpected(field) {
+  if (field === "duration") return `a duration in [${DURATION_RANGE.join(", ")}] s`;
+  if (field === "dt_max" || field === "dt_min") {
+    return `a time step in [${data.dtRange.join(", ")}] s, or empty for the default`;
+  }
+  if (field === "points") return `an integer in [${STUDY.pointsRange.join(", ")}]`;
+  return `one of ${STUDY.measures.join(", ")}`;
+}
+
+/** A study setting checked, or undefined when refused ("" = the default, for dt bounds). */
+export function checkStudySetting(field, raw) {
+  if (field === "error") return STUDY.measures.includes(raw) ? raw : undefined;
+  if ((field === "dt_max" || field === "dt_min") && String(raw).trim() === "") return null;
+  if (field === "points") {
+    const x = checkRange(raw, STUDY.pointsRange);
+    return x !== undefined && Number.isInteger(x) ? x : undefined;
+  }
+  return checkRange(raw, field === "duration" ? DURATION_RANGE : data.dtRange);
+}
+
+/** Read `study` or `SYSTEM.study.NAME` into `state`; false if the key is not the study's. */
+export function readStudyKey(state, key, raw, fallback) {
+  if (key === "study") {
+    const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
+    const good = [...new Set(names.filter((n) => SYSTEMS.includes(n)))];
+    if (good.length !== names.length) {
+      fallback(key, raw, `a comma-separated list of ${SYSTEMS.join(", ")}`,
+               good.length ? good.join(", ") : "no study");
+    }
+    state.study = good;
+    return true;
+  }
+  const match = /^([^.]+)\.study\.(.+)$/s.exec(key);
+  if (!match || !SYSTEMS.includes(match[1])) return false;
+  const [, system, name] = match;
+  const field = STUDY_KEYS.get(name);
+  if (!field) {
+    fallback(key, raw, `a study setting (${[...STUDY_KEYS.keys()].join(", ")})`, "nothing");
+    return true;
+  }
+  const x = checkStudySetting(field, raw);
+  if (x === undefined || x === null) {
+    fallback(key, raw, studyExpected(field), "the default");
+  } else state.studySettings[system][field] = x;
+  return true;
+}
+
+/** The study's part of the query (only what differs from the defaults). */
+export function writeStudyKeys(state, query) {
+  if (state.study.length) query.set("study", state.study.join(","));
+  for (const system of SYSTEMS) {
+    const defaults = STUDY.defaults[system];
+    for (const [name, field] of STUDY_KEYS) {
+      const value = state.studySettings[system][field];
+      if (value !== undefined && value !== null && value !== defaults[field]) {
+        query.set(`${system}.study.${name}`, String(value));
+      }
+    }
+  }
+}
+
+/** A system's study settings: the defaults with what the state changed. */
+export function studySettings(state, system) {
+  return { ...STUDY.defaults[system], ...state.studySettings[system] };
+}

@@ -1,0 +1,137 @@
+"""The static page's study view, in Chromium against the real built page: the worker runs a
+convergence study per system in slices beside the live view, the diagrams fill, the slopes
+are the methods' orders, excluded points are marked, CSV and PNG export, and the settings
+live in the URL."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import time
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from test_static_page import SYSTEMS, open_page, site  # noqa: F401 (fixtures)
+
+from integrator_lab.cli.study import CSV_COLUMNS
+
+pytestmark = pytest.mark.browser
+
+FOUR = ("euler", "symplectic-euler", "velocity-verlet", "rk4")
+#: the orders of the four methods: what the fitted slopes must show on the undamped spring
+ORDERS = {"euler": 1, "symplectic-euler": 1, "velocity-verlet": 2, "rk4": 4}
+STUDY_TIMEOUT_MS = 240_000  # three default studies in Pyodide on a shared 2-core machine
+
+
+def study(page, system):
+    return page.js("(s) => window.integratorLab.study(s)", system)
+
+
+def source(page, system, role):
+    return page.js(
+        "([s, r]) => { const d = window.integratorLab.model(`${s}:study-source-${r}`).data;"
+        " return Object.fromEntries(Object.entries(d).map(([k, v]) => [k, Array.from(v)])); }",
+        [system, role],
+    )
+
+
+def wait_done(page, systems):
+    page.wait(
+        f"{list(systems)!r}.every((s) => window.integratorLab.study(s).done)",
+        timeout=STUDY_TIMEOUT_MS,
+    )
+
+
+def test_study_completes_on_every_system_while_the_live_view_runs(open_page, tmp_path):  # noqa: F811
+    query = "?integrators=" + ",".join(FOUR) + "&study=" + ",".join(SYSTEMS)
+    page = open_page(query + "&spring.damping=0", accept_downloads=True)
+    page.wait_live()
+    began = {s: page.sim_time(s) for s in SYSTEMS}
+    time.sleep(2.0)
+    running = [s for s in SYSTEMS if study(page, s)["running"]]
+    # the studies are under way and the live simulations advance meanwhile
+    assert running, "every study finished within 2 s: nothing shows the live view went on"
+    for system in SYSTEMS:
+        assert page.sim_time(system) > began[system] + 0.5, system
+    wait_done(page, SYSTEMS)
+    for system in SYSTEMS:
+        state = study(page, system)
+        assert state["error"] is None
+        assert state["points"] == state["total"] == 12 * len(FOUR)
+        drawn = source(page, system, "points")
+        excluded = source(page, system, "excluded")
+        # every point is drawn, fitted or marked as excluded, in both diagrams' sources
+        assert len(drawn["dt"]) + len(excluded["dt"]) == 12 * len(FOUR)
+        assert len(drawn["dt"]) > 0
+        assert set(source(page, system, "lines")["integrator"]) == set(FOUR)
+        # dashed reference slopes 1, 2 and 4: y ~ dt^p exactly
+        refs = source(page, system, "refs")
+        assert refs["text"] == ["slope 1", "slope 2", "slope 4"]
+        for p, xs, ys in zip((1, 2, 4), refs["dt"], refs["y"]):
+            assert ys[1] / ys[0] == pytest.approx((xs[1] / xs[0]) ** p, rel=1e-9)
+    # the undamped spring: the fitted slopes are the methods' orders
+    slopes = study(page, "spring")["slopes"]
+    for name, order in ORDERS.items():
+        assert slopes[name] == pytest.approx(order, abs=0.15), name
+    labels = source(page, "spring", "lines")["label"]
+    assert f"rk4: slope {slopes['rk4']:.2f}" in labels
+    # explicit Euler at dt = 0.1 s on k = 15 (omega dt = 0.39) gains energy each step:
+    # lost, and marked as excluded with the reason on hover
+    excluded = source(page, "spring", "excluded")
+    euler_reasons = [r for n, r in zip(excluded["integrator"], excluded["reason"]) if n == "euler"]
+    assert any(r.startswith("unstable") for r in euler_reasons)
+    # CSV: the command line's columns, one row per point, from the button
+    with page.page.expect_download() as info:
+        page.page.locator("#il-study-spring-csv").click()
+    path = tmp_path / "study.csv"
+    info.value.save_as(path)
+    rows = list(csv.reader(io.StringIO(path.read_text())))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    assert len(rows) == 1 + 12 * len(FOUR)
+    assert {r[0] for r in rows[1:]} == set(FOUR)
+    # PNG: both diagrams in one image
+    url = page.js("window.integratorLab.studyPng('spring')")
+    assert url.startswith("data:image/png;base64,")
+    png = base64.b64decode(url.split(",", 1)[1])
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width = int.from_bytes(png[16:20], "big")
+    assert width > 400
+    assert page.errors == []
+
+
+def test_study_settings_round_trip_through_the_url(open_page):  # noqa: F811
+    query = (
+        "?integrators=euler,rk4&study=spring&spring.study.duration=2&spring.study.points=5"
+        "&spring.study.dtmax=0.2&spring.study.dtmin=0.002&spring.study.error=energy_error"
+    )
+    page = open_page(query)
+    page.wait_live()
+    wait_done(page, ["spring"])
+    state = study(page, "spring")
+    assert state["total"] == 5 * 2
+    dts = source(page, "spring", "points")["dt"] + source(page, "spring", "excluded")["dt"]
+    # dt = T/n with n integers from T/dt_max = 10 to T/dt_min = 1000
+    assert max(dts) == pytest.approx(0.2) and min(dts) == pytest.approx(0.002)
+    assert page.js("document.getElementById('il-study-spring-error').value") == "energy_error"
+    link = page.js("window.integratorLab.link()")
+    query_back = parse_qs(urlsplit(link).query)
+    for key, value in parse_qs(query[1:]).items():
+        assert query_back[key] == value, key
+    # a field's change goes into the URL; a refused one says why and keeps the setting
+    field = page.page.locator("#il-study-spring-points")
+    field.fill("7")
+    field.press("Enter")
+    page.wait("location.search.includes('spring.study.points=7')")
+    field.fill("1000")
+    field.press("Enter")
+    alert = page.page.locator("#il-study-spring-alert")
+    assert "points" in alert.inner_text() and "[3, 60]" in alert.inner_text()
+    assert "spring.study.points=7" in page.js("location.search")
+    # a link with a bad study setting names it and uses the default
+    other = open_page("?study=spring&spring.study.points=x&spring.study.error=nope")
+    other.wait("document.documentElement.dataset.drawn === '1'")
+    messages = " ".join(other.messages())
+    assert "spring.study.points" in messages and "spring.study.error" in messages
+    assert other.js("document.getElementById('il-study-spring-points').value") == "12"
+    assert page.errors == [] and other.errors == []

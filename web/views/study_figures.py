@@ -1,0 +1,168 @@
+"""Bokeh models of the study view (both diagrams of one system), shared by the static page and
+the Panel server app.
+
+``StudyFigures(system)`` holds two log–log figures, ``convergence`` (error at T against dt)
+and ``work`` (error against force evaluations: a work–precision diagram), drawing the same
+sources: fitted points (filled circles), excluded points (crosses; the hover says why),
+one line per integrator labelled with its fitted slope at its finest point, and dashed grey
+reference slopes 1, 2 and 4. :meth:`StudyFigures.apply` fills them from the columns of
+:func:`integrator_lab.views.study.diagram_columns` (the page's JavaScript does the same with
+the columns its worker sends). Every model has a stable name ``"<system>:study-<role>"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bokeh.models import ColumnDataSource, HoverTool
+from bokeh.plotting import figure
+
+from integrator_lab.views.scene import GHOST_COLOR
+from integrator_lab.views.study import ERROR_LABELS
+
+#: the sources of one system's diagrams, by role (the keys of ``diagram_columns``)
+SOURCE_COLUMNS = {
+    "points": ("integrator", "dt", "evaluations", "y", "value", "reason", "color"),
+    "excluded": ("integrator", "dt", "evaluations", "y", "value", "reason", "color"),
+    "lines": ("integrator", "dt", "evaluations", "y", "color", "label"),
+    "refs": (
+        "dt",
+        "evaluations",
+        "y",
+        "y_cost",
+        "text",
+        "label_dt",
+        "label_ev",
+        "label_y",
+        "label_y_cost",
+    ),
+}
+DIAGRAM_HEIGHT = 300
+#: the x axis of each diagram: (role, column, label)
+DIAGRAMS = (
+    ("convergence", "dt", "time step dt (s)"),
+    ("work", "evaluations", "force evaluations (cost)"),
+)
+
+
+def study_name(system: str, role: str) -> str:
+    return f"{system}:study-{role}"
+
+
+class StudyFigures:
+    """The two diagrams of ``system``'s study and their sources."""
+
+    def __init__(self, system: str, measure: str = "error") -> None:
+        self.system = system
+        self.sources = {
+            role: ColumnDataSource(
+                data={c: [] for c in cols}, name=study_name(system, f"source-{role}")
+            )
+            for role, cols in SOURCE_COLUMNS.items()
+        }
+        self.figures = {}
+        for role, x, label in DIAGRAMS:
+            self.figures[role] = self._diagram(role, x, label, measure)
+
+    def _diagram(self, role: str, x: str, x_label: str, measure: str):
+        title = (
+            "Convergence: error against time step"
+            if role == "convergence"
+            else "Work–precision: error against cost"
+        )
+        fig = figure(
+            name=study_name(self.system, role),
+            title=title,
+            x_axis_type="log",
+            y_axis_type="log",
+            height=DIAGRAM_HEIGHT,
+            sizing_mode="stretch_width",
+            min_width=260,
+            tools="pan,wheel_zoom,box_zoom,reset,save",
+            toolbar_location="above",
+            x_axis_label=x_label,
+            y_axis_label=ERROR_LABELS[measure],
+        )
+        fig.toolbar.logo = None
+        s = self.sources
+        refs = fig.multi_line(
+            xs=x,
+            ys="y" if role == "convergence" else "y_cost",
+            source=s["refs"],
+            line_color=GHOST_COLOR,
+            line_dash="dashed",
+            line_width=1.2,
+            name=study_name(self.system, f"{role}-refs"),
+        )
+        fig.text(
+            x="label_dt" if role == "convergence" else "label_ev",
+            y="label_y" if role == "convergence" else "label_y_cost",
+            text="text",
+            source=s["refs"],
+            text_color=GHOST_COLOR,
+            text_font_size="10px",
+            text_baseline="bottom",
+        )
+        fig.multi_line(
+            xs=x,
+            ys="y",
+            source=s["lines"],
+            line_color="color",
+            line_width=1.5,
+            line_alpha=0.8,
+            legend_field="label",
+        )
+        # errors fall towards small dt (lower left) and towards high cost (lower right)
+        fig.legend.location = "bottom_right" if role == "convergence" else "bottom_left"
+        fig.legend.label_text_font_size = "10px"
+        fig.legend.spacing = 0
+        fig.legend.padding = 4
+        fig.legend.background_fill_alpha = 0.8
+        fitted = fig.scatter(
+            x=x,
+            y="y",
+            source=s["points"],
+            color="color",
+            size=7,
+            name=study_name(self.system, f"{role}-points"),
+        )
+        excluded = fig.scatter(
+            x=x,
+            y="y",
+            source=s["excluded"],
+            marker="x",
+            line_color="color",
+            size=10,
+            line_width=2,
+            name=study_name(self.system, f"{role}-excluded"),
+        )
+        fig.add_tools(
+            HoverTool(
+                renderers=[fitted, excluded],
+                tooltips=[
+                    ("integrator", "@integrator"),
+                    ("dt", "@dt{0.000e} s"),
+                    ("evaluations", "@evaluations"),
+                    ("error", "@value"),
+                    ("", "@reason"),
+                ],
+            )
+        )
+        del refs
+        return fig
+
+    def apply(self, columns: dict[str, dict[str, list]]) -> None:
+        """Show ``diagram_columns(...)`` (all sources at once)."""
+        for role, source in self.sources.items():
+            source.data = {c: list(columns[role].get(c, [])) for c in SOURCE_COLUMNS[role]}
+
+    def clear(self) -> None:
+        for role, source in self.sources.items():
+            source.data = {c: [] for c in SOURCE_COLUMNS[role]}
+
+    def set_measure(self, measure: str) -> None:
+        for fig in self.figures.values():
+            fig.yaxis.axis_label = ERROR_LABELS[measure]
+
+    def roots(self) -> dict[str, Any]:
+        return dict(self.figures)
