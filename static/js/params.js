@@ -28,7 +28,7 @@ export function paramDecl(system, name) {
 }
 // the time step as a declaration of its own (its range is the worker's, data.dtRange)
 export const DT_DECL = {
-  name: "time step dt", kind: "float", unit: "s", min: data.dtRange[0], max: data.dtRange[1],
+  name: "dt", label: "time step", symbol: "dt", kind: "float", unit: "s", min: data.dtRange[0], max: data.dtRange[1],
   min_open: false, max_open: false,
 };
 
@@ -71,8 +71,12 @@ export function refuse(system, p, typed, kept) {
   clearTimeout(noteTimers[system]);
   noteTimers[system] = setTimeout(() => { note.hidden = true; }, NOTE_MS);
 }
+// what people read (the core's Param.label and symbol: "initial angle θ₀"), not the code name
+export function readableName(p) {
+  return [p.label || p.name, p.symbol].filter(Boolean).join(" ");
+}
 function rejection(system, p, typed, kept) {
-  const head = `${DECL[system].title}, ${p.name}: `;
+  const head = `${DECL[system].title}, ${readableName(p)}: `;
   const tail = `; kept ${withUnit(String(kept), p)}.`;
   const text = typed === null || typed === undefined ? "" : String(typed).trim();
   if (!text) return `${head}empty; expected ${expected(p)}${tail}`;

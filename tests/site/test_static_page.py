@@ -16,6 +16,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, get_system
+from integrator_lab.core import SYSTEMS as DECLARED_SYSTEMS
 from integrator_lab.views.figures import ROLLOVER
 
 pytestmark = pytest.mark.browser
@@ -639,26 +640,29 @@ def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
         return [m for m in page.messages() if m.startswith(starting)][-1]
 
     kept = balls.default
-    box = type_into("balls", 0, str(balls.max + 30))
-    assert last_message("Newton's cradle, balls: ") == (
-        f"Newton's cradle, balls: {balls.max + 30} is outside {_range_text(balls)}; kept {kept}."
+    # the fields and the messages call a parameter what the core declares (Param.title, label)
+    balls_name, length_name = f"{balls.label} {balls.symbol}", f"{length.label} {length.symbol}"
+    box = type_into(balls.title, 0, str(balls.max + 30))
+    assert last_message(f"Newton's cradle, {balls_name}: ") == (
+        f"Newton's cradle, {balls_name}: {balls.max + 30} is outside {_range_text(balls)}; "
+        f"kept {kept}."
     )
     assert box.input_value() == str(kept)  # the field shows what runs
     note = page.page.locator("#il-note-cradle")  # and under the fields, where the eyes are
     assert note.is_visible() and note.inner_text() == page.messages()[-1]
 
-    box = type_into("balls", 0, "")
-    assert last_message("Newton's cradle, balls: empty") == (
-        f"Newton's cradle, balls: empty; expected a whole number from {balls.min} to "
+    box = type_into(balls.title, 0, "")
+    assert last_message(f"Newton's cradle, {balls_name}: empty") == (
+        f"Newton's cradle, {balls_name}: empty; expected a whole number from {balls.min} to "
         f"{balls.max}; kept {kept}."
     )
     assert box.input_value() == str(kept)
 
     # an open bound: the bound itself is refused, and the message says so
-    type_into("length (m)", 0, f"{length.min:g}")
-    text = last_message("Pendulum, length: ")
+    type_into(length.title, 0, f"{length.min:g}")
+    text = last_message(f"Pendulum, {length_name}: ")
     assert text == (
-        f"Pendulum, length: {length.min:g} is outside {_range_text(length)} m "
+        f"Pendulum, {length_name}: {length.min:g} is outside {_range_text(length)} m "
         f"({length.min:g} excluded); kept {length.default:g} m."
     )
 
@@ -677,7 +681,7 @@ def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
     page.wait(f"window.integratorLab.status().systems.cradle.simTime > {before + 0.3}")
     assert not [m for m in page.messages() if "None" in m or "null" in m]
     # a value in range is taken
-    type_into("balls", 0, "3")
+    type_into(balls.title, 0, "3")
     page.wait(
         "window.integratorLab.model('cradle:scene:bodies').data.x.length === "
         f"3 * {len(DEFAULT_INTEGRATORS)}"
@@ -691,7 +695,8 @@ def test_settings_the_core_refuses_keep_the_running_simulation(open_page):
     page = open_page("?systems=cradle")
     page.wait_live()
     page.wait("window.integratorLab.status().systems.cradle.simTime > 0.5")
-    box = page.page.get_by_label("lifted", exact=True).nth(0)
+    lifted = next(p for p in DECLARED_SYSTEMS["cradle"].PARAMS if p.name == "lifted")
+    box = page.page.get_by_label(lifted.title, exact=True).nth(0)
     box.fill("7")
     box.press("Enter")
     page.wait(

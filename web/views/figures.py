@@ -241,7 +241,7 @@ def input_step(p) -> float:
 def param_widget(system_name: str, p, value) -> Spinner | Select:
     """The widget for one declared parameter: a Select for choices, else a Spinner bounded
     by the declared range (open bounds are enforced by validation, not by the spinner)."""
-    title = f"{p.name} ({p.unit})" if p.unit else p.name
+    title = p.title  # declared once, in the core (Param.title)
     wname = model_name(system_name, f"param:{p.name}")
     description = f"{p.doc}; {p.accepted()}"
     if p.kind == "choice":
