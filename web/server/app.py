@@ -347,7 +347,7 @@ class Dashboard(pn.viewable.Viewer):
         settings = self.settings[name]
         recommended = self.runs[name].system.recommended_dt
         slider = pn.widgets.FloatSlider(
-            name=figures.DT_SLIDER_TITLE,
+            label=figures.DT_SLIDER_TITLE,
             value=dt_position(settings.dt),
             sizing_mode="stretch_width",
             min_width=120,
@@ -389,7 +389,7 @@ class Dashboard(pn.viewable.Viewer):
 
         buttons = [
             pn.widgets.Button(
-                name=label,
+                label=label,
                 width=44,
                 align="center",
                 description=tip,
