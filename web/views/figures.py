@@ -253,6 +253,10 @@ def input_step(p) -> float:
     return 10.0 ** (math.floor(math.log10(reference)) - 1)
 
 
+#: a field's title wraps in a narrow column (a phone) rather than push the page wider
+WRAPPING_TITLE = ".bk-input-group > label { white-space: normal; overflow-wrap: anywhere; }"
+
+
 def param_widget(system_name: str, p, value) -> Spinner | Select:
     """The widget for one declared parameter: a Select for choices, else a Spinner bounded
     by the declared range (open bounds are enforced by validation, not by the spinner)."""
@@ -268,6 +272,7 @@ def param_widget(system_name: str, p, value) -> Spinner | Select:
             description=description,
             sizing_mode="stretch_width",
             min_width=90,
+            stylesheets=[WRAPPING_TITLE],
         )
     if p.kind == "int":
         return Spinner(
@@ -281,6 +286,7 @@ def param_widget(system_name: str, p, value) -> Spinner | Select:
             description=description,
             sizing_mode="stretch_width",
             min_width=90,
+            stylesheets=[WRAPPING_TITLE],
         )
     return Spinner(
         title=title,
@@ -294,6 +300,7 @@ def param_widget(system_name: str, p, value) -> Spinner | Select:
         description=description,
         sizing_mode="stretch_width",
         min_width=90,
+        stylesheets=[WRAPPING_TITLE],
     )
 
 
@@ -310,11 +317,12 @@ def dt_slider_css(recommended: float) -> str:
     at = f"var(--il-dt-mark, {dt_mark(recommended):.3f}%)"
     text = f'var(--il-dt-mark-text, "recommended {recommended:g} s")'
     return (
-        ":host { margin-bottom: 14px; }"
+        ":host { margin-bottom: 18px; }"
+        ".bk-slider-title { white-space: normal; }"
         ".noUi-base::after { content: ''; position: absolute; z-index: 1; top: -5px;"
         f" bottom: -5px; left: {at}; width: 2px; margin-left: -1px; background: #3d4247;"
         " pointer-events: none; }"
-        f".noUi-base::before {{ content: {text}; position: absolute; top: 9px;"
+        f".noUi-base::before {{ content: {text}; position: absolute; top: 15px;"
         f" left: clamp(4em, {at}, calc(100% - 4em)); transform: translateX(-50%);"
         " font-size: 11px; line-height: 1; white-space: nowrap; color: #3d4247;"
         " pointer-events: none; }"
@@ -604,6 +612,7 @@ class SystemFigures:
             name=n("dt"),
             sizing_mode="stretch_width",
             min_width=90,
+            stylesheets=[WRAPPING_TITLE],
             description=(
                 f"fixed time step of every integrator; recommended "
                 f"{system.recommended_dt:g} s; accepted: {DT_RANGE[0]:g} to "
