@@ -34,7 +34,8 @@ export const DT_DECL = {
 };
 
 // -- the time step on a log scale (views.shared: dt_position, dt_at, dt_scaled, dt_mark) --
-const [DT_LO, DT_HI] = data.dtRange;
+const DT_LO = data.dtRange[0];
+const DT_HI = data.dtRange[1];
 const roundDt = (x) => Number(x.toPrecision(data.dtDigits));
 const clampDt = (x) => Math.min(Math.max(x, DT_LO), DT_HI);
 export const dtPosition = (dt) => Math.log10(clampDt(dt));
