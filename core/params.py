@@ -20,6 +20,11 @@ class Param:
 
     ``kind`` is ``"float"``, ``"int"`` or ``"choice"``. Ranges are closed unless
     ``min_open``/``max_open`` say otherwise (for quantities that must be strictly positive).
+
+    ``name`` is what code, links and the command line use (``theta0``); ``label`` (words,
+    "initial angle") and ``symbol`` (the textbook's, "θ₀") are what people read: every
+    view titles the parameter with :attr:`title` ("initial angle θ₀ (rad)"), declared here
+    once. ``unit`` is written as people read it too ("m/s²").
     """
 
     name: str
@@ -32,6 +37,15 @@ class Param:
     min_open: bool = False
     max_open: bool = False
     choices: tuple[str, ...] = field(default_factory=tuple)
+    label: str = ""
+    symbol: str = ""
+
+    @property
+    def title(self) -> str:
+        """What a view calls the parameter: label, symbol and unit, e.g. ``"initial angle θ₀
+        (rad)"`` (the name where no label is declared)."""
+        words = " ".join(filter(None, (self.label or self.name, self.symbol)))
+        return f"{words} ({self.unit})" if self.unit else words
 
     def accepted(self) -> str:
         """Human-readable description of the accepted values."""
@@ -70,6 +84,9 @@ class Param:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "name": self.name,
+            "label": self.label or self.name,
+            "symbol": self.symbol,
+            "title": self.title,
             "kind": self.kind,
             "default": self.default,
             "unit": self.unit,

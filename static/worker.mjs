@@ -6,7 +6,9 @@
 //
 //   page -> worker  {type: "boot", boot: {code, global, snapshot}}   first, at once (page data)
 //                   {type: "init", systems: {name: {params, dt}}, integrators, speed, playing}
-//                   {type: "configure", system, params, dt}   one system changed (it restarts)
+//                   {type: "configure", system, params, dt[, integrators]}   one system
+//                                                             changed (it restarts) or is shown
+//                   {type: "remove", system}                  a system is no longer shown
 //                   {type: "integrators", names}              every system restarts
 //                   {type: "speed", value} | {type: "play", value} | {type: "step"}
 //                   {type: "reset"}                           every system back to t = 0
@@ -248,7 +250,11 @@ function handle(message) {
       break;
     }
     case "configure":
-      configure(message.system, message.params, message.dt, null);
+      // with integrators: a system the page shows again (else it keeps its own)
+      configure(message.system, message.params, message.dt, message.integrators ?? null);
+      break;
+    case "remove":
+      call("remove", message.system);
       break;
     case "integrators": {
       const names = py.toPy(message.names);

@@ -8,8 +8,12 @@ import math
 from ..params import Param
 from .base import ExactState, Matrix, System, Vector
 
-_MASS = Param("mass", 1.0, "kg", "mass", min=0.0, max=1000.0, min_open=True)
-_FORCE = Param("force", 10.0, "N", "constant applied force F", min=-1e6, max=1e6)
+_MASS = Param(
+    "mass", 1.0, "kg", "mass", min=0.0, max=1000.0, min_open=True, label="mass", symbol="m"
+)
+_FORCE = Param(
+    "force", 10.0, "N", "constant applied force F", min=-1e6, max=1e6, label="force", symbol="F"
+)
 
 
 class ConstantForce(System):
@@ -29,8 +33,26 @@ class ConstantForce(System):
     PARAMS = (
         _MASS,
         _FORCE,
-        Param("x0", 0.0, "m", "initial position", min=-1e6, max=1e6),
-        Param("v0", 0.0, "m/s", "initial velocity", min=-1e6, max=1e6),
+        Param(
+            "x0",
+            0.0,
+            "m",
+            "initial position",
+            min=-1e6,
+            max=1e6,
+            label="initial position",
+            symbol="x₀",
+        ),
+        Param(
+            "v0",
+            0.0,
+            "m/s",
+            "initial velocity",
+            min=-1e6,
+            max=1e6,
+            label="initial velocity",
+            symbol="v₀",
+        ),
     )
 
     # set by setup() from the parameters (whose values mypy sees as Any)
@@ -114,8 +136,19 @@ class Drag(System):
             "drag rate k (for bullet: fraction of velocity lost per s)",
             min=0.0,
             max=1000.0,
+            label="drag rate",
+            symbol="k",
         ),
-        Param("v0", 0.0, "m/s", "initial velocity", min=-1e6, max=1e6),
+        Param(
+            "v0",
+            0.0,
+            "m/s",
+            "initial velocity",
+            min=-1e6,
+            max=1e6,
+            label="initial velocity",
+            symbol="v₀",
+        ),
         Param(
             "model",
             "linear",
@@ -123,6 +156,7 @@ class Drag(System):
             "bullet: that engine's velocity scaling after each step",
             kind="choice",
             choices=("linear",) + ENGINE_MODELS,
+            label="model",
         ),
     )
 

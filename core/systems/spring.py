@@ -35,11 +35,50 @@ class Spring(System):
     coordinates = ("x",)
     coordinate_units = ("m",)
     PARAMS = (
-        Param("mass", 1.0, "kg", "mass", min=0.0, max=1000.0, min_open=True),
-        Param("stiffness", 15.0, "N/m", "spring constant k", min=0.0, max=1e6, min_open=True),
-        Param("damping", 0.1, "N s/m", "damping coefficient b", min=0.0, max=1e6),
-        Param("x0", 1.0, "m", "initial displacement", min=-100.0, max=100.0),
-        Param("v0", 0.0, "m/s", "initial velocity", min=-1000.0, max=1000.0),
+        Param(
+            "mass", 1.0, "kg", "mass", min=0.0, max=1000.0, min_open=True, label="mass", symbol="m"
+        ),
+        Param(
+            "stiffness",
+            15.0,
+            "N/m",
+            "spring constant k",
+            min=0.0,
+            max=1e6,
+            min_open=True,
+            label="stiffness",
+            symbol="k",
+        ),
+        Param(
+            "damping",
+            0.1,
+            "N·s/m",
+            "damping coefficient b",
+            min=0.0,
+            max=1e6,
+            label="damping",
+            symbol="b",
+        ),
+        Param(
+            "x0",
+            1.0,
+            "m",
+            "initial displacement",
+            min=-100.0,
+            max=100.0,
+            label="initial position",
+            symbol="x₀",
+        ),
+        Param(
+            "v0",
+            0.0,
+            "m/s",
+            "initial velocity",
+            min=-1000.0,
+            max=1000.0,
+            label="initial velocity",
+            symbol="v₀",
+        ),
     )
 
     # set by setup() from the parameters (whose values mypy sees as Any)

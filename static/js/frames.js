@@ -7,6 +7,7 @@ import { message } from "./messages.js";
 import { state, saveState } from "./urlstate.js";
 import { live, divergedText, setStatusText } from "./live.js";
 import { model, quietly } from "./models.js";
+import { showDt } from "./params.js";
 import { sampleSource } from "./plots.js";
 
 // -- applying what the worker sends ------------------------------------------------------
@@ -25,8 +26,8 @@ export function applyLayout(layout, errors) {
   state.params[system] = Object.assign({}, layout.params);
   state.dt[system] = layout.dt;
   showRecommendedDt(system, layout.dt, layout.recommended_dt);
+  showDt(system, layout.dt, layout.recommended_dt);
   quietly(() => {
-    model(`${system}:dt`).value = layout.dt;
     for (const [name, value] of Object.entries(layout.params)) {
       model(`${system}:param:${name}`).value = value;
     }
@@ -60,8 +61,8 @@ export function keepSettings(system, kept, errors) {
   for (const text of errors) message(text);
   state.params[system] = Object.assign({}, kept.params);
   state.dt[system] = kept.dt;
+  showDt(system, kept.dt);
   quietly(() => {
-    model(`${system}:dt`).value = kept.dt;
     for (const [name, value] of Object.entries(kept.params)) {
       model(`${system}:param:${name}`).value = value;
     }

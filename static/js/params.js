@@ -3,6 +3,7 @@
 
 import { data, DECL } from "./data.js";
 import { message, quote } from "./messages.js";
+import { model, quietly } from "./models.js";
 
 // -- validation against the core's declarations (mirrors Param.validate) ----------------
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -28,9 +29,38 @@ export function paramDecl(system, name) {
 }
 // the time step as a declaration of its own (its range is the worker's, data.dtRange)
 export const DT_DECL = {
-  name: "time step dt", kind: "float", unit: "s", min: data.dtRange[0], max: data.dtRange[1],
+  name: "dt", label: "time step", symbol: "dt", kind: "float", unit: "s", min: data.dtRange[0], max: data.dtRange[1],
   min_open: false, max_open: false,
 };
+
+// -- the time step on a log scale (views.shared: dt_position, dt_at, dt_scaled, dt_mark) --
+const DT_LO = data.dtRange[0];
+const DT_HI = data.dtRange[1];
+const roundDt = (x) => Number(x.toPrecision(data.dtDigits));
+const clampDt = (x) => Math.min(Math.max(x, DT_LO), DT_HI);
+export const dtPosition = (dt) => Math.log10(clampDt(dt));
+export const dtAt = (position) => clampDt(roundDt(10 ** position));
+export function dtScaled(dt, factor) {
+  const wanted = roundDt(dt * factor);
+  return wanted < DT_LO || wanted > DT_HI ? [clampDt(wanted), true] : [wanted, false];
+}
+const dtMark = (dt) => 100 * (dtPosition(dt) - Math.log10(DT_LO)) /
+  (Math.log10(DT_HI) - Math.log10(DT_LO));
+// A system's time-step widgets (the field and the slider) show `dt`; with `recommended`,
+// the slider's mark moves there (its stylesheet reads these two CSS properties)
+export function showDt(system, dt, recommended) {
+  quietly(() => {
+    model(`${system}:dt`).value = dt;
+    const slider = model(`${system}:dt:slider`);
+    const position = dtPosition(dt);
+    if (Math.abs(slider.value - position) > slider.step / 2) slider.value = position;
+  });
+  if (recommended > 0) {
+    const box = document.getElementById(`il-panel-${system}-params`);
+    box.style.setProperty("--il-dt-mark", `${dtMark(recommended).toFixed(3)}%`);
+    box.style.setProperty("--il-dt-mark-text", JSON.stringify(`recommended ${recommended} s`));
+  }
+}
 
 // -- what a rejected value says: the parameter, what was typed, the range, what is kept --
 function shortNumber(x) {
@@ -63,7 +93,15 @@ export function span(p) {
 const NOTE_MS = 10000;
 const noteTimers = {};
 export function refuse(system, p, typed, kept) {
-  const text = rejection(system, p, typed, kept);
+  say(system, rejection(system, p, typed, kept));
+}
+// ×2 / ÷2 past an end of the accepted range: the step stops at that end, and says so
+export function sayClamped(system, wanted, set) {
+  say(system, `${DECL[system].title}, ${readableName(DT_DECL)}: ${shortNumber(wanted)} s is ` +
+      `outside ${span(DT_DECL)}; ${set} s is the ${set === DT_LO ? "smallest" : "largest"} ` +
+      `accepted.`);
+}
+function say(system, text) {
   message(text);
   const note = document.getElementById(`il-note-${system}`);
   note.textContent = text;
@@ -71,8 +109,12 @@ export function refuse(system, p, typed, kept) {
   clearTimeout(noteTimers[system]);
   noteTimers[system] = setTimeout(() => { note.hidden = true; }, NOTE_MS);
 }
+// what people read (the core's Param.label and symbol: "initial angle θ₀"), not the code name
+export function readableName(p) {
+  return [p.label || p.name, p.symbol].filter(Boolean).join(" ");
+}
 function rejection(system, p, typed, kept) {
-  const head = `${DECL[system].title}, ${p.name}: `;
+  const head = `${DECL[system].title}, ${readableName(p)}: `;
   const tail = `; kept ${withUnit(String(kept), p)}.`;
   const text = typed === null || typed === undefined ? "" : String(typed).trim();
   if (!text) return `${head}empty; expected ${expected(p)}${tail}`;

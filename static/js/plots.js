@@ -95,6 +95,7 @@ export function applyView() {
   for (const system of SYSTEMS) {
     const section = document.querySelector(`.il-panel[data-system="${system}"]`);
     section.hidden = !state.systems.includes(system);
+    section.style.order = String(state.systems.indexOf(system)); // the order of `systems=`
     for (const role of ["scene:ghost-links-renderer", "scene:ghost-bodies-renderer",
                         "phase:exact-renderer"]) {
       model(`${system}:${role}`).visible = state.exact;

@@ -24,6 +24,7 @@ export function status() {
     }
     systems[system] = {
       simTime: entry.simTime, realTimeFactor: entry.realTimeFactor, received: entry.received,
+      dt: entry.layout ? entry.layout.dt : null, // the running simulation's step (s)
       integrators, stopped: entry.stopped,
       error: entry.alerts.length ? entry.alerts.join(" ") : null,
     };

@@ -5,7 +5,8 @@ import { data, SYSTEMS, DECL, INTEGRATORS, PARAM_DEBOUNCE_MS } from "./data.js";
 import { live, setStatusText } from "./live.js";
 import { message } from "./messages.js";
 import { model, quietly, onChange } from "./models.js";
-import { checkParam, checkRange, DT_DECL, refuse } from "./params.js";
+import { checkParam, checkRange, DT_DECL, dtAt, dtScaled, refuse, sayClamped, showDt }
+  from "./params.js";
 import { applyView } from "./plots.js";
 import { linkFor, state, saveState, systemSettings } from "./urlstate.js";
 import { send } from "./worker.js";
@@ -22,8 +23,9 @@ export function setWidgetsFromState() {
     model("controls:log_scale").active = state.log;
     model("controls:show_phase").active = state.phase;
     model("controls:energy_mode").active = data.energyModes.indexOf(state.energy);
+    model("controls:systems").active = state.systems.map((s) => SYSTEMS.indexOf(s));
     for (const system of SYSTEMS) {
-      model(`${system}:dt`).value = state.dt[system];
+      showDt(system, state.dt[system], DECL[system].recommended_dt);
       for (const [name, value] of Object.entries(state.params[system])) {
         model(`${system}:param:${name}`).value = value;
       }
@@ -101,6 +103,7 @@ export function wireWidgets() {
   view("controls:show_phase", "active", (v) => { state.phase = v; });
   view("controls:energy_mode", "active", (v) => { state.energy = data.energyModes[v]; });
   model("controls:copy_link").on_event("button_click", copyLink);
+  onChange(model("controls:systems"), "active", chooseSystems);
 
   for (const system of SYSTEMS) {
     let timer = null;
@@ -113,16 +116,32 @@ export function wireWidgets() {
     };
     guardTyping(`${system}:dt`, (raw) => checkRange(raw, data.dtRange),
       (raw) => refuse(system, DT_DECL, raw, state.dt[system]));
+    const setDt = (x) => {
+      if (x === state.dt[system]) return;
+      state.dt[system] = x;
+      showDt(system, x);
+      restart();
+    };
     onChange(model(`${system}:dt`), "value", (value) => {
       const x = checkRange(value, data.dtRange);
       if (x === undefined) {
         refuse(system, DT_DECL, value, state.dt[system]);
-        quietly(() => { model(`${system}:dt`).value = state.dt[system]; });
+        showDt(system, state.dt[system]);
         return;
       }
-      state.dt[system] = x;
-      restart();
+      setDt(x);
     });
+    // the slider runs over log10(dt): a drag sets dt when released
+    onChange(model(`${system}:dt:slider`), "value_throttled", (position) => {
+      setDt(dtAt(position));
+    });
+    for (const [role, factor] of [["half", 0.5], ["double", 2]]) {
+      model(`${system}:dt:${role}`).on_event("button_click", () => {
+        const [x, clamped] = dtScaled(state.dt[system], factor);
+        if (clamped) sayClamped(system, state.dt[system] * factor, x);
+        setDt(x);
+      });
+    }
     for (const p of DECL[system].params) {
       if (p.kind !== "choice") {
         guardTyping(`${system}:param:${p.name}`, (raw) => checkParam(p, raw),
@@ -139,6 +158,29 @@ export function wireWidgets() {
         restart();
       });
     }
+  }
+}
+
+// The system picker: the panels shown keep their order (the URL's); a system ticked again
+// comes last, and starts again from its settings.
+function chooseSystems(active) {
+  const chosen = active.map((i) => SYSTEMS[i]);
+  if (!chosen.length) {
+    message("Choose at least one system.");
+    quietly(() => {
+      model("controls:systems").active = state.systems.map((s) => SYSTEMS.indexOf(s));
+    });
+    return;
+  }
+  const added = chosen.filter((s) => !state.systems.includes(s));
+  const removed = state.systems.filter((s) => !chosen.includes(s));
+  state.systems = state.systems.filter((s) => chosen.includes(s)).concat(added);
+  saveState();
+  applyView();
+  for (const system of removed) send({ type: "remove", system });
+  for (const system of added) {
+    send(Object.assign({ type: "configure", system, integrators: state.integrators },
+                       systemSettings(system)));
   }
 }
 

@@ -121,6 +121,32 @@ def test_list_text_mentions_everything(capsys):
         assert name in out
 
 
+def test_list_shows_the_declared_labels(capsys):
+    """Text and JSON name every parameter as the core declares it for people (Param.title:
+    label, symbol, unit), beside the name that ``--set`` takes."""
+    code, out, _ = run_cli(capsys, "list")
+    assert code == 0
+    lines = out.splitlines()
+    for cls in SYSTEMS.values():
+        for p in cls.PARAMS:
+            assert any(line.split()[:1] == [p.name] and f" {p.title};" in line for line in lines), (
+                cls.name,
+                p.name,
+                p.title,
+            )
+    assert "initial angle θ₀ (rad)" in out and "gravity g (m/s²)" in out
+    code, out, _ = run_cli(capsys, "list", "--format", "json")
+    data = {s["name"]: {p["name"]: p for p in s["params"]} for s in json.loads(out)["systems"]}
+    for cls in SYSTEMS.values():
+        for p in cls.PARAMS:
+            entry = data[cls.name][p.name]
+            assert (entry["label"], entry["symbol"], entry["title"]) == (
+                p.label,
+                p.symbol,
+                p.title,
+            )
+
+
 def _bad_values(param):
     if param.kind == "choice":
         return ["no-such-choice"]

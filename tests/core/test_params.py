@@ -257,3 +257,30 @@ def test_bullet_drag_is_a_fraction_below_one(drag):
 def test_parameters_go_with_a_system_name_not_an_instance():
     with pytest.raises(ValueError):
         simulate(get_system("spring"), "euler", duration=1.0, mass=2.0)
+
+
+# -- what people read: label, symbol and unit, declared once ----------------------------------
+ALL_PARAMS = [(system, p) for system, cls in SYSTEMS.items() for p in cls.PARAMS]
+
+
+@pytest.mark.parametrize("system, p", ALL_PARAMS, ids=[f"{s}.{p.name}" for s, p in ALL_PARAMS])
+def test_every_parameter_declares_a_readable_title(system, p):
+    # a label in words (not the code name with its underscores), and a unit as it is printed
+    assert p.label and "_" not in p.label
+    assert "^" not in p.unit, "units are written as read: m/s², not m/s^2"
+    words = f"{p.label} {p.symbol}" if p.symbol else p.label
+    assert p.title == (f"{words} ({p.unit})" if p.unit else words)
+    data = p.to_dict()
+    assert (data["label"], data["symbol"], data["title"]) == (p.label, p.symbol, p.title)
+
+
+def test_titles_carry_the_textbook_symbols_and_units():
+    def title(system, name):
+        return next(p for p in SYSTEMS[system].PARAMS if p.name == name).title
+
+    assert title("pendulum", "theta0") == "initial angle θ₀ (rad)"
+    assert title("pendulum", "omega0") == "initial angular velocity ω₀ (rad/s)"
+    assert title("pendulum", "gravity") == "gravity g (m/s²)"
+    assert title("cradle", "gravity") == "gravity g (m/s²)"
+    assert title("spring", "x0") == "initial position x₀ (m)"
+    assert title("spring", "damping") == "damping b (N·s/m)"

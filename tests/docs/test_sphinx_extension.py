@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import time
 from html.parser import HTMLParser
 from pathlib import Path
@@ -245,6 +246,11 @@ def test_reference_lists_every_declaration(tmp_path):
         assert f'<span class="pre">{name}</span>' in page
         for param in cls.PARAMS:
             assert f'<span class="pre">{param.name}</span>' in page
+            # beside it, what people call it (the core's declaration), and the unit as read
+            words = f"{param.label} {param.symbol}" if param.symbol else param.label
+            assert f"<td><p>{html.escape(words, quote=False)}</p></td>" in page, param.name
+            if param.unit:
+                assert f"<td><p>{html.escape(param.unit, quote=False)}</p></td>" in page
     for name in INTEGRATORS:
         assert f'<span class="pre">{name}</span>' in page
     assert "(0, 1e+06]" in page  # the spring's stiffness: open at 0, closed at 1e6

@@ -160,3 +160,16 @@ def test_a_system_stays_fresh_until_the_page_has_applied_a_fresh_frame(dashboard
     dashboard._update(0.05)
     _, systems4 = frame()
     assert all(s["fresh"] for s in systems4.values())
+
+
+def test_settings_widgets_carry_the_declared_titles():
+    """Each system's fields are named as the core declares the parameter for people
+    (``Param.title``: label, symbol, unit), as on the static page and in ``list``."""
+    from integrator_lab.server.controls import settings_widgets
+
+    for name, cls in SYSTEMS.items():
+        widgets = settings_widgets(name, settings_class(name)(), lambda text: None)
+        names = [w.name for w in widgets[1:]]  # the time step comes first
+        assert names == [p.title for p in cls.PARAMS], name
+    theta0 = next(p for p in SYSTEMS["pendulum"].PARAMS if p.name == "theta0")
+    assert theta0.title == "initial angle θ₀ (rad)"

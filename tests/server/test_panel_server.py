@@ -30,6 +30,7 @@ from conftest import (
 )
 
 from integrator_lab.cli.main import csv_columns
+from integrator_lab.views.shared import DT_SLIDER_STEPS
 
 pytestmark = pytest.mark.browser
 
@@ -372,3 +373,63 @@ def test_server_log_has_no_traceback(new_page, server):
     # this test's session and those of any test of the module run before it
     log = server.log()
     assert "Traceback" not in log and "ERROR" not in log, log
+
+
+def test_time_step_slider_and_buttons(new_page, server):
+    """As on the static page: ×2 / ÷2 double and halve the running step, stop at the ends of
+    the accepted range with a message naming it, and the slider runs over log10(dt) (its
+    middle is the geometric mean of the range's ends); the recommended step is marked."""
+    from integrator_lab.core import get_system
+    from integrator_lab.views.shared import DT_RANGE
+
+    lo, hi = DT_RANGE
+    recommended = get_system("spring").recommended_dt
+    page = new_page()
+
+    def running_dt():
+        return my_session(server, page)["systems"]["spring"]["dt"]
+
+    double, half = (
+        page.locator(".il-spring-dt-double button"),
+        page.locator(".il-spring-dt-half button"),
+    )
+    double.click()
+    wait_until(lambda: running_dt() == 2 * recommended, what="dt doubled")
+    wait_until(
+        lambda: page.locator(".il-spring-dt input").input_value() == f"{2 * recommended:g}",
+        what="the field to show it",
+    )
+    half.click()
+    wait_until(lambda: running_dt() == recommended, what="dt halved")
+    type_into(page, "il-spring-dt", 0.4)
+    wait_until(lambda: running_dt() == 0.4, what="dt 0.4")
+    double.click()
+    wait_until(lambda: running_dt() == hi, what="dt at the end of its range")
+    message = wait_until(lambda: page.evaluate(MESSAGE_JS), what="a message")
+    assert "Damped spring, time step dt: 0.8 s is outside " in message
+    assert f"[{lo:g}, {hi:g}] s" in message
+
+    # the slider: the mark of the recommended step, then a drag to the middle of its track
+    slider = page.locator(".il-pendulum-dt-slider")
+    base = slider.locator(".noUi-base")
+    box, handle = base.bounding_box(), slider.locator(".noUi-handle").bounding_box()
+    mark = base.evaluate("(el) => parseFloat(getComputedStyle(el, '::after').left)")
+    span = math.log10(hi) - math.log10(lo)
+    pendulum_recommended = get_system("pendulum").recommended_dt
+    expected = box["width"] * (math.log10(pendulum_recommended) - math.log10(lo)) / span
+    assert abs(mark - expected) <= 1.0, (mark, expected)
+    y = handle["y"] + handle["height"] / 2
+    page.mouse.move(handle["x"] + handle["width"] / 2, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, y, steps=8)
+    page.mouse.up()
+    dt = wait_until(
+        lambda: (
+            (d := my_session(server, page)["systems"]["pendulum"]["dt"]) != pendulum_recommended
+            and d
+        ),
+        what="the drag to set the pendulum's dt",
+    )
+    step = span / DT_SLIDER_STEPS
+    assert abs(math.log10(dt) - math.log10(math.sqrt(lo * hi))) <= step + span / box["width"], dt
+    assert page.errors == []

@@ -18,6 +18,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, get_system
+from integrator_lab.core import SYSTEMS as DECLARED_SYSTEMS
 from integrator_lab.views.figures import ROLLOVER
 
 pytestmark = pytest.mark.browser
@@ -704,26 +705,29 @@ def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
         return [m for m in page.messages() if m.startswith(starting)][-1]
 
     kept = balls.default
-    box = type_into("balls", 0, str(balls.max + 30))
-    assert last_message("Newton's cradle, balls: ") == (
-        f"Newton's cradle, balls: {balls.max + 30} is outside {_range_text(balls)}; kept {kept}."
+    # the fields and the messages call a parameter what the core declares (Param.title, label)
+    balls_name, length_name = f"{balls.label} {balls.symbol}", f"{length.label} {length.symbol}"
+    box = type_into(balls.title, 0, str(balls.max + 30))
+    assert last_message(f"Newton's cradle, {balls_name}: ") == (
+        f"Newton's cradle, {balls_name}: {balls.max + 30} is outside {_range_text(balls)}; "
+        f"kept {kept}."
     )
     assert box.input_value() == str(kept)  # the field shows what runs
     note = page.page.locator("#il-note-cradle")  # and under the fields, where the eyes are
     assert note.is_visible() and note.inner_text() == page.messages()[-1]
 
-    box = type_into("balls", 0, "")
-    assert last_message("Newton's cradle, balls: empty") == (
-        f"Newton's cradle, balls: empty; expected a whole number from {balls.min} to "
+    box = type_into(balls.title, 0, "")
+    assert last_message(f"Newton's cradle, {balls_name}: empty") == (
+        f"Newton's cradle, {balls_name}: empty; expected a whole number from {balls.min} to "
         f"{balls.max}; kept {kept}."
     )
     assert box.input_value() == str(kept)
 
     # an open bound: the bound itself is refused, and the message says so
-    type_into("length (m)", 0, f"{length.min:g}")
-    text = last_message("Pendulum, length: ")
+    type_into(length.title, 0, f"{length.min:g}")
+    text = last_message(f"Pendulum, {length_name}: ")
     assert text == (
-        f"Pendulum, length: {length.min:g} is outside {_range_text(length)} m "
+        f"Pendulum, {length_name}: {length.min:g} is outside {_range_text(length)} m "
         f"({length.min:g} excluded); kept {length.default:g} m."
     )
 
@@ -742,7 +746,7 @@ def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
     page.wait(f"window.integratorLab.status().systems.cradle.simTime > {before + 0.3}")
     assert not [m for m in page.messages() if "None" in m or "null" in m]
     # a value in range is taken
-    type_into("balls", 0, "3")
+    type_into(balls.title, 0, "3")
     page.wait(
         "window.integratorLab.model('cradle:scene:bodies').data.x.length === "
         f"3 * {len(DEFAULT_INTEGRATORS)}"
@@ -756,7 +760,8 @@ def test_settings_the_core_refuses_keep_the_running_simulation(open_page):
     page = open_page("?systems=cradle")
     page.wait_live()
     page.wait("window.integratorLab.status().systems.cradle.simTime > 0.5")
-    box = page.page.get_by_label("lifted", exact=True).nth(0)
+    lifted = next(p for p in DECLARED_SYSTEMS["cradle"].PARAMS if p.name == "lifted")
+    box = page.page.get_by_label(lifted.title, exact=True).nth(0)
     box.fill("7")
     box.press("Enter")
     page.wait(
@@ -1050,4 +1055,155 @@ def test_the_phase_plot_wraps_the_pendulum_angle_without_a_line_across(open_page
     assert labels == ["θ (rad)", "θ\u0307 (rad/s)"]
     exact = page.js("window.integratorLab.model('pendulum:phase:exact').data.q.length")
     assert exact > 100
+
+
+# -- controls that teach: declared labels, the time step on a log scale, the system picker ----
+def test_parameter_fields_carry_the_declared_titles(open_page):
+    page = open_page()
+    page.wait("document.documentElement.dataset.drawn === '1'")
+    for system in SYSTEMS:
+        for p in DECLARED_SYSTEMS[system].PARAMS:
+            title = page.js(f"window.integratorLab.model('{system}:param:{p.name}').title")
+            assert title == p.title, (system, p.name)
+    # a reader finds the field by what the core calls it
+    theta0 = next(p for p in DECLARED_SYSTEMS["pendulum"].PARAMS if p.name == "theta0")
+    assert page.page.get_by_label(theta0.title, exact=True).count() == 1
+    assert page.errors == []
+
+
+def _dt_state(page, system):
+    return page.js(f"window.integratorLab.state().dt.{system}")
+
+
+def _wait_dt(page, system, dt):
+    """Until the page state and the running simulation (the worker's layout) have ``dt``."""
+    page.wait(
+        f"window.integratorLab.state().dt.{system} === {dt!r} && "
+        f"window.integratorLab.status().systems.{system}.dt === {dt!r}",
+        timeout=10_000,
+    )
+
+
+def test_times_two_and_half_change_the_running_time_step(open_page):
+    from integrator_lab.views.shared import DT_RANGE
+
+    recommended = get_system("spring").recommended_dt
+    page = open_page("?systems=spring")
+    page.wait_live()
+    assert page.status()["systems"]["spring"]["dt"] == recommended
+    double = page.page.get_by_role("button", name="×2", exact=True)
+    half = page.page.get_by_role("button", name="÷2", exact=True)
+    double.click()
+    _wait_dt(page, "spring", 2 * recommended)
+    assert f"spring.dt={2 * recommended:g}" in page.js("location.search")
+    half.click()
+    half.click()
+    _wait_dt(page, "spring", recommended / 2)
+    page.wait(f"window.integratorLab.model('spring:dt').value === {recommended / 2!r}")
+    # the slider follows, on its log scale
+    slider = page.js("window.integratorLab.model('spring:dt:slider').value")
+    assert slider == pytest.approx(math.log10(recommended / 2), abs=1e-9)
+
+    # at the ends of the accepted range the step stops there, and says so, naming the range
+    lo, hi = DT_RANGE
+    page = open_page(f"?systems=spring&spring.dt={hi * 0.8:g}")
+    page.wait_live()
+    page.page.get_by_role("button", name="×2", exact=True).click()
+    _wait_dt(page, "spring", hi)
+    text = f"{page.js(f'String({lo!r})')}–{page.js(f'String({hi!r})')} s"  # as JS prints them
+    page.wait(
+        "[...document.querySelectorAll('#il-messages li')].some((li) =>"
+        f" li.textContent.startsWith('Damped spring, time step dt: ') &&"
+        f" li.textContent.includes({text!r}))",
+        timeout=5_000,
+    )
+    page.page.get_by_role("button", name="×2", exact=True).click()  # already at the end
+    page.wait("document.querySelectorAll('#il-messages li').length >= 2", timeout=5_000)
+    assert _dt_state(page, "spring") == hi
+    page = open_page(f"?systems=spring&spring.dt={lo * 1.5:g}")
+    page.wait_live()
+    page.page.get_by_role("button", name="÷2", exact=True).click()
+    _wait_dt(page, "spring", lo)
+    assert [m for m in page.messages() if text in m]
+    assert page.errors == []
+
+
+def test_dragging_the_slider_sets_dt_on_a_log_scale(open_page):
+    from integrator_lab.views.shared import DT_RANGE
+
+    lo, hi = DT_RANGE
+    recommended = get_system("pendulum").recommended_dt
+    page = open_page("?systems=pendulum")
+    page.wait_live()
+    panel = page.page.locator('.il-panel[data-system="pendulum"]')
+    base = panel.locator(".noUi-base").bounding_box()
+    handle = panel.locator(".noUi-handle").bounding_box()
+    # the recommended step is marked where it lies on the log scale
+    mark = page.js(
+        """() => {
+        const view = window.Bokeh.index.query_one(
+          (v) => v.model && v.model.name === 'pendulum:dt:slider');
+        const el = view.shadow_el.querySelector('.noUi-base');
+        return parseFloat(getComputedStyle(el, '::after').left);
+    }"""
+    )
+    span = math.log10(hi) - math.log10(lo)
+    expected_mark = base["width"] * (math.log10(recommended) - math.log10(lo)) / span
+    assert abs(mark - expected_mark) <= 1.0, (mark, expected_mark)
+
+    # drag the handle to the middle of the track: the geometric mean of the range's ends
+    page.page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+    page.page.mouse.down()
+    middle = base["x"] + base["width"] / 2
+    page.page.mouse.move(middle, handle["y"] + handle["height"] / 2, steps=8)
+    page.page.mouse.up()
+    page.wait(f"window.integratorLab.state().dt.pendulum !== {recommended!r}", timeout=5_000)
+    dt = _dt_state(page, "pendulum")
+    # within one slider step and one pixel of the track (a linear scale would give ~0.25 s)
+    step = page.js("window.integratorLab.model('pendulum:dt:slider').step")
+    tolerance = step + span / base["width"]
+    assert abs(math.log10(dt) - math.log10(math.sqrt(lo * hi))) <= tolerance, dt
+    _wait_dt(page, "pendulum", dt)
+    page.wait(f"window.integratorLab.model('pendulum:dt').value === {dt!r}")
+    assert f"pendulum.dt={dt:g}" in page.js("location.search")
+    assert page.errors == []
+
+
+def test_panels_follow_the_order_of_systems_and_the_picker(open_page):
+    page = open_page("?systems=spring,pendulum")
+    page.wait_live()
+
+    def box(system):
+        return page.page.locator(f'.il-panel[data-system="{system}"]').bounding_box()
+
+    spring, pendulum = box("spring"), box("pendulum")
+    assert (spring["y"], spring["x"]) < (pendulum["y"], pendulum["x"])  # spring first
+    picker = page.page.locator("#il-control-systems")
+    assert picker.get_by_role("button").all_inner_texts() == [
+        DECLARED_SYSTEMS[s].title for s in SYSTEMS
+    ]
+    # untick the spring: its panel goes, the URL says so
+    picker.get_by_role("button", name=DECLARED_SYSTEMS["spring"].title).click()
+    page.wait("document.querySelector('.il-panel[data-system=\"spring\"]').hidden")
+    page.wait("new URLSearchParams(location.search).get('systems') === 'pendulum'")
+    assert list(page.status()["systems"]) == ["pendulum"]
+    # the last one cannot go: a message says why
+    picker.get_by_role("button", name=DECLARED_SYSTEMS["pendulum"].title).click()
+    page.wait(
+        "[...document.querySelectorAll('#il-messages li')].some((li) =>"
+        " li.textContent === 'Choose at least one system.')",
+        timeout=5_000,
+    )
+    assert page.js("window.integratorLab.state().systems") == ["pendulum"]
+    # ticking the spring again brings it back, last, and running
+    picker.get_by_role("button", name=DECLARED_SYSTEMS["spring"].title).click()
+    page.wait("new URLSearchParams(location.search).get('systems') === 'pendulum,spring'")
+    page.wait("window.integratorLab.status().systems.spring.simTime > 0.3", timeout=20_000)
+    assert page.page.locator('.il-panel[data-system="spring"]').is_visible()
+    spring, pendulum = box("spring"), box("pendulum")
+    assert (pendulum["y"], pendulum["x"]) < (spring["y"], spring["x"])
+    # and the default view (all three, in order) drops the query key again
+    picker.get_by_role("button", name=DECLARED_SYSTEMS["cradle"].title).click()
+    page.wait("window.integratorLab.status().systems.cradle?.simTime > 0.2", timeout=20_000)
+    assert page.js("window.integratorLab.state().systems") == ["pendulum", "spring", "cradle"]
     assert page.errors == []

@@ -363,7 +363,7 @@ def cmd_list(args) -> int:
         for p in system["params"]:
             default = p["default"]
             print(
-                f"    {p['name']:<12} default {default!s:<10} {p['accepted']}"
+                f"    {p['name']:<12} {p['title']}; default {default!s}; {p['accepted']}"
                 f"{'  - ' + p['doc'] if p['doc'] else ''}"
             )
     print("\nINTEGRATORS")

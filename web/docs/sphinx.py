@@ -475,6 +475,7 @@ def reference_rst() -> list[str]:
         rows = [
             [
                 f"``{p['name']}``",
+                _escape(" ".join(filter(None, (p["label"], p["symbol"])))),
                 f"``{p['default']}``",
                 _escape(p["unit"]),
                 _range(p),
@@ -483,7 +484,7 @@ def reference_rst() -> list[str]:
             for p in system["params"]
         ]
         lines += [".. rubric:: Parameters", ""]
-        lines += _table(["name", "default", "unit", "accepted", "meaning"], rows)
+        lines += _table(["name", "label", "default", "unit", "accepted", "meaning"], rows)
     lines += ["Integrators", "===========", ""]
     rows = [
         [

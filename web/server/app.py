@@ -60,10 +60,14 @@ from integrator_lab.views.figures import ENERGY_MODES
 from integrator_lab.views.live import Live, SystemRun
 from integrator_lab.views.scene import exact_curve
 from integrator_lab.views.shared import (
+    DT_RANGE,
     PANEL_SYSTEMS,
     ROLLOVER,
     SPEED_RANGE,
     describe_error,
+    dt_at,
+    dt_position,
+    dt_scaled,
     frame_layout,
 )
 
@@ -224,6 +228,8 @@ class Dashboard(pn.viewable.Viewer):
         self._view_requested = False
         self._moved: set[str] = set()  # systems that moved since the last update
         self._dt_widgets = {}  # system -> its dt widget, once the layout is built
+        self._dt_sliders = {}  # system -> its log-scale dt slider, once the layout is built
+        self._notes: list[str] = []  # said with the next rebuild's messages
         self.message = pn.pane.Alert(
             "",
             alert_type="danger",
@@ -316,6 +322,7 @@ class Dashboard(pn.viewable.Viewer):
             )
             widgets = settings_widgets(name, self.settings[name], self._show_error)
             self._dt_widgets[name] = widgets[0]  # dt is declared first
+            dt_row = self._dt_row(name)
             self._label_dt(name)
             settings = pn.GridBox(*widgets, ncols=3, sizing_mode="stretch_width")
             # the panel's own figures, without its Bokeh widgets: Panel widgets replace them
@@ -327,6 +334,7 @@ class Dashboard(pn.viewable.Viewer):
                 pn.Column(
                     self.system_messages[name],
                     plots,
+                    dt_row,
                     settings,
                     download,
                     self.studies[name].layout,
@@ -348,6 +356,71 @@ class Dashboard(pn.viewable.Viewer):
             pn.Row(*columns, sizing_mode="stretch_width"),
             sizing_mode="stretch_width",
         )
+
+    def _dt_row(self, name: str):
+        """System ``name``'s time step on a log scale, with ÷2 and ×2 (as on the static page:
+        :func:`figures.dt_slider_options`); the field beside the other settings stays for
+        typing. A drag sets dt when released; ×2 / ÷2 past an end of the accepted range stop
+        at that end, and say so."""
+        settings = self.settings[name]
+        recommended = self.runs[name].system.recommended_dt
+        slider = pn.widgets.FloatSlider(
+            label=figures.DT_SLIDER_TITLE,
+            value=dt_position(settings.dt),
+            sizing_mode="stretch_width",
+            min_width=120,
+            css_classes=[f"il-{name}-dt-slider"],
+            **figures.dt_slider_options(recommended),
+        )
+        self._dt_sliders[name] = slider
+
+        def dragged(event):
+            dt = dt_at(event.new)
+            if dt != settings.dt:
+                settings.dt = dt
+
+        slider.param.watch(dragged, "value_throttled")
+
+        def follow(event):  # the field, a button or a refused value set dt: the slider shows it
+            if event.new is not None and abs(slider.value - dt_position(event.new)) > 1e-9:
+                slider.value = dt_position(event.new)
+
+        settings.param.watch(follow, "dt")
+
+        def scale(factor):
+            dt, clamped = dt_scaled(settings.dt, factor)
+            note = ""
+            if clamped:
+                which = "smallest" if dt == DT_RANGE[0] else "largest"
+                note = (
+                    f"{SYSTEMS[name].title}, time step dt: {settings.dt * factor:g} s is "
+                    f"outside [{DT_RANGE[0]:g}, {DT_RANGE[1]:g}] s; {dt:g} s is the {which} "
+                    "accepted."
+                )
+            if dt != settings.dt:
+                # the rebuild this asks for shows its messages: the note goes with them
+                if note:
+                    self._notes.append(note)
+                settings.dt = dt
+            elif note:
+                self._show_error(note)
+
+        buttons = [
+            pn.widgets.Button(
+                label=label,
+                width=44,
+                align="center",
+                description=tip,
+                css_classes=[f"il-{name}-dt-{role}"],
+            )
+            for label, role, tip in (
+                ("÷2", "half", figures.DT_HALF_TITLE),
+                ("×2", "double", figures.DT_DOUBLE_TITLE),
+            )
+        ]
+        buttons[0].on_click(lambda _: scale(0.5))
+        buttons[1].on_click(lambda _: scale(2.0))
+        return pn.Row(buttons[0], slider, buttons[1], sizing_mode="stretch_width")
 
     @functools.cached_property
     def banner(self) -> Column:
@@ -644,6 +717,11 @@ class Dashboard(pn.viewable.Viewer):
             return
         run = self.runs[name]
         recommended = run.system.recommended_dt
+        slider = self._dt_sliders.get(name)
+        if slider is not None:  # the mark on the slider moves to the new recommendation
+            css = figures.dt_slider_css(recommended)
+            if slider.stylesheets != [css]:
+                slider.stylesheets = [css]
         label = self.settings[name].param["dt"].label
         if run.dt > 1.5 * recommended:
             label = f"{label}: {recommended:g} recommended"
@@ -654,7 +732,7 @@ class Dashboard(pn.viewable.Viewer):
     def _apply_requests(self) -> None:
         """Rebuild, reset and re-style what the controls asked for."""
         rebuilt = set()
-        errors = []
+        errors, self._notes = self._notes, []
         if self._rebuild_requested:
             names = list(self.integrators)
             if not names:

@@ -19,7 +19,7 @@ from integrator_lab.views.shared import DT_RANGE
 # -- declared state ----------------------------------------------------------------------------
 def _declare(p) -> param.Parameter:
     """A ``param`` parameter with the bounds, unit and doc of a core :class:`Param`."""
-    label = f"{p.name} ({p.unit})" if p.unit else p.name
+    label = p.title  # declared once, in the core (Param.title)
     doc = f"{p.doc}; {p.accepted()}" if p.doc else p.accepted()
     if p.kind == "choice":
         return param.Selector(default=p.default, objects=list(p.choices), label=label, doc=doc)

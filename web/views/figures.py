@@ -62,6 +62,7 @@ from bokeh.models import (
     BasicTickFormatter,
     Button,
     Checkbox,
+    CheckboxButtonGroup,
     ColumnDataSource,
     CustomJS,
     CustomJSHover,
@@ -97,11 +98,14 @@ from integrator_lab.views.scene import (
 from integrator_lab.views.shared import (
     DT_RANGE,
     FRAME_SCENE,
+    DT_SLIDER_STEPS,
     PANEL_SYSTEMS,
     ROLLOVER,
     SAMPLE_COLUMNS,
     SPEED_RANGE,
     diverged_text,
+    dt_mark,
+    dt_position,
     status_text,
 )
 
@@ -193,6 +197,7 @@ class Controls:
     """Widgets that act on every panel."""
 
     integrators: MultiChoice
+    systems: CheckboxButtonGroup
     play: Toggle
     step: Button
     reset: Button
@@ -219,6 +224,15 @@ def build_controls(config: DashboardConfig) -> Controls:
             min_width=280,
             description="Integrators run in lockstep on every system; hover a body in the "
             "animation for its order and properties.",
+        ),
+        # the page's system picker (the page shows any of the panels it was built with, in
+        # the order the state says); the labels are the systems' titles
+        systems=CheckboxButtonGroup(
+            labels=[SYSTEMS[s].title for s in config.systems],
+            active=list(range(len(config.systems))),
+            name=name("systems"),
+            align="end",
+            html_attributes={"title": "Systems shown (at least one)"},
         ),
         play=Toggle(
             label="Pause" if config.playing else "Play",
@@ -292,10 +306,14 @@ def input_step(p) -> float:
     return 10.0 ** (math.floor(math.log10(reference)) - 1)
 
 
+#: a field's title wraps in a narrow column (a phone) rather than push the page wider
+WRAPPING_TITLE = ".bk-input-group > label { white-space: normal; overflow-wrap: anywhere; }"
+
+
 def param_widget(system_name: str, p, value) -> Spinner | Select:
     """The widget for one declared parameter: a Select for choices, else a Spinner bounded
     by the declared range (open bounds are enforced by validation, not by the spinner)."""
-    title = f"{p.name} ({p.unit})" if p.unit else p.name
+    title = p.title  # declared once, in the core (Param.title)
     wname = model_name(system_name, f"param:{p.name}")
     description = f"{p.doc}; {p.accepted()}"
     if p.kind == "choice":
@@ -307,6 +325,7 @@ def param_widget(system_name: str, p, value) -> Spinner | Select:
             description=description,
             sizing_mode="stretch_width",
             min_width=90,
+            stylesheets=[WRAPPING_TITLE],
         )
     if p.kind == "int":
         return Spinner(
@@ -320,6 +339,7 @@ def param_widget(system_name: str, p, value) -> Spinner | Select:
             description=description,
             sizing_mode="stretch_width",
             min_width=90,
+            stylesheets=[WRAPPING_TITLE],
         )
     return Spinner(
         title=title,
@@ -333,7 +353,51 @@ def param_widget(system_name: str, p, value) -> Spinner | Select:
         description=description,
         sizing_mode="stretch_width",
         min_width=90,
+        stylesheets=[WRAPPING_TITLE],
     )
+
+
+# -- the time step on a log scale ------------------------------------------------------------
+#: the slider's value, log10(dt), as the slider shows it: the time step in seconds
+DT_SLIDER_FORMAT = "return Number((10 ** tick).toPrecision(3)) + ' s';"
+
+
+def dt_slider_css(recommended: float) -> str:
+    """The mark of the recommended step on the time-step slider's track (CSS for the
+    slider's shadow root). ``--il-dt-mark`` (a percentage of the track) and
+    ``--il-dt-mark-text`` set on an ancestor element move it: the recommended step depends
+    on the parameters (a stiffer cradle contact is shorter)."""
+    at = f"var(--il-dt-mark, {dt_mark(recommended):.3f}%)"
+    text = f'var(--il-dt-mark-text, "recommended {recommended:g} s")'
+    return (
+        ":host { margin-bottom: 18px; }"
+        ".bk-slider-title { white-space: normal; }"
+        ".noUi-base::after { content: ''; position: absolute; z-index: 1; top: -5px;"
+        f" bottom: -5px; left: {at}; width: 2px; margin-left: -1px; background: #3d4247;"
+        " pointer-events: none; }"
+        f".noUi-base::before {{ content: {text}; position: absolute; top: 15px;"
+        f" left: clamp(4em, {at}, calc(100% - 4em)); transform: translateX(-50%);"
+        " font-size: 11px; line-height: 1; white-space: nowrap; color: #3d4247;"
+        " pointer-events: none; }"
+    )
+
+
+def dt_slider_options(recommended: float) -> dict:
+    """What a time-step slider (Bokeh's ``Slider``, Panel's ``FloatSlider``) takes: log10(dt)
+    across :data:`DT_RANGE`, shown as seconds, with the recommended step marked."""
+    lo, hi = (math.log10(x) for x in DT_RANGE)
+    return {
+        "start": lo,
+        "end": hi,
+        "step": (hi - lo) / DT_SLIDER_STEPS,
+        "format": CustomJSTickFormatter(code=DT_SLIDER_FORMAT),
+        "stylesheets": [dt_slider_css(recommended)],
+    }
+
+
+DT_SLIDER_TITLE = f"time step dt, log scale ({DT_RANGE[0]:g} to {DT_RANGE[1]:g} s)"
+DT_HALF_TITLE = "Halve the time step (÷2)"
+DT_DOUBLE_TITLE = "Double the time step (×2)"
 
 
 # -- one panel -------------------------------------------------------------------------------
@@ -724,16 +788,47 @@ class SystemFigures:
             name=n("dt"),
             sizing_mode="stretch_width",
             min_width=90,
+            stylesheets=[WRAPPING_TITLE],
             description=(
                 f"fixed time step of every integrator; recommended "
                 f"{system.recommended_dt:g} s; accepted: {DT_RANGE[0]:g} to "
                 f"{DT_RANGE[1]:g} s"
             ),
         )
+        # the time step on a log scale, with ×2 / ÷2 (the spinner above stays for typing)
+        self.dt_slider = Slider(
+            title=DT_SLIDER_TITLE,
+            value=dt_position(config.dt_of(name)),
+            name=n("dt:slider"),
+            sizing_mode="stretch_width",
+            min_width=120,
+            **dt_slider_options(system.recommended_dt),
+        )
+        self.dt_half, self.dt_double = (
+            Button(
+                label=label,
+                name=n(f"dt:{role}"),
+                width=44,
+                align="center",
+                html_attributes={"title": tip},
+            )
+            for label, role, tip in (
+                ("÷2", "half", DT_HALF_TITLE),
+                ("×2", "double", DT_DOUBLE_TITLE),
+            )
+        )
+        self.dt_row = row(
+            self.dt_half,
+            self.dt_slider,
+            self.dt_double,
+            sizing_mode="stretch_width",
+            name=n("dt:row"),
+        )
         self.params = {p.name: param_widget(name, p, system.params[p.name]) for p in cls.PARAMS}
         widgets = [self.dt, *self.params.values()]
         self.param_grid = GridBox(
-            children=[(w, k // 3, k % 3) for k, w in enumerate(widgets)],
+            children=[(self.dt_row, 0, 0, 1, 3)]
+            + [(w, 1 + k // 3, k % 3) for k, w in enumerate(widgets)],
             sizing_mode="stretch_width",
             name=n("params"),
             spacing=(2, 8),
@@ -985,6 +1080,7 @@ class DashboardModels:
 #: the controls in the order they are shown
 CONTROL_ORDER = (
     "integrators",
+    "systems",
     "play",
     "step",
     "reset",

@@ -302,6 +302,11 @@ class Live:
         self.runs[name] = run
         return {"layout": run.layout(), "errors": errors}
 
+    def remove(self, name: str) -> None:
+        """Stop and forget system ``name`` (a view no longer shows it; :meth:`configure`
+        starts it again)."""
+        self.runs.pop(name, None)
+
     def set_integrators(self, names) -> list[dict]:
         unknown = [n for n in names if n not in INTEGRATORS]
         if unknown or not names or len(set(names)) != len(names):

@@ -8,12 +8,19 @@ JavaScript gets it through its build-time data (:func:`page_constants`, embedded
 
 from __future__ import annotations
 
+import math
+
 #: the systems the dashboard shows, left to right
 PANEL_SYSTEMS = ("pendulum", "cradle", "spring")
 #: slow motion to fast forward, × real time
 SPEED_RANGE = (0.1, 4.0)
 #: s: finer steps crawl, coarser ones mean nothing on these systems
 DT_RANGE = (1e-5, 0.5)
+#: the time-step slider runs over log10(dt) across DT_RANGE in this many steps (about 2 %
+#: of dt each); a dt it sets, or ×2 / ÷2 give, keeps DT_DIGITS significant digits, so links
+#: stay short
+DT_SLIDER_STEPS = 470
+DT_DIGITS = 3
 #: samples kept per integrator and plot (older ones roll over): bounded memory
 ROLLOVER = 3000
 
@@ -91,12 +98,39 @@ def diverged_text(name: str, at: float) -> str:
     return DIVERGED_TEXT.format(name=name, at=f"{at:.{TEXT_DIGITS['at']}g}")
 
 
+def dt_position(dt: float) -> float:
+    """Where ``dt`` sits on the time-step slider: log10(dt), clamped to :data:`DT_RANGE`."""
+    return math.log10(min(max(dt, DT_RANGE[0]), DT_RANGE[1]))
+
+
+def dt_at(position: float) -> float:
+    """The time step at slider ``position`` (:func:`dt_position`'s inverse), rounded to
+    :data:`DT_DIGITS` significant digits and kept in :data:`DT_RANGE`."""
+    return min(max(float(f"{10.0**position:.{DT_DIGITS}g}"), DT_RANGE[0]), DT_RANGE[1])
+
+
+def dt_scaled(dt: float, factor: float) -> tuple[float, bool]:
+    """``(dt × factor, False)``, or ``(the nearer end of DT_RANGE, True)`` when that falls
+    outside it: what the ×2 and ÷2 buttons set."""
+    wanted = float(f"{dt * factor:.{DT_DIGITS}g}")
+    if wanted < DT_RANGE[0] or wanted > DT_RANGE[1]:
+        return min(max(wanted, DT_RANGE[0]), DT_RANGE[1]), True
+    return wanted, False
+
+
+def dt_mark(recommended: float) -> float:
+    """Where the recommended step is marked on the slider, as a percentage of its track."""
+    lo, hi = (math.log10(x) for x in DT_RANGE)
+    return 100.0 * (dt_position(recommended) - lo) / (hi - lo)
+
+
 def page_constants() -> dict:
     """All of the above but the systems (the page gets those it shows), as JSON for the
     page's JavaScript."""
     return {
         "speedRange": list(SPEED_RANGE),
         "dtRange": list(DT_RANGE),
+        "dtDigits": DT_DIGITS,
         "rollover": ROLLOVER,
         "frameLayout": frame_layout(),
         "texts": {
