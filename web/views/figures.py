@@ -97,8 +97,8 @@ from integrator_lab.views.scene import (
 )
 from integrator_lab.views.shared import (
     DT_RANGE,
-    FRAME_SCENE,
     DT_SLIDER_STEPS,
+    FRAME_SCENE,
     PANEL_SYSTEMS,
     ROLLOVER,
     SAMPLE_COLUMNS,
