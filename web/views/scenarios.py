@@ -168,7 +168,11 @@ def parse_query(query: str) -> dict:
                     value = float(raw)
                 except ValueError:
                     pass  # validate names what is accepted
-            out["params"].setdefault(system, {})[name] = decl.validate(value, owner=system)
+            try:
+                value = decl.validate(value, owner=system)
+            except ValueError as exc:
+                raise ValueError(f"{key!r}: {exc}") from None
+            out["params"].setdefault(system, {})[name] = value
         else:
             raise ValueError(f"{key!r}: unknown setting")
     return out
