@@ -14,8 +14,10 @@ import { applyView } from "./plots.js";
 import { startWorker, dashboardDrawn } from "./worker.js";
 import { setWidgetsFromState, wireWidgets } from "./widgets.js";
 import { publishApi } from "./status.js";
+import { showLessons } from "./scenarios.js";
 
 publishApi();
+showLessons();
 
 // -- start -------------------------------------------------------------------------------
 // The dashboard is drawn first and Python boots after: both want the CPU, and a drawn
