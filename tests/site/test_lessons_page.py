@@ -7,9 +7,13 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from test_static_page import open_page, site  # noqa: F401 - fixtures: the built site, a tab
+import test_static_page as pages
 
 from integrator_lab.views.scenarios import SCENARIOS, link
+
+# the page tests' fixtures: the built site, served, and a tab on it
+site = pages.site
+open_page = pages.open_page
 
 
 def _query(page):

@@ -51,8 +51,8 @@ from integrator_lab.site.snapshot import (
     pyodide_version,
 )
 from integrator_lab.views import figures
-from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_label
 from integrator_lab.views.scenarios import page_lessons
+from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_label
 from integrator_lab.views.shared import page_constants
 
 DEFAULT_OUT = "_site"
