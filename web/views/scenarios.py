@@ -97,8 +97,9 @@ SCENARIOS: tuple[Scenario, ...] = (
         "systems=spring&integrators=symplectic-euler,rk4&spring.damping=2&spring.dt=0.1",
         "Symplectic Euler, the game engines' integrator, shrinks the spring's phase-space area "
         "by the factor 1 − b·dt/m at every step, as Unity's linear drag multiplies the velocity "
-        "by 1 − k·dt: at dt = 0.1 s its block settles visibly faster than the dashed exact "
-        "ghost, which RK4 follows. Game-engine drag has the same flaw (the drag system is not "
+        "by 1 − k·dt: at dt = 0.1 s its block comes to rest sooner than the dashed exact "
+        "ghost, with half the exact energy left after 3 s, while RK4 follows the ghost. "
+        "Game-engine drag has the same flaw (the drag system is not "
         "on this page: `integrator-lab run drag --set model=unity --dt 0.1 --duration 30`): "
         "its terminal velocity F/(m k)·(1 − k·dt) is 19 m/s at dt = 0.1 s instead of 20 m/s.",
     ),
