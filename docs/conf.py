@@ -19,6 +19,7 @@ extensions = [
     "cli_help",  # _ext/cli_help.py: the CLI's real --help text
     "drag_table",  # _ext/drag_table.py: terminal velocities simulated at build time
     "study_table",  # _ext/study_table.py: convergence and cost tables computed at build time
+    "lessons_list",  # _ext/lessons_list.py: the lab's lessons (integrator_lab.views.scenarios)
 ]
 
 root_doc = "index"

@@ -15,8 +15,10 @@ import { startWorker, dashboardDrawn } from "./worker.js";
 import { setWidgetsFromState, wireWidgets } from "./widgets.js";
 import { publishApi } from "./status.js";
 import { initStudy } from "./study.js";
+import { showLessons } from "./scenarios.js";
 
 publishApi();
+showLessons();
 
 // -- start -------------------------------------------------------------------------------
 // The dashboard is drawn first and Python boots after: both want the CPU, and a drawn

@@ -14,6 +14,7 @@ function defaultState() {
     speed: DEFAULTS.speed, playing: DEFAULTS.playing, exact: DEFAULTS.exact,
     energy: DEFAULTS.energy, log: DEFAULTS.log, phase: DEFAULTS.phase,
     embed: DEFAULTS.embed, dt: Object.assign({}, DEFAULTS.dt),
+    lesson: null, // the lesson whose note is shown (scenarios.js), or null
     params: Object.fromEntries(SYSTEMS.map((s) => [s, Object.assign({}, DEFAULTS.params[s])])),
     ...defaultStudyState(),
   };
@@ -50,6 +51,9 @@ function stateFromQuery(search) {
     } else if (FLAGS.has(key)) {
       if (raw === "1" || raw === "0") state[FLAGS.get(key)] = raw === "1";
       else fallback(key, raw, "0 or 1", "the default");
+    } else if (key === "lesson") {
+      if (data.lessons.some((l) => l.id === raw)) state.lesson = raw;
+      else fallback(key, raw, `one of ${data.lessons.map((l) => l.id).join(", ")}`, "none");
     } else if (key === "energy") {
       if (data.energyModes.includes(raw)) state.energy = raw;
       else fallback(key, raw, `one of ${data.energyModes.join(", ")}`, "the default");
@@ -81,6 +85,7 @@ function stateFromQuery(search) {
 
 function queryFromState(state) {
   const query = new URLSearchParams();
+  if (state.lesson) query.set("lesson", state.lesson);
   const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
   if (!same(state.systems, SYSTEMS)) query.set("systems", state.systems.join(","));
   if (!same(state.integrators, DEFAULTS.integrators)) {

@@ -23,6 +23,7 @@ PAGES = (
     "embedding",
     "reference",
     "own-method",
+    "lessons",
 )
 
 
@@ -48,6 +49,23 @@ def test_every_page_is_built_with_its_demos(built_docs):
     }
     assert demos["index"] == 1 and demos["integrators"] == 4 and demos["cradle"] == 2
     assert (built_docs / SITE_DIR / "index.html").is_file()
+
+
+def test_the_lessons_page_links_every_lesson_to_the_docs_copy_of_the_lab(built_docs):
+    import html
+
+    from integrator_lab.views.scenarios import SCENARIOS
+
+    text = html.unescape((built_docs / "lessons.html").read_text(encoding="utf-8"))
+    # the words only: no tags, one space between words, Sphinx's curly apostrophes straight
+    words = " ".join(re.sub(r"<[^>]+>", "", text).replace("\u2019", "'").split())
+    for scenario in SCENARIOS:
+        href = f'href="{SITE_DIR}/index.html?{scenario.link_query()}"'
+        assert href in text, scenario.id
+        assert scenario.title in text
+        # the note's sentences, `code` as code
+        first = scenario.look_for.split("`")[0]
+        assert " ".join(first.split()) in words, scenario.id
 
 
 def test_nothing_is_loaded_from_elsewhere(built_docs):

@@ -58,6 +58,7 @@ from integrator_lab.server.study import StudyView
 from integrator_lab.views import figures
 from integrator_lab.views.figures import ENERGY_MODES
 from integrator_lab.views.live import Live, SystemRun
+from integrator_lab.views.scenarios import SCENARIOS, get_scenario
 from integrator_lab.views.scene import exact_curve
 from integrator_lab.views.shared import (
     DT_RANGE,
@@ -89,6 +90,9 @@ ACK_TIMEOUT = 1.0
 #: longest wall time one tick covers (s): after a stall the clock skips the rest
 MAX_TICK_WALL = 0.25
 ENERGY_LABELS = dict(zip(figures.ENERGY_MODE_LABELS, ENERGY_MODES))
+#: the Lessons menu: its label -> lesson id ("" for none)
+NO_LESSON = "Choose a lesson…"
+LESSON_LABELS = {NO_LESSON: "", **{s.title: s.id for s in SCENARIOS}}
 DISCONNECTED_TEXT = "Connection to the server lost \u2014 reload the page to start again."
 
 log = logging.getLogger(__name__)
@@ -154,6 +158,13 @@ class Dashboard(pn.viewable.Viewer):
         default=False,
         label="Phase space",
         doc="Show the phase-space plot (coordinate against velocity)",
+    )
+    lesson = param.Selector(
+        default="",
+        objects=LESSON_LABELS,
+        label="Lessons",
+        doc="A one-click view that shows one thing an integrator does, with a note of what "
+        "to look for (the static page's Lessons)",
     )
 
     def __init__(self, systems=PANEL_SYSTEMS, **params):
@@ -251,7 +262,17 @@ class Dashboard(pn.viewable.Viewer):
             name: StudyView(name, functools.partial(self._study_input, name))
             for name in self.systems
         }
+        self.lesson_note = pn.pane.Alert(
+            "",
+            alert_type="info",
+            visible=False,
+            sizing_mode="stretch_width",
+            css_classes=["il-lesson"],
+        )
+        self._columns: dict = {}  # system -> its column in the layout
         self._layout = self._build_layout()
+        if self.lesson:
+            self._lesson_changed()
 
     @property
     def runs(self) -> dict[str, SystemRun]:
@@ -330,18 +351,17 @@ class Dashboard(pn.viewable.Viewer):
                 child for child in models.layout.children if child is not models.param_grid
             ]
             plots = pn.pane.Bokeh(models.layout, sizing_mode="stretch_width")
-            columns.append(
-                pn.Column(
-                    self.system_messages[name],
-                    plots,
-                    dt_row,
-                    settings,
-                    download,
-                    self.studies[name].layout,
-                    sizing_mode="stretch_width",
-                    min_width=320,
-                )
+            self._columns[name] = pn.Column(
+                self.system_messages[name],
+                plots,
+                dt_row,
+                settings,
+                download,
+                self.studies[name].layout,
+                sizing_mode="stretch_width",
+                min_width=320,
             )
+            columns.append(self._columns[name])
         # the flow-control models ride along on an invisible spacer
         flow = pn.pane.Bokeh(
             Spacer(width=0, height=0, visible=False, tags=[self._carrier, self._echo]),
@@ -350,6 +370,8 @@ class Dashboard(pn.viewable.Viewer):
         return pn.Column(
             pn.pane.Markdown(f"## {TITLE}", margin=(0, 10)),
             pn.pane.Bokeh(self.banner),
+            control(pn.widgets.Select, "lesson", width=300),
+            self.lesson_note,
             header,
             self.message,
             flow,
@@ -794,6 +816,51 @@ class Dashboard(pn.viewable.Viewer):
     def _request_rebuild(self, name: str) -> None:
         if not self._reverting:
             self._rebuild_requested.add(name)
+
+    @param.depends("lesson", watch=True)
+    def _lesson_changed(self):
+        """Show the chosen lesson: its systems, integrators, steps, parameters and view
+        settings (the rest back at their defaults, as its link on the static page does),
+        and its note; no lesson: every system again, no note."""
+        if not self.lesson:
+            self.lesson_note.visible = False
+            for column in self._columns.values():
+                column.visible = True
+            return
+        scenario = get_scenario(self.lesson)
+        settings = scenario.settings()
+        shown = [name for name in settings.get("systems", self.systems) if name in self.systems]
+        for name, column in self._columns.items():
+            column.visible = name in shown
+        defaults = {
+            key: self.param[key].default
+            for key in ("speed", "playing", "show_exact", "log_scale", "show_phase")
+        }
+        fields = {
+            "speed": "speed",
+            "playing": "playing",
+            "exact": "show_exact",
+            "log": "log_scale",
+            "phase": "show_phase",
+        }
+        values = {fields[k]: v for k, v in settings.items() if k in fields}
+        self.param.update(
+            integrators=settings.get("integrators", list(DEFAULT_INTEGRATORS)),
+            energy_mode=settings.get("energy", self.param["energy_mode"].default),
+            **{**defaults, **values},
+        )
+        for name in self.systems:
+            declared = self.settings[name].param
+            values = {key: declared[key].default for key in declared if key != "name"}
+            values.update(settings["params"].get(name, {}))
+            if name in settings["dt"]:
+                values["dt"] = settings["dt"][name]
+            self.settings[name].param.update(**values)
+        self._rebuild_requested.update(self.runs)  # from t = 0, even where nothing changed
+        self.lesson_note.object = (
+            f"**{html.escape(scenario.title)}.** {html.escape(scenario.look_for)}"
+        )
+        self.lesson_note.visible = True
 
     @param.depends("integrators", watch=True)
     def _integrators_changed(self):

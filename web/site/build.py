@@ -51,6 +51,7 @@ from integrator_lab.site.snapshot import (
     pyodide_version,
 )
 from integrator_lab.views import figures
+from integrator_lab.views.scenarios import page_lessons
 from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_label
 from integrator_lab.views.shared import page_constants
 from integrator_lab.views.study import study_page_data
@@ -213,6 +214,7 @@ def page_data(config: figures.DashboardConfig) -> dict:
             "params": {name: dict(config.system(name).params) for name in systems},
         },
         "energyModes": list(figures.ENERGY_MODES),
+        "lessons": page_lessons(),  # the Lessons menu (views.scenarios)
         # ranges, rollover, sample columns, frame layout, status texts (views.shared)
         **page_constants(),
         "colors": dict(INTEGRATOR_COLORS),

@@ -1,0 +1,97 @@
+"""The Lessons menu of the static page, in Chromium on the real built site: every lesson
+(integrator_lab.views.scenarios) loads its view with no message, goes live and shows its
+note; choosing one from the menu updates the URL; closing the note drops it from the URL."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import test_static_page as pages
+
+from integrator_lab.views.scenarios import SCENARIOS, link
+
+# the page tests' fixtures: the built site, served, and a tab on it
+site = pages.site
+open_page = pages.open_page
+
+
+def _query(page):
+    return parse_qs(urlsplit(page.page.url).query)
+
+
+def _check_state(page, scenario):
+    """The page state holds what the lesson's query says."""
+    settings = scenario.settings()
+    state = page.js("window.integratorLab.state()")
+    assert state["lesson"] == scenario.id
+    assert state["systems"] == settings["systems"]
+    assert state["integrators"] == settings["integrators"]
+    for system, dt in settings["dt"].items():
+        assert state["dt"][system] == dt
+    for system, params in settings["params"].items():
+        for name, value in params.items():
+            assert state["params"][system][name] == value
+    if "speed" in settings:
+        assert state["speed"] == settings["speed"]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_each_lesson_loads_without_a_message_goes_live_and_shows_its_note(open_page, scenario):
+    page = open_page(link(scenario))
+    page.wait_live()
+    page.wait_samples(2, scenario.settings()["systems"])
+    note = page.page.locator("#il-lesson")
+    assert note.is_visible()
+    text = note.inner_text()
+    assert scenario.title in text
+    # the note's text, with `code` shown as code (no backquotes left)
+    assert scenario.look_for.replace("`", "") in text
+    _check_state(page, scenario)
+    assert page.messages() == []
+    assert page.page.locator(".il-alert:visible").count() == 0
+    assert page.errors == []
+    status = page.status()
+    assert status["error"] is None
+    assert all(status["systems"][s]["error"] is None for s in scenario.settings()["systems"])
+
+
+def test_the_menu_loads_a_lesson_and_the_url_follows(open_page):
+    page = open_page()
+    page.wait_live()
+    assert page.page.locator("#il-lesson").count() == 0  # no lesson, no note
+    links = page.page.locator("#il-lessons a")
+    assert not links.first.is_visible()  # closed
+    page.page.locator("#il-lessons summary").click()
+    assert links.count() == len(SCENARIOS)
+    assert links.all_inner_texts() == [s.title for s in SCENARIOS]
+    chosen = SCENARIOS[2]
+    page.page.get_by_role("link", name=chosen.title).click()
+    page.page.wait_for_url(lambda url: "lesson=" in url)
+    page.wait_live()
+    assert _query(page)["lesson"] == [chosen.id]
+    assert page.page.locator("#il-lesson").is_visible()
+    _check_state(page, chosen)
+    # the current lesson is marked in the menu
+    page.page.locator("#il-lessons summary").click()
+    current = page.page.locator("#il-lessons a[aria-current]")
+    assert current.inner_text() == chosen.title
+    page.page.keyboard.press("Escape")
+    assert not current.is_visible()
+    # closing the note drops the lesson from the URL, and keeps its view
+    page.page.locator(".il-lesson-close").click()
+    assert page.page.locator("#il-lesson").count() == 0
+    query = _query(page)
+    assert "lesson" not in query
+    assert query["integrators"] == [",".join(chosen.settings()["integrators"])]
+    assert page.messages() == []
+    assert page.errors == []
+
+
+def test_an_unknown_lesson_is_reported_and_the_page_goes_on(open_page):
+    page = open_page("?lesson=nope")
+    page.wait_live()
+    messages = page.messages()
+    assert len(messages) == 1 and '"lesson"' in messages[0] and SCENARIOS[0].id in messages[0]
+    assert page.page.locator("#il-lesson").count() == 0
+    assert page.errors == []

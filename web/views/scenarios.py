@@ -1,0 +1,199 @@
+"""The lessons: one-click scenarios, each a view of the lab (a URL query) and two sentences
+of what to look for, stated once for the static page, the Panel dashboard and the docs.
+
+A lesson's ``query`` uses the page's link syntax (``static/js/urlstate.js``): ``systems``,
+``integrators``, ``speed``, ``play``/``exact``/``log``/``phase`` (0 or 1), ``energy`` and
+``<system>.dt`` / ``<system>.<parameter>``. What the sentences claim is checked against the
+core by ``tests/core/test_scenarios.py``; keep them true when a lesson or the core changes.
+
+Standard library only, like :mod:`integrator_lab.views.shared`: no Bokeh or Panel.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from urllib.parse import parse_qsl
+
+from integrator_lab.core import INTEGRATORS, SYSTEMS
+from integrator_lab.views.shared import DT_RANGE, PANEL_SYSTEMS, SPEED_RANGE
+
+#: the page's 0/1 settings: query key -> state field (as in urlstate.js)
+FLAGS = {"play": "playing", "exact": "exact", "log": "log", "phase": "phase"}
+ENERGY_MODES = ("error", "breakdown")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One lesson: ``id`` (the page's ``lesson=`` value), a short ``title``, the view as a
+    URL ``query`` and ``look_for``, two sentences of what to look for there."""
+
+    id: str
+    title: str
+    query: str
+    look_for: str
+
+    def link_query(self) -> str:
+        """The query of the page that shows this lesson: its view and its note."""
+        return f"lesson={self.id}&{self.query}"
+
+    def settings(self) -> dict:
+        """This lesson's settings, validated (see :func:`parse_query`)."""
+        return parse_query(self.query)
+
+
+SCENARIOS: tuple[Scenario, ...] = (
+    Scenario(
+        "euler-blows-up",
+        "Explicit Euler blows up",
+        "systems=spring,cradle&integrators=euler,symplectic-euler&spring.damping=0&spring.dt=0.05",
+        "Explicit Euler adds energy at every step: its energy error climbs above zero and its "
+        "spring block swings wider and wider until, after about 6 s, it is marked diverged. "
+        "On the cradle the same happens within a few seconds, while symplectic Euler, at the "
+        "same steps, keeps both going.",
+    ),
+    Scenario(
+        "symplectic-bounded",
+        "Symplectic Euler keeps energy bounded",
+        "systems=pendulum,spring&integrators=symplectic-euler,rk4&speed=4"
+        "&pendulum.dt=0.1&spring.damping=0&spring.dt=0.1",
+        "At a coarse 0.1 s step symplectic Euler's energy error swings to both sides of zero "
+        "but its swings never grow, however long the run (here at 4× speed). RK4 is far more "
+        "accurate at first, yet its error sinks a little further below zero every second "
+        "and never comes back.",
+    ),
+    Scenario(
+        "rk4-loses",
+        "RK4 loses energy at dt = 0.25",
+        "systems=spring&integrators=rk4,velocity-verlet&spring.damping=0&spring.dt=0.25",
+        "The classic case of Glenn Fiedler's “Integration Basics”: an undamped spring "
+        "(k = 15 N/m, m = 1 kg) at dt = 0.25 s. RK4, fourth order, loses about 1 % of the "
+        "energy every step, so its error sinks steadily and its block's swings shrink, while "
+        "velocity Verlet's error dips and comes back to zero every half period, with no drift.",
+    ),
+    Scenario(
+        "implicit-damps",
+        "Implicit Euler damps",
+        "systems=pendulum,spring&integrators=implicit-euler,implicit-midpoint"
+        "&pendulum.dt=0.05&spring.damping=0&spring.dt=0.05",
+        "Nothing here is damped, yet implicit Euler's pendulum and spring come to rest: its "
+        "energy error sinks towards −100 %, energy destroyed by the method alone (numerical "
+        "dissipation). Implicit midpoint, implicit too but symplectic, keeps the energy: its "
+        "error stays near zero (below 10⁻³ on the pendulum, rounding on the spring).",
+    ),
+    Scenario(
+        "stiff-cradle",
+        "A stiffer cradle needs a smaller dt",
+        "systems=cradle&integrators=symplectic-euler,velocity-verlet,rk4"
+        "&cradle.stiffness=20000000&cradle.dt=0.001",
+        "The contacts are 1000× stiffer than the default, so a collision is much shorter and "
+        "the recommended step drops from 1 ms to 0.05 ms; at the old 1 ms step every "
+        "integrator's contact blows up within the first second and is marked diverged. Set "
+        "dt to the recommended 5e-05 s and the same cradle runs fine.",
+    ),
+    Scenario(
+        "damping-per-step",
+        "Damping per step (game-engine drag)",
+        "systems=spring&integrators=symplectic-euler,rk4&spring.damping=2&spring.dt=0.1",
+        "Symplectic Euler, the game engines' integrator, shrinks the spring's phase-space area "
+        "by the factor 1 − b·dt/m at every step, as Unity's linear drag multiplies the velocity "
+        "by 1 − k·dt: at dt = 0.1 s its block comes to rest sooner than the dashed exact "
+        "ghost, with half the exact energy left after 3 s, while RK4 follows the ghost. "
+        "Game-engine drag has the same flaw (the drag system is not "
+        "on this page: `integrator-lab run drag --set model=unity --dt 0.1 --duration 30`): "
+        "its terminal velocity F/(m k)·(1 − k·dt) is 19 m/s at dt = 0.1 s instead of 20 m/s.",
+    ),
+)
+
+BY_ID = {s.id: s for s in SCENARIOS}
+
+
+def get_scenario(scenario_id: str) -> Scenario:
+    """The lesson called ``scenario_id``; an unknown id is an error listing the valid ones."""
+    try:
+        return BY_ID[scenario_id]
+    except KeyError:
+        raise ValueError(
+            f"lesson: got {scenario_id!r}, expected one of {', '.join(BY_ID)}"
+        ) from None
+
+
+def _number(key: str, raw: str, low: float, high: float, unit: str = "") -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and low <= value <= high):
+        raise ValueError(f"{key!r}: got {raw!r}, expected a number in [{low:g}, {high:g}]{unit}")
+    return value
+
+
+def parse_query(query: str) -> dict:
+    """The settings a page query sets, validated as the page validates them: ``systems``,
+    ``integrators`` (lists), ``speed``, ``playing``/``exact``/``log``/``phase`` (bools),
+    ``energy``, ``dt`` (``{system: s}``) and ``params`` (``{system: {name: value}}``);
+    what the query leaves out is left out. Anything the page would refuse raises
+    ``ValueError`` naming the key."""
+    out: dict = {"dt": {}, "params": {}}
+    for key, raw in parse_qsl(query, keep_blank_values=True, strict_parsing=True):
+        if key in ("systems", "integrators"):
+            valid = PANEL_SYSTEMS if key == "systems" else tuple(INTEGRATORS)
+            names = [n.strip() for n in raw.split(",") if n.strip()]
+            bad = [n for n in names if n not in valid]
+            if bad or not names or len(set(names)) != len(names):
+                raise ValueError(
+                    f"{key!r}: got {raw!r}, expected distinct names among {', '.join(valid)}"
+                )
+            out[key] = names
+        elif key == "speed":
+            out["speed"] = _number(key, raw, *SPEED_RANGE)
+        elif key in FLAGS:
+            if raw not in ("0", "1"):
+                raise ValueError(f"{key!r}: got {raw!r}, expected 0 or 1")
+            out[FLAGS[key]] = raw == "1"
+        elif key == "energy":
+            if raw not in ENERGY_MODES:
+                raise ValueError(f"{key!r}: got {raw!r}, expected one of {ENERGY_MODES}")
+            out["energy"] = raw
+        elif "." in key and key.split(".")[0] in PANEL_SYSTEMS:
+            system, name = key.split(".", 1)
+            if name == "dt":
+                out["dt"][system] = _number(key, raw, *DT_RANGE, " s")
+                continue
+            decl = {p.name: p for p in SYSTEMS[system].PARAMS}.get(name)
+            if decl is None:
+                raise ValueError(f"{key!r}: {system} has no parameter {name!r}")
+            value: object = raw
+            if decl.kind != "choice":
+                try:
+                    value = float(raw)
+                except ValueError:
+                    pass  # validate names what is accepted
+            try:
+                value = decl.validate(value, owner=system)
+            except ValueError as exc:
+                raise ValueError(f"{key!r}: {exc}") from None
+            out["params"].setdefault(system, {})[name] = value
+        else:
+            raise ValueError(f"{key!r}: unknown setting")
+    return out
+
+
+def page_lessons() -> list[dict]:
+    """The lessons as the static page's data (``lessons`` in its build-time JSON)."""
+    return [{"id": s.id, "title": s.title, "query": s.query, "text": s.look_for} for s in SCENARIOS]
+
+
+def link(scenario: Scenario, site: str = "") -> str:
+    """A link to ``scenario`` on the static page at ``site`` (a folder URL or ``""``)."""
+    return f"{site}?{scenario.link_query()}"
+
+
+__all__ = [
+    "SCENARIOS",
+    "Scenario",
+    "get_scenario",
+    "link",
+    "page_lessons",
+    "parse_query",
+]
