@@ -10,7 +10,8 @@
 import { data, SYSTEMS } from "./data.js";
 import { message } from "./messages.js";
 import { saveState } from "./urlstate.js";
-import { applyView } from "./plots.js";
+import { applyView, sizePlots } from "./plots.js";
+import { showLegend } from "./legend.js";
 import { startWorker, dashboardDrawn } from "./worker.js";
 import { setWidgetsFromState, wireWidgets } from "./widgets.js";
 import { publishApi } from "./status.js";
@@ -66,6 +67,8 @@ Promise.all(embeds).then(() => {
   try { avoidNeedlessRestyles(); } catch { /* an optimisation only */ }
   setWidgetsFromState();
   applyView();
+  showLegend();
+  sizePlots();
   wireWidgets();
   saveState();
   document.documentElement.dataset.drawn = "1";

@@ -45,7 +45,7 @@ from integrator_lab.site.snapshot import (
     make_snapshot,
 )
 from integrator_lab.views import figures
-from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_label
+from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_about, integrator_label
 from integrator_lab.views.shared import page_constants
 
 DEFAULT_OUT = "_site"
@@ -178,6 +178,7 @@ def page_data(config: figures.DashboardConfig) -> dict:
         **page_constants(),
         "colors": dict(INTEGRATOR_COLORS),
         "labels": {name: integrator_label(name) for name in INTEGRATORS},
+        "abouts": {name: integrator_about(name) for name in INTEGRATORS},
         "lineStyles": _line_styles(),
     }
 
