@@ -12,6 +12,7 @@ import { message } from "./messages.js";
 import { saveState } from "./urlstate.js";
 import { applyView, sizePlots } from "./plots.js";
 import { showLegend } from "./legend.js";
+import { helpOnTap, releaseTouch } from "./touch.js";
 import { startWorker, dashboardDrawn } from "./worker.js";
 import { setWidgetsFromState, wireWidgets } from "./widgets.js";
 import { publishApi } from "./status.js";
@@ -69,6 +70,8 @@ Promise.all(embeds).then(() => {
   applyView();
   showLegend();
   sizePlots();
+  releaseTouch();
+  helpOnTap();
   wireWidgets();
   saveState();
   document.documentElement.dataset.drawn = "1";

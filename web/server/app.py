@@ -542,9 +542,11 @@ class Dashboard(pn.viewable.Viewer):
         updates cost to serialise.
         """
         if not (self.playing or self._moved or self._fresh):
-            if self._status_due:  # paused: only the real-time factor changes
+            if self._status_due:  # paused: the status says so
                 for name, run in self.runs.items():
-                    self.panels[name].status.text = figures.status_text(run.runner.time, run.rtf)
+                    self.panels[name].status.text = figures.status_text(
+                        run.runner.time, run.rtf, paused=True
+                    )
             return
         parts, systems, offset, sent_fresh = [], [], 1, set()
         for name, run in self._working():
@@ -571,7 +573,9 @@ class Dashboard(pn.viewable.Viewer):
             self._mark_diverged(name, frame["diverged"])
             self._show_alerts(name, frame.get("alerts") or [])
             if self._status_due:
-                self.panels[name].status.text = figures.status_text(frame["time"], run.rtf)
+                self.panels[name].status.text = figures.status_text(
+                    frame["time"], run.rtf, paused=not self.playing
+                )
         self._moved.clear()
         self.updates += 1
         carries_fresh = bool(sent_fresh)

@@ -113,6 +113,11 @@ ENERGY_HEIGHT = 230
 PHASE_HEIGHT = 260
 
 
+#: a widget's title wraps within its grid cell (Bokeh keeps it on one line, where a long one,
+#: such as the dt field's "recommended" note or a unit, ran into the next field or off a phone)
+WRAP_TITLE = ".bk-input-group > label { white-space: normal; overflow-wrap: anywhere; }"
+
+
 def model_name(owner: str, role: str) -> str:
     """The ``name`` of a model: ``owner`` is a system name or ``"controls"``."""
     return f"{owner}:{role}"
@@ -543,6 +548,8 @@ class SystemFigures:
         )
         self.params = {p.name: param_widget(name, p, system.params[p.name]) for p in cls.PARAMS}
         widgets = [self.dt, *self.params.values()]
+        for widget in widgets:
+            widget.stylesheets = [*widget.stylesheets, WRAP_TITLE]
         self.param_grid = GridBox(
             children=[(w, k // 3, k % 3) for k, w in enumerate(widgets)],
             sizing_mode="stretch_width",
