@@ -57,7 +57,7 @@ from integrator_lab.server.sessions import LOAD, REGISTRY, session_label
 from integrator_lab.views import figures
 from integrator_lab.views.figures import ENERGY_MODES
 from integrator_lab.views.live import Live, SystemRun
-from integrator_lab.views.scene import exact_curve
+from integrator_lab.views.scene import color_of, exact_curve, integrator_label
 from integrator_lab.views.shared import (
     PANEL_SYSTEMS,
     ROLLOVER,
@@ -148,6 +148,12 @@ class Dashboard(pn.viewable.Viewer):
         doc="Show the phase-space plot (coordinate against velocity)",
     )
 
+    hidden = param.ListSelector(
+        default=[],
+        objects=list(INTEGRATORS),
+        doc="Integrators toggled off in the legend: they go on running, but are not drawn",
+    )
+
     def __init__(self, systems=PANEL_SYSTEMS, **params):
         super().__init__(**params)
         self.systems = tuple(systems)
@@ -161,6 +167,7 @@ class Dashboard(pn.viewable.Viewer):
             energy_mode=self.energy_mode,
             log_scale=self.log_scale,
             show_phase=self.show_phase,
+            hidden=list(self.hidden),
         )
         self.panels = {name: figures.PanelModels(name, config) for name in self.systems}
         # the simulation: pacing (this session's share of the server), the bad-settings
@@ -285,6 +292,18 @@ class Dashboard(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
         self._play_button = header[1]
+        # the one legend (the static page has the same): a toggle per selected integrator,
+        # in its colour; off = not drawn in any panel, the run goes on
+        self.legend = pn.widgets.CheckButtonGroup(
+            options={},
+            value=[],
+            button_type="light",
+            css_classes=["il-legend"],
+            sizing_mode="stretch_width",
+            margin=(0, 10),
+        )
+        self._show_legend()
+        self.legend.param.watch(self._legend_toggled, "value")
         columns = []
         for name, models in self.panels.items():
             download = pn.widgets.FileDownload(
@@ -298,6 +317,8 @@ class Dashboard(pn.viewable.Viewer):
                 "potential,dissipated,total), as `integrator-lab run` writes them",
             )
             widgets = settings_widgets(name, self.settings[name], self._show_error)
+            for widget in widgets:  # long titles wrap in their cell, as on the static page
+                widget.stylesheets = [*widget.stylesheets, figures.WRAP_TITLE]
             self._dt_widgets[name] = widgets[0]  # dt is declared first
             self._label_dt(name)
             settings = pn.GridBox(*widgets, ncols=3, sizing_mode="stretch_width")
@@ -313,7 +334,8 @@ class Dashboard(pn.viewable.Viewer):
                     settings,
                     download,
                     sizing_mode="stretch_width",
-                    min_width=320,
+                    min_width=300,
+                    styles={"flex": "1 1 320px"},
                 )
             )
         # the flow-control models ride along on an invisible spacer
@@ -325,9 +347,11 @@ class Dashboard(pn.viewable.Viewer):
             pn.pane.Markdown(f"## {TITLE}", margin=(0, 10)),
             pn.pane.Bokeh(self.banner),
             header,
+            self.legend,
             self.message,
             flow,
-            pn.Row(*columns, sizing_mode="stretch_width"),
+            # side by side where they fit, stacked on a phone (a Row overflowed it)
+            pn.FlexBox(*columns, flex_wrap="wrap", gap="10px", sizing_mode="stretch_width"),
             sizing_mode="stretch_width",
         )
 
@@ -620,6 +644,28 @@ class Dashboard(pn.viewable.Viewer):
         self._fresh_since.pop(name, None)  # an acknowledgement must be of the new run
         self._label_dt(name)
 
+    def _show_legend(self) -> None:
+        """The legend's toggles: the selected integrators, pressed unless hidden."""
+        names = list(self.integrators)
+        colors = "".join(
+            f".bk-btn-group > .bk-btn:nth-child({k}) {{ border-left: 14px solid {color_of(n)}; }}"
+            for k, n in enumerate(names, start=1)
+        )
+        self.legend.stylesheets = [
+            colors + ".bk-btn:not(.bk-active) { text-decoration: line-through; opacity: 0.65; }"
+            ".bk-btn-group { flex-wrap: wrap; gap: 4px; } .bk-btn { flex: 0 0 auto; }"
+        ]
+        self.legend.param.update(
+            options={integrator_label(n): n for n in names},
+            value=[n for n in names if n not in self.hidden],
+        )
+
+    def _legend_toggled(self, event) -> None:
+        shown = set(event.new)
+        hidden = [n for n in self.integrators if n not in shown]
+        if hidden != list(self.hidden):
+            self.hidden = hidden
+
     def _label_dt(self, name: str) -> None:
         """The step a system recommends depends on its parameters (a stiffer cradle contact
         is shorter): the dt field names it when dt is much coarser."""
@@ -673,6 +719,7 @@ class Dashboard(pn.viewable.Viewer):
                         show_phase=self.show_phase,
                     ),
                 )
+                self._attempt(name, "hiding integrators", models.set_hidden, list(self.hidden))
 
     def _rebuild(self, name: str, integrators) -> str | None:
         """A new run of system ``name`` from its settings, or the core's objection: then
@@ -704,6 +751,11 @@ class Dashboard(pn.viewable.Viewer):
     @param.depends("integrators", watch=True)
     def _integrators_changed(self):
         self._rebuild_requested.update(self.runs)
+        kept = [n for n in self.hidden if n in self.integrators]
+        if kept != list(self.hidden):
+            self.hidden = kept  # shows the legend again
+        elif hasattr(self, "legend"):
+            self._show_legend()
 
     @param.depends("playing", watch=True)
     def _playing_changed(self):
@@ -718,6 +770,12 @@ class Dashboard(pn.viewable.Viewer):
     @param.depends("reset", watch=True)
     def _reset(self):
         self._reset_requested = True
+
+    @param.depends("hidden", watch=True)
+    def _hidden_changed(self):
+        self._view_requested = True
+        if hasattr(self, "legend"):
+            self._show_legend()
 
     @param.depends("energy_mode", "log_scale", "show_exact", "show_phase", watch=True)
     def _view_changed(self):
