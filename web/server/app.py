@@ -297,7 +297,7 @@ class Dashboard(pn.viewable.Viewer):
         self.legend = pn.widgets.CheckButtonGroup(
             options={},
             value=[],
-            button_type="light",
+            color="light",
             css_classes=["il-legend"],
             sizing_mode="stretch_width",
             margin=(0, 10),
