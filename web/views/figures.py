@@ -514,6 +514,7 @@ class SystemFigures:
         self.lines = {}  # (kind, integrator) -> GlyphRenderer
         #: integrators toggled off in the legend: selected and running, but not drawn
         self.hidden: set[str] = set(config.hidden)
+        self._lanes_hidden: set[str] | None = None  # what the scene's filters hide
         self.energy_fig.add_tools(
             HoverTool(
                 tooltips=[
@@ -638,9 +639,10 @@ class SystemFigures:
             renderer.visible = i in shown and kind in on_view
         # the scene's bodies and links of a hidden integrator: filtered out by their
         # "integrator" column, so the filter holds for every later frame and layout
-        lanes = lane_filter(self.hidden)
-        for renderer in self.lane_renderers:
-            renderer.view.filter = lanes
+        if self._lanes_hidden != self.hidden:  # new filter models only when it changed
+            self._lanes_hidden = set(self.hidden)
+            for renderer in self.lane_renderers:
+                renderer.view.filter = lane_filter(self.hidden)
         if self.energy_mode == "breakdown":
             self._style_items()
         for item in self.style_items:
