@@ -300,7 +300,7 @@ class Dashboard(pn.viewable.Viewer):
             color="light",
             css_classes=["il-legend"],
             sizing_mode="stretch_width",
-            margin=(0, 10),
+            margin=(10, 10, 4, 10),
         )
         self._show_legend()
         self.legend.param.watch(self._legend_toggled, "value")
