@@ -29,5 +29,6 @@ export function setStatusText(system, time, rtf) {
   // plain text outside Bokeh: a Bokeh Div would re-lay the panel out at every update
   document.getElementById(`il-status-${system}`).textContent =
     live.systems[system].stopped ? fill(TEXTS.stopped, { time: t })
-      : fill(TEXTS.status, { time: t, rtf: shown }) + (state.playing ? "" : TEXTS.paused);
+      : state.playing ? fill(TEXTS.status, { time: t, rtf: shown })
+        : fill(TEXTS.paused, { time: t }); // paused: no rate to speak of
 }

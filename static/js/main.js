@@ -10,7 +10,9 @@
 import { data, SYSTEMS } from "./data.js";
 import { message } from "./messages.js";
 import { saveState } from "./urlstate.js";
-import { applyView } from "./plots.js";
+import { applyView, sizePlots } from "./plots.js";
+import { showLegend } from "./legend.js";
+import { helpOnTap, releaseTouch } from "./touch.js";
 import { startWorker, dashboardDrawn } from "./worker.js";
 import { setWidgetsFromState, wireWidgets } from "./widgets.js";
 import { publishApi } from "./status.js";
@@ -69,6 +71,10 @@ Promise.all(embeds).then(() => {
   try { avoidNeedlessRestyles(); } catch { /* an optimisation only */ }
   setWidgetsFromState();
   applyView();
+  showLegend();
+  sizePlots();
+  releaseTouch();
+  helpOnTap();
   wireWidgets();
   saveState();
   document.documentElement.dataset.drawn = "1";

@@ -38,14 +38,6 @@ function ensureLine(system, kind, name) {
   });
   const fig = model(kind === "phase" ? `${system}:phase` : `${system}:energy`);
   fig.renderers = [...fig.renderers, renderer];
-  if (kind === "error") {
-    const legend = model(`${system}:energy:legend`);
-    const item = newModel("LegendItem", {
-      label: { value: data.labels[name] }, renderers: [model(`${system}:energy:swatches`)],
-      index: INTEGRATORS.indexOf(name), name: `${system}:legend:${name}`,
-    });
-    legend.items = [...legend.items, item];
-  }
   return renderer;
 }
 function ensureStyleItems(system) {
@@ -88,9 +80,20 @@ function setLogScale(system, log) {
   }
 }
 
+// The rows of a scene source (a body or link each) whose integrator is not hidden, as
+// figures.lane_filter builds it: by their "integrator" column, so it holds for every frame.
+function laneFilter(hidden) {
+  if (!hidden.length) return newModel("AllIndices");
+  return newModel("IntersectionFilter", {
+    operands: hidden.map((group) => newModel("InversionFilter", {
+      operand: newModel("GroupFilter", { column_name: "integrator", group }),
+    })),
+  });
+}
+
 export function applyView() {
   const breakdown = state.energy === "breakdown";
-  const chosen = new Set(state.integrators);
+  const shown = new Set(state.integrators.filter((n) => !state.hidden.includes(n)));
   const kinds = (breakdown ? BREAKDOWN : ["error"]).concat(state.phase ? ["phase"] : []);
   for (const system of SYSTEMS) {
     const section = document.querySelector(`.il-panel[data-system="${system}"]`);
@@ -102,16 +105,19 @@ export function applyView() {
     }
     model(`${system}:phase`).visible = state.phase;
     for (const name of state.integrators) {
-      ensureLine(system, "error", name); // it carries the legend entry
       for (const kind of kinds) ensureLine(system, kind, name);
     }
     for (const name of INTEGRATORS) {
       for (const kind of ["error", ...BREAKDOWN, "phase"]) {
         const line = findModel(`${system}:line:${kind}:${name}`);
-        if (line) line.visible = chosen.has(name) && kinds.includes(kind);
+        if (line) line.visible = shown.has(name) && kinds.includes(kind);
       }
-      const item = findModel(`${system}:legend:${name}`);
-      if (item) item.visible = chosen.has(name);
+    }
+    const lanes = laneFilter(state.hidden); // a model belongs to one document: one each
+    for (const role of ["scene:links-renderer", "scene:bodies-renderer",
+                        "scene:diverged-links-renderer", "scene:diverged-bodies-renderer",
+                        "scene:edge-arrows-renderer"]) {
+      model(`${system}:${role}`).view.filter = lanes;
     }
     if (breakdown) ensureStyleItems(system);
     for (const kind of BREAKDOWN) {
@@ -129,3 +135,33 @@ export function applyView() {
   document.body.classList.toggle("il-embed", state.embed);
   for (const system of SYSTEMS) model(`${system}:params`).visible = !state.embed;
 }
+
+// -- plot sizes --------------------------------------------------------------------------
+// The energy and phase plots take a share of the window's height (within bounds), so that
+// they grow with a big screen; no legend inside them takes from their data area (the page
+// has one legend, see legend.js). An <iframe> (embed) keeps the build-time sizes: its
+// host page chose its height.
+const PLOT_HEIGHT_SHARE = 0.3;
+const PLOT_HEIGHT_RANGE = [200, 460]; // px
+export function plotHeight(windowHeight) {
+  const [low, high] = PLOT_HEIGHT_RANGE;
+  return Math.round(Math.min(high, Math.max(low, windowHeight * PLOT_HEIGHT_SHARE)));
+}
+let sizedFor = null;
+export function sizePlots() {
+  if (state.embed) return;
+  const height = plotHeight(window.innerHeight);
+  if (height === sizedFor) return;
+  sizedFor = height;
+  for (const system of SYSTEMS) {
+    for (const role of ["energy", "phase"]) {
+      const fig = model(`${system}:${role}`);
+      if (fig.height !== height) fig.height = height;
+    }
+  }
+}
+let resizeTimer = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  if (sizedFor !== null) resizeTimer = setTimeout(sizePlots, 150); // once drawn
+});

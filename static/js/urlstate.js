@@ -11,6 +11,7 @@ function defaultState() {
   return {
     systems: SYSTEMS.slice(),
     integrators: DEFAULTS.integrators.slice(),
+    hidden: [], // integrators toggled off in the legend: they run, but are not drawn
     speed: DEFAULTS.speed, playing: DEFAULTS.playing, exact: DEFAULTS.exact,
     energy: DEFAULTS.energy, log: DEFAULTS.log, phase: DEFAULTS.phase,
     embed: DEFAULTS.embed, dt: Object.assign({}, DEFAULTS.dt),
@@ -32,7 +33,14 @@ function stateFromQuery(search) {
             `${shown}.`);
   for (const [key, raw] of query) {
     if (readStudyKey(state, key, raw, fallback)) continue;
-    if (key === "integrators" || key === "systems") {
+    if (key === "hide") {
+      const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
+      const bad = names.filter((n) => !INTEGRATORS.includes(n));
+      if (bad.length) {
+        fallback(key, raw, `a comma-separated list of ${INTEGRATORS.join(", ")}`,
+                 "none hidden");
+      } else state.hidden = [...new Set(names)];
+    } else if (key === "integrators" || key === "systems") {
       const valid = key === "integrators" ? INTEGRATORS : SYSTEMS;
       const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
       const bad = names.filter((n) => !valid.includes(n));
@@ -80,6 +88,7 @@ function stateFromQuery(search) {
       message(`Link setting ${quote(key)} ignored: unknown setting.`);
     }
   }
+  state.hidden = state.hidden.filter((n) => state.integrators.includes(n));
   return state;
 }
 
@@ -91,6 +100,8 @@ function queryFromState(state) {
   if (!same(state.integrators, DEFAULTS.integrators)) {
     query.set("integrators", state.integrators.join(","));
   }
+  const hidden = state.hidden.filter((n) => state.integrators.includes(n));
+  if (hidden.length) query.set("hide", hidden.join(","));
   if (state.speed !== DEFAULTS.speed) query.set("speed", String(state.speed));
   for (const [key, field] of FLAGS) {
     if (state[field] !== DEFAULTS[field]) query.set(key, state[field] ? "1" : "0");

@@ -8,6 +8,7 @@ import { model, quietly, onChange } from "./models.js";
 import { checkParam, checkRange, DT_DECL, dtAt, dtScaled, refuse, sayClamped, showDt }
   from "./params.js";
 import { applyView } from "./plots.js";
+import { showLegend } from "./legend.js";
 import { linkFor, state, saveState, systemSettings } from "./urlstate.js";
 import { send } from "./worker.js";
 
@@ -71,8 +72,10 @@ export function wireWidgets() {
       return;
     }
     state.integrators = names;
+    state.hidden = state.hidden.filter((n) => names.includes(n));
     saveState();
     applyView();
+    showLegend();
     send({ type: "integrators", names });
   });
   onChange(model("controls:play"), "active", (active) => {

@@ -163,13 +163,15 @@ def test_figures_build_lines_only_for_what_is_shown():
     assert panel.lines[("phase", "yoshida4")].visible
     assert panel.lines[("kinetic", "yoshida4")].name == line_name("spring", "kinetic", "yoshida4")
     assert not panel.lines[("error", "euler")].visible
+    # the energy plot's legend explains line styles only (the page has one integrator legend)
     assert {i.name for i in panel.legend.items if i.visible} == {
-        "spring:legend:yoshida4",
         "spring:legend-style:total",
         "spring:legend-style:kinetic",
         "spring:legend-style:potential",
         "spring:legend-style:dissipated",
     }
+    panel.set_hidden(["yoshida4"])
+    assert not panel.lines[("phase", "yoshida4")].visible
 
 
 def test_scene_rows_follow_the_system_and_the_integrators():

@@ -59,7 +59,7 @@ from integrator_lab.views import figures
 from integrator_lab.views.figures import ENERGY_MODES
 from integrator_lab.views.live import Live, SystemRun
 from integrator_lab.views.scenarios import SCENARIOS, get_scenario
-from integrator_lab.views.scene import exact_curve
+from integrator_lab.views.scene import color_of, exact_curve, integrator_label
 from integrator_lab.views.shared import (
     DT_RANGE,
     PANEL_SYSTEMS,
@@ -167,6 +167,12 @@ class Dashboard(pn.viewable.Viewer):
         "to look for (the static page's Lessons)",
     )
 
+    hidden = param.ListSelector(
+        default=[],
+        objects=list(INTEGRATORS),
+        doc="Integrators toggled off in the legend: they go on running, but are not drawn",
+    )
+
     def __init__(self, systems=PANEL_SYSTEMS, **params):
         super().__init__(**params)
         self.systems = tuple(systems)
@@ -180,6 +186,7 @@ class Dashboard(pn.viewable.Viewer):
             energy_mode=self.energy_mode,
             log_scale=self.log_scale,
             show_phase=self.show_phase,
+            hidden=list(self.hidden),
         )
         self.panels = {name: figures.PanelModels(name, config) for name in self.systems}
         # the simulation: pacing (this session's share of the server), the bad-settings
@@ -329,6 +336,18 @@ class Dashboard(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
         self._play_button = header[1]
+        # the one legend (the static page has the same): a toggle per selected integrator,
+        # in its colour; off = not drawn in any panel, the run goes on
+        self.legend = pn.widgets.CheckButtonGroup(
+            options={},
+            value=[],
+            color="light",
+            css_classes=["il-legend"],
+            sizing_mode="stretch_width",
+            margin=(10, 10, 4, 10),
+        )
+        self._show_legend()
+        self.legend.param.watch(self._legend_toggled, "value")
         columns = []
         for name, models in self.panels.items():
             download = pn.widgets.FileDownload(
@@ -342,6 +361,8 @@ class Dashboard(pn.viewable.Viewer):
                 "potential,dissipated,total), as `integrator-lab run` writes them",
             )
             widgets = settings_widgets(name, self.settings[name], self._show_error)
+            for widget in widgets:  # long titles wrap in their cell, as on the static page
+                widget.stylesheets = [*widget.stylesheets, figures.WRAP_TITLE]
             self._dt_widgets[name] = widgets[0]  # dt is declared first
             dt_row = self._dt_row(name)
             self._label_dt(name)
@@ -359,7 +380,8 @@ class Dashboard(pn.viewable.Viewer):
                 download,
                 self.studies[name].layout,
                 sizing_mode="stretch_width",
-                min_width=320,
+                min_width=300,
+                styles={"flex": "1 1 320px"},
             )
             columns.append(self._columns[name])
         # the flow-control models ride along on an invisible spacer
@@ -373,9 +395,11 @@ class Dashboard(pn.viewable.Viewer):
             control(pn.widgets.Select, "lesson", width=300),
             self.lesson_note,
             header,
+            self.legend,
             self.message,
             flow,
-            pn.Row(*columns, sizing_mode="stretch_width"),
+            # side by side where they fit, stacked on a phone (a Row overflowed it)
+            pn.FlexBox(*columns, flex_wrap="wrap", gap="10px", sizing_mode="stretch_width"),
             sizing_mode="stretch_width",
         )
 
@@ -657,9 +681,11 @@ class Dashboard(pn.viewable.Viewer):
         updates cost to serialise.
         """
         if not (self.playing or self._moved or self._fresh):
-            if self._status_due:  # paused: only the real-time factor changes
+            if self._status_due:  # paused: the status says so
                 for name, run in self.runs.items():
-                    self.panels[name].status.text = figures.status_text(run.runner.time, run.rtf)
+                    self.panels[name].status.text = figures.status_text(
+                        run.runner.time, run.rtf, paused=True
+                    )
             return
         parts, systems, offset, sent_fresh = [], [], 1, set()
         for name, run in self._working():
@@ -686,7 +712,9 @@ class Dashboard(pn.viewable.Viewer):
             self._mark_diverged(name, frame["diverged"])
             self._show_alerts(name, frame.get("alerts") or [])
             if self._status_due:
-                self.panels[name].status.text = figures.status_text(frame["time"], run.rtf)
+                self.panels[name].status.text = figures.status_text(
+                    frame["time"], run.rtf, paused=not self.playing
+                )
         self._moved.clear()
         self.updates += 1
         carries_fresh = bool(sent_fresh)
@@ -730,6 +758,28 @@ class Dashboard(pn.viewable.Viewer):
         self._fresh.add(name)
         self._fresh_since.pop(name, None)  # an acknowledgement must be of the new run
         self._label_dt(name)
+
+    def _show_legend(self) -> None:
+        """The legend's toggles: the selected integrators, pressed unless hidden."""
+        names = list(self.integrators)
+        colors = "".join(
+            f".bk-btn-group > .bk-btn:nth-child({k}) {{ border-left: 14px solid {color_of(n)}; }}"
+            for k, n in enumerate(names, start=1)
+        )
+        self.legend.stylesheets = [
+            colors + ".bk-btn:not(.bk-active) { text-decoration: line-through; opacity: 0.65; }"
+            ".bk-btn-group { flex-wrap: wrap; gap: 4px; } .bk-btn { flex: 0 0 auto; }"
+        ]
+        self.legend.param.update(
+            options={integrator_label(n): n for n in names},
+            value=[n for n in names if n not in self.hidden],
+        )
+
+    def _legend_toggled(self, event) -> None:
+        shown = set(event.new)
+        hidden = [n for n in self.integrators if n not in shown]
+        if hidden != list(self.hidden):
+            self.hidden = hidden
 
     def _label_dt(self, name: str) -> None:
         """The step a system recommends depends on its parameters (a stiffer cradle contact
@@ -789,6 +839,7 @@ class Dashboard(pn.viewable.Viewer):
                         show_phase=self.show_phase,
                     ),
                 )
+                self._attempt(name, "hiding integrators", models.set_hidden, list(self.hidden))
 
     def _rebuild(self, name: str, integrators) -> str | None:
         """A new run of system ``name`` from its settings, or the core's objection: then
@@ -865,6 +916,11 @@ class Dashboard(pn.viewable.Viewer):
     @param.depends("integrators", watch=True)
     def _integrators_changed(self):
         self._rebuild_requested.update(self.runs)
+        kept = [n for n in self.hidden if n in self.integrators]
+        if kept != list(self.hidden):
+            self.hidden = kept  # shows the legend again
+        elif hasattr(self, "legend"):
+            self._show_legend()
 
     @param.depends("playing", watch=True)
     def _playing_changed(self):
@@ -879,6 +935,12 @@ class Dashboard(pn.viewable.Viewer):
     @param.depends("reset", watch=True)
     def _reset(self):
         self._reset_requested = True
+
+    @param.depends("hidden", watch=True)
+    def _hidden_changed(self):
+        self._view_requested = True
+        if hasattr(self, "legend"):
+            self._show_legend()
 
     @param.depends("energy_mode", "log_scale", "show_exact", "show_phase", watch=True)
     def _view_changed(self):

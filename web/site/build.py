@@ -52,7 +52,7 @@ from integrator_lab.site.snapshot import (
 )
 from integrator_lab.views import figures
 from integrator_lab.views.scenarios import page_lessons
-from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_label
+from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_about, integrator_label
 from integrator_lab.views.shared import page_constants
 from integrator_lab.views.study import study_page_data
 from integrator_lab.views.study_figures import StudyFigures
@@ -219,6 +219,7 @@ def page_data(config: figures.DashboardConfig) -> dict:
         **page_constants(),
         "colors": dict(INTEGRATOR_COLORS),
         "labels": {name: integrator_label(name) for name in INTEGRATORS},
+        "abouts": {name: integrator_about(name) for name in INTEGRATORS},
         "lineStyles": _line_styles(),
         # the energy plot's axes and breakdown lines (figures.SystemFigures._refresh)
         "energyAxis": {

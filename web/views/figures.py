@@ -58,6 +58,7 @@ from typing import Any
 
 from bokeh.layouts import column, row
 from bokeh.models import (
+    AllIndices,
     BasicTicker,
     BasicTickFormatter,
     Button,
@@ -69,8 +70,12 @@ from bokeh.models import (
     CustomJSTickFormatter,
     DataRange1d,
     Div,
+    Filter,
     GridBox,
+    GroupFilter,
     HoverTool,
+    IntersectionFilter,
+    InversionFilter,
     LabelSet,
     Legend,
     LegendItem,
@@ -93,7 +98,6 @@ from integrator_lab.views.scene import (
     SCENE_ASPECT,
     Scene,
     color_of,
-    integrator_label,
 )
 from integrator_lab.views.shared import (
     DT_RANGE,
@@ -162,6 +166,11 @@ return value > 0 ? `+${text} (gain)` : `−${text} (loss)`;
 """
 
 
+#: a widget's title wraps within its grid cell (Bokeh keeps it on one line, where a long one,
+#: such as the dt field's "recommended" note or a unit, ran into the next field or off a phone)
+WRAP_TITLE = ".bk-input-group > label { white-space: normal; overflow-wrap: anywhere; }"
+
+
 def model_name(owner: str, role: str) -> str:
     """The ``name`` of a model: ``owner`` is a system name or ``"controls"``."""
     return f"{owner}:{role}"
@@ -181,6 +190,8 @@ class DashboardConfig:
     energy_mode: str = "error"
     log_scale: bool = True
     show_phase: bool = False
+    #: integrators toggled off in the legend: they run, but are not drawn
+    hidden: Sequence[str] = ()
 
     def system(self, name: str):
         """The core system ``name`` with this config's parameters (ValueError if invalid)."""
@@ -560,7 +571,7 @@ class SystemFigures:
             ),
         ]
         # a diverged integrator's bodies stay where it stopped, greyed, outlined in its colour
-        fig.segment(
+        diverged_links = fig.segment(
             "fx0",
             "fy0",
             "fx1",
@@ -570,7 +581,7 @@ class SystemFigures:
             line_width=2,
             name=n("scene:diverged-links-renderer"),
         )
-        self._body_glyph(
+        diverged_bodies = self._body_glyph(
             fig,
             src["bodies"],
             scene.shape,
@@ -578,7 +589,7 @@ class SystemFigures:
             diverged=True,
             rname=n("scene:diverged-bodies-renderer"),
         )
-        fig.segment(
+        links = fig.segment(
             "x0",
             "y0",
             "x1",
@@ -593,7 +604,7 @@ class SystemFigures:
             fig, src["bodies"], scene.shape, ghost=False, rname=n("scene:bodies-renderer")
         )
         # a body beyond its lane is pinned at the edge, with an arrow pointing the way it went
-        fig.scatter(
+        arrows = fig.scatter(
             "ax",
             "ay",
             source=src["bodies"],
@@ -606,6 +617,8 @@ class SystemFigures:
             name=n("scene:edge-arrows-renderer"),
         )
         fig.add_tools(HoverTool(renderers=[bodies], tooltips=[("", "@about")]))
+        #: the renderers with a row per integrator's body or link (:meth:`set_hidden`)
+        self.lane_renderers = [links, bodies, diverged_links, diverged_bodies, arrows]
         # "diverged at t = ..." (the status source, filled by the page or the server) is
         # shown over the diverged integrator's lane label, next to its bodies
         marks = ColumnDataSource({"x": [], "y": [], "text": [], "color": []}, name=n("scene:marks"))
@@ -715,14 +728,17 @@ class SystemFigures:
             line_dash="dashed",
             name=n("phase:exact-renderer"),
         )
+        # One legend for the whole page, outside the figures (the static page's HTML chips, the
+        # Panel dashboard's toggle buttons): a legend in each energy plot took its data area,
+        # more with every integrator. This one only explains the breakdown's line styles.
         self.legend = Legend(
             items=[],
             location="top_left",
-            orientation="vertical",
+            orientation="horizontal",
             click_policy="none",
             label_text_font_size="11px",
-            spacing=0,
-            padding=4,
+            spacing=8,
+            padding=2,
             margin=2,
             glyph_width=18,
             glyph_height=12,
@@ -732,34 +748,12 @@ class SystemFigures:
             name=n("energy:legend"),
         )
         self.energy_fig.add_layout(self.legend, "below")
-        # Legend swatches come from one segment renderer with a row per integrator and no
-        # drawable point (NaN): BokehJS draws a swatch once and skips a renderer without
-        # data, so swatches taken from the streamed lines could come out blank.
-        nan = float("nan")
-        rows = len(INTEGRATORS)
-        self.swatches = self.energy_fig.segment(
-            "x0",
-            "y0",
-            "x1",
-            "y1",
-            line_color="color",
-            line_width=3,
-            source=ColumnDataSource(
-                {
-                    "x0": [nan] * rows,
-                    "y0": [nan] * rows,
-                    "x1": [nan] * rows,
-                    "y1": [nan] * rows,
-                    "color": [color_of(i) for i in INTEGRATORS],
-                },
-                name=n("energy:swatch-source"),
-            ),
-            name=n("energy:swatches"),
-        )
         #: legend entries explaining the line styles of the breakdown view
         self.style_items = []
         self.lines = {}  # (kind, integrator) -> GlyphRenderer
-        self.legend_items = {}  # integrator -> LegendItem
+        #: integrators toggled off in the legend: selected and running, but not drawn
+        self.hidden: set[str] = set(config.hidden)
+        self._lanes_hidden: set[str] | None = None  # what the scene's filters hide
         self.energy_fig.add_tools(
             HoverTool(
                 tooltips=[
@@ -826,6 +820,8 @@ class SystemFigures:
         )
         self.params = {p.name: param_widget(name, p, system.params[p.name]) for p in cls.PARAMS}
         widgets = [self.dt, *self.params.values()]
+        for widget in widgets:
+            widget.stylesheets = [*widget.stylesheets, WRAP_TITLE]
         self.param_grid = GridBox(
             children=[(self.dt_row, 0, 0, 1, 3)]
             + [(w, 1 + k // 3, k % 3) for k, w in enumerate(widgets)],
@@ -883,15 +879,6 @@ class SystemFigures:
                 name=line_name(self.system_name, kind, integrator),
                 **style,
             )
-            if kind == "error":
-                item = LegendItem(
-                    label=integrator_label(integrator),
-                    renderers=[self.swatches],
-                    index=list(INTEGRATORS).index(integrator),
-                    name=self._n(f"legend:{integrator}"),
-                )
-                self.legend_items[integrator] = item
-                self.legend.items = [*self.legend.items, item]
         return self.lines[key]
 
     def _style_items(self):
@@ -925,14 +912,17 @@ class SystemFigures:
         """Create the lines the view needs and show exactly those."""
         on_view = self._kinds_on_view()
         for i in self.names:
-            self.line("error", i)  # carries the legend entry
             for kind in on_view:
                 self.line(kind, i)
-        chosen = set(self.names)
+        shown = set(self.names) - self.hidden
         for (kind, i), renderer in self.lines.items():
-            renderer.visible = i in chosen and kind in on_view
-        for i, item in self.legend_items.items():
-            item.visible = i in chosen
+            renderer.visible = i in shown and kind in on_view
+        # the scene's bodies and links of a hidden integrator: filtered out by their
+        # "integrator" column, so the filter holds for every later frame and layout
+        if self._lanes_hidden != self.hidden:  # new filter models only when it changed
+            self._lanes_hidden = set(self.hidden)
+            for renderer in self.lane_renderers:
+                renderer.view.filter = lane_filter(self.hidden)
         if self.energy_mode == "breakdown":
             self._style_items()
         for item in self.style_items:
@@ -1008,6 +998,11 @@ class SystemFigures:
         self.names = list(names)
         self._refresh()
 
+    def set_hidden(self, names: Sequence[str]) -> None:
+        """Draw no body, link or line of the integrators ``names`` (they go on running)."""
+        self.hidden = set(names)
+        self._refresh()
+
     def set_diverged(self, diverged: Mapping[str, float]) -> None:
         """Mark integrators that diverged: ``{name: time in s}`` (in their own colour)."""
         rows = [(name, at) for name, at in diverged.items() if name in self.names]
@@ -1053,6 +1048,18 @@ class SystemFigures:
 
 #: the former name of :class:`SystemFigures` (it has nothing to do with the Panel library)
 PanelModels = SystemFigures
+
+
+def lane_filter(hidden: Sequence[str] | set[str]) -> Filter:
+    """The rows of a scene source whose ``integrator`` is not in ``hidden``."""
+    if not hidden:
+        return AllIndices()
+    return IntersectionFilter(
+        operands=[
+            InversionFilter(operand=GroupFilter(column_name="integrator", group=name))
+            for name in sorted(hidden)
+        ]
+    )
 
 
 def line_name(system: str, kind: str, integrator: str) -> str:

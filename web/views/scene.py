@@ -28,19 +28,23 @@ from integrator_lab.views.shared import (  # noqa: F401 - SAMPLE_COLUMNS re-expo
     SAMPLE_COLUMNS,
 )
 
-#: one colour per integrator, the same in every plot and legend
+#: one colour per integrator, the same in every plot and legend: Okabe & Ito's colour-blind
+#: safe set (black, vermillion, blue, bluish green, orange, sky blue) completed with Paul
+#: Tol's sand, pink, dark red, dark yellow and purple, chosen so that every pair differs by at
+#: least 18 CIELAB ΔE*ab for normal vision and under simulated deuteranopia and protanopia
+#: (tests/site/test_legend_layout.py checks it)
 INTEGRATOR_COLORS = {
-    "euler": "#d62728",
-    "symplectic-euler": "#1f77b4",
-    "velocity-verlet": "#2ca02c",
-    "leapfrog": "#17becf",
-    "midpoint": "#bcbd22",
-    "heun": "#8c564b",
-    "rk4": "#ff7f0e",
-    "implicit-euler": "#e377c2",
-    "implicit-midpoint": "#393b79",
-    "yoshida4": "#9467bd",
-    "rk45": "#222222",
+    "euler": "#d55e00",
+    "symplectic-euler": "#0072b2",
+    "velocity-verlet": "#009e73",
+    "leapfrog": "#33bbee",
+    "midpoint": "#ddcc77",
+    "heun": "#666633",
+    "rk4": "#e69f00",
+    "implicit-euler": "#aa3377",
+    "implicit-midpoint": "#663333",
+    "yoshida4": "#ffaabb",
+    "rk45": "#000000",
 }
 FALLBACK_COLOR = "#555555"
 #: colour of the exact solution's ghost

@@ -60,7 +60,8 @@ FRAME_SCENE = (
 #: ``{at}`` are numbers with the decimals / significant digits of :data:`TEXT_DIGITS`
 STATUS_TEXT = "t = {time} s · {rtf}× real time"
 STOPPED_TEXT = "t = {time} s · stopped"
-PAUSED_SUFFIX = " · paused"
+#: paused: no rate (the clock stands; a real-time factor measured over a step means nothing)
+PAUSED_TEXT = "t = {time} s · paused"
 NO_RATE = "–"  # real-time factor not measured yet
 DIVERGED_TEXT = "{name}: diverged at t = {at} s"
 #: time and real-time factor: decimals; divergence time: significant digits
@@ -68,10 +69,13 @@ TEXT_DIGITS = {"time": 2, "rtf": 2, "at": 3}
 
 
 def status_text(time: float, real_time_factor: float | None, *, paused: bool = False) -> str:
-    """``"t = 1.25 s · 0.98× real time"``: a system's status line."""
+    """``"t = 1.25 s · 0.98× real time"``: a system's status line (``"t = 1.25 s · paused"``
+    when ``paused``)."""
+    if paused:
+        return PAUSED_TEXT.format(time=f"{time:.{TEXT_DIGITS['time']}f}")
     rtf = NO_RATE if real_time_factor is None else f"{real_time_factor:.{TEXT_DIGITS['rtf']}f}"
     text = STATUS_TEXT.format(time=f"{time:.{TEXT_DIGITS['time']}f}", rtf=rtf)
-    return text + PAUSED_SUFFIX if paused else text
+    return text
 
 
 def stopped_text(time: float) -> str:
@@ -136,7 +140,7 @@ def page_constants() -> dict:
         "texts": {
             "status": STATUS_TEXT,
             "stopped": STOPPED_TEXT,
-            "paused": PAUSED_SUFFIX,
+            "paused": PAUSED_TEXT,
             "noRate": NO_RATE,
             "diverged": DIVERGED_TEXT,
             "digits": dict(TEXT_DIGITS),

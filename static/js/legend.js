@@ -1,0 +1,47 @@
+// Integrator Lab page: the one legend of the page, near the controls: a chip per selected
+// integrator in its colour, with its name and order; a click (or Enter/Space: chips are
+// buttons) hides or shows that integrator in every panel, without restarting the run.
+// The hidden set is view state: in the URL (hide=...) and in window.integratorLab.state().
+
+import { data } from "./data.js";
+import { applyView } from "./plots.js";
+import { state, saveState } from "./urlstate.js";
+
+const legend = document.getElementById("il-legend");
+
+function toggle(name) {
+  state.hidden = state.hidden.includes(name)
+    ? state.hidden.filter((n) => n !== name) : [...state.hidden, name];
+  saveState();
+  applyView();
+  showLegend();
+}
+
+// Built with DOM calls and textContent only: nothing here is ever parsed as HTML.
+export function showLegend() {
+  const chips = new Map(Array.from(legend.children, (chip) => [chip.dataset.integrator, chip]));
+  const wanted = state.integrators;
+  if (wanted.join() !== [...chips.keys()].join()) {
+    legend.replaceChildren(...wanted.map((name) => {
+      const chip = chips.get(name) || document.createElement("button");
+      if (!chips.has(name)) {
+        chip.type = "button";
+        chip.className = "il-chip";
+        chip.dataset.integrator = name;
+        chip.style.setProperty("--il-chip-color", data.colors[name] || "#555555");
+        chip.title = data.abouts[name] || name;
+        const swatch = document.createElement("span");
+        swatch.className = "il-chip-swatch";
+        swatch.setAttribute("aria-hidden", "true");
+        const label = document.createElement("span");
+        label.textContent = data.labels[name] || name;
+        chip.append(swatch, label);
+        chip.addEventListener("click", () => toggle(name));
+      }
+      return chip;
+    }));
+  }
+  for (const chip of legend.children) {
+    chip.setAttribute("aria-pressed", String(!state.hidden.includes(chip.dataset.integrator)));
+  }
+}

@@ -1,0 +1,291 @@
+"""The page's one legend, its palette, and a layout that holds: plots that keep their size,
+labels that never overlap, no overflow on a phone, touch, and the paused status (issue 14).
+
+Browser checks run the real built page in Chromium (the ``site`` and ``open_page`` fixtures
+of test_static_page.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+
+import pytest
+from test_static_page import SYSTEMS, open_page, site  # noqa: F401 - fixtures
+
+from integrator_lab.core import INTEGRATORS
+from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_label
+from integrator_lab.views.shared import status_text
+
+ALL = ",".join(INTEGRATORS)
+
+
+# -- palette: CIELAB ΔE*ab (CIE 1976) from sRGB, for normal vision and simulated CVD ---------
+def _linear(channel: int) -> float:
+    """sRGB (IEC 61966-2-1) decoding of one 8-bit channel."""
+    c = channel / 255.0
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+#: Machado, Oliveira & Fernandes (2009), severity 1.0, on linear RGB
+PROTANOPIA = (
+    (0.152286, 1.052583, -0.204868),
+    (0.114503, 0.786281, 0.099216),
+    (-0.003882, -0.048116, 1.051998),
+)
+DEUTERANOPIA = (
+    (0.367322, 0.860646, -0.227968),
+    (0.280085, 0.672501, 0.047413),
+    (-0.011820, 0.042940, 0.968881),
+)
+
+
+def _lab(color: str, matrix=None) -> tuple[float, float, float]:
+    rgb = [_linear(int(color[i : i + 2], 16)) for i in (1, 3, 5)]
+    if matrix is not None:
+        rgb = [min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb)))) for row in matrix]
+    r, g, b = rgb
+    # linear sRGB -> XYZ (D65), then CIELAB with the D65 white point
+    x = 0.4124564 * r + 0.3575761 * g + 0.1804375 * b
+    y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
+    z = 0.0193339 * r + 0.1191920 * g + 0.9503041 * b
+    delta = 6 / 29
+
+    def f(t):
+        return t ** (1 / 3) if t > delta**3 else t / (3 * delta**2) + 4 / 29
+
+    fx, fy, fz = f(x / 0.95047), f(y / 1.0), f(z / 1.08883)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def test_lab_conversion_matches_reference_values():
+    assert _lab("#ffffff") == pytest.approx((100.0, 0.0, 0.0), abs=0.01)
+    assert _lab("#ff0000") == pytest.approx((53.24, 80.09, 67.20), abs=0.02)
+    # a protanope and a deuteranope see red and green alike, and white as white
+    assert _lab("#ffffff", PROTANOPIA) == pytest.approx((100.0, 0.0, 0.0), abs=0.5)
+    assert math_dist(_lab("#cc3311", DEUTERANOPIA), _lab("#668800", DEUTERANOPIA)) < math_dist(
+        _lab("#cc3311"), _lab("#668800")
+    )
+
+
+def math_dist(p, q) -> float:
+    return sum((a - b) ** 2 for a, b in zip(p, q)) ** 0.5
+
+
+#: minimum ΔE*ab between any two integrators' colours. A just-noticeable difference is about
+#: 2.3; thin lines and small marks need far more to be told apart at a glance (Stone, Szafir
+#: & Setlur 2014 put reliable discrimination of small marks around 10 or more): 15 for every
+#: vision, so that no pair is confusable even for a dichromat.
+MIN_DELTA_E = 15.0
+
+
+@pytest.mark.parametrize(
+    "vision", [None, DEUTERANOPIA, PROTANOPIA], ids=["normal", "deuteranopia", "protanopia"]
+)
+def test_every_integrator_colour_is_distinct_also_for_colour_blind_vision(vision):
+    assert set(INTEGRATOR_COLORS) == set(INTEGRATORS)
+    labs = {name: _lab(color, vision) for name, color in INTEGRATOR_COLORS.items()}
+    closest = min((math_dist(labs[a], labs[b]), a, b) for a, b in itertools.combinations(labs, 2))
+    assert closest[0] >= MIN_DELTA_E, closest
+
+
+# -- the paused status ---------------------------------------------------------------------
+def test_paused_status_gives_no_rate():
+    assert status_text(1.0, 0.0, paused=True) == "t = 1.00 s · paused"
+    assert status_text(1.0, 0.98) == "t = 1.00 s · 0.98× real time"
+
+
+def test_after_a_step_the_page_says_paused_without_a_rate(open_page):  # noqa: F811
+    page = open_page()
+    page.wait_live()
+    page.page.get_by_role("button", name="Step").click()
+    page.wait("!window.integratorLab.status().running")
+    time.sleep(0.6)  # a frame and a status refresh
+    for system in SYSTEMS:
+        text = page.page.locator(f"#il-status-{system}").inner_text()
+        assert re.fullmatch(r"t = \d+\.\d\d s · paused", text), text
+
+
+# -- one legend ----------------------------------------------------------------------------
+def _chip(page, name):
+    return page.page.locator(f'#il-legend button[data-integrator="{name}"]')
+
+
+def test_one_legend_toggles_an_integrator_everywhere_without_a_restart(open_page):  # noqa: F811
+    page = open_page("?integrators=euler,rk4,velocity-verlet&phase=1")
+    page.wait_live()
+    page.wait_samples(5)
+    chips = page.page.locator("#il-legend button")
+    assert chips.count() == 3
+    assert [c.get_attribute("aria-pressed") for c in chips.all()] == ["true"] * 3
+    assert chips.all_inner_texts() == [
+        integrator_label(n) for n in ("euler", "rk4", "velocity-verlet")
+    ]
+    # no integrator legend inside the plots any more (one per panel before)
+    for system in SYSTEMS:
+        assert page.js(f"window.integratorLab.model('{system}:energy:legend').items.length") == 0
+
+    chip = _chip(page, "rk4")
+    chip.focus()
+    page.page.keyboard.press("Enter")  # a button: the keyboard works as a click does
+    assert chip.get_attribute("aria-pressed") == "false"
+    assert page.js("window.integratorLab.state().hidden") == ["rk4"]
+    assert "hide=rk4" in page.js("location.search")
+    before = page.status()["systems"]["spring"]["integrators"]["rk4"]["samples"]
+    sim_before = page.sim_time("spring")
+    for system in SYSTEMS:
+        visible = page.js(f"""(() => {{
+            const m = window.integratorLab.model;
+            const out = {{}};
+            for (const kind of ["error", "phase"]) for (const n of ["euler", "rk4"])
+              out[kind + ":" + n] = m('{system}:line:' + kind + ':' + n).visible;
+            // the scene: rows drawn (the view's indices) against rows held, per integrator
+            for (const role of ["bodies", "links"]) {{
+              const r = m('{system}:scene:' + role + '-renderer');
+              const held = r.data_source.data.integrator;
+              const drawn = [...r.view.indices].map((i) => held[i]);
+              out[role] = {{ rk4: drawn.filter((n) => n === "rk4").length,
+                            euler: drawn.filter((n) => n === "euler").length,
+                            heldEuler: held.filter((n) => n === "euler").length }};
+            }}
+            return out;
+        }})()""")
+        assert visible["error:rk4"] is False and visible["phase:rk4"] is False
+        assert visible["error:euler"] is True and visible["phase:euler"] is True
+        for role in ("bodies", "links"):
+            assert visible[role]["rk4"] == 0, (system, role)
+            assert visible[role]["euler"] == visible[role]["heldEuler"] > 0, (system, role)
+    # hidden, not stopped: the run goes on (no restart: time keeps growing, samples too)
+    page.wait(
+        f"window.integratorLab.status().systems.spring.integrators.rk4.samples > {before + 5}"
+    )
+    assert page.sim_time("spring") > sim_before
+
+    chip.click()
+    assert chip.get_attribute("aria-pressed") == "true"
+    assert page.js("window.integratorLab.state().hidden") == []
+    assert "hide=" not in page.js("location.search")
+    assert page.js("window.integratorLab.model('spring:line:error:rk4').visible") is True
+    assert page.errors == []
+
+
+def test_the_hidden_set_comes_back_from_the_link(open_page):  # noqa: F811
+    page = open_page("?hide=euler,rk4")
+    page.wait_live()
+    assert sorted(page.js("window.integratorLab.state().hidden")) == ["euler", "rk4"]
+    assert _chip(page, "euler").get_attribute("aria-pressed") == "false"
+    assert _chip(page, "symplectic-euler").get_attribute("aria-pressed") == "true"
+    assert page.js("window.integratorLab.model('cradle:line:error:euler').visible") is False
+    bad = open_page("?hide=nonsense")
+    bad.wait_live()
+    assert any('"hide"' in m for m in bad.messages())
+    assert bad.js("window.integratorLab.state().hidden") == []
+
+
+# -- plots keep their size -----------------------------------------------------------------
+FRAME_HEIGHT = """(system) => Bokeh.index.query_one(
+    (v) => v.model && v.model.name === system + ':energy').frame.bbox.height"""
+
+
+def _frame_heights(open_page, query, viewport):  # noqa: F811
+    page = open_page(query, viewport=viewport)
+    page.wait_live()
+    time.sleep(0.5)  # the layout after the first frames
+    return {s: page.js(FRAME_HEIGHT, s) for s in SYSTEMS}
+
+
+def test_energy_plot_data_area_keeps_its_size_and_grows_with_the_window(open_page):  # noqa: F811
+    four = _frame_heights(open_page, "", (1440, 900))
+    eleven = _frame_heights(open_page, f"?integrators={ALL}", (1440, 900))
+    big = _frame_heights(open_page, "", (1920, 1080))
+    for system in SYSTEMS:
+        assert eleven[system] >= 0.8 * four[system], (system, eleven, four)
+        assert big[system] > four[system], (system, big, four)
+
+
+# -- no overlap, no overflow ---------------------------------------------------------------
+TITLE_BOXES = """(system) => {
+  const boxes = [];
+  for (const view of Bokeh.index.query((v) => v.model && v.model.name &&
+      (v.model.name === system + ':dt' || v.model.name.startsWith(system + ':param:')))) {
+    const label = view.shadow_el.querySelector('label');
+    if (!label) continue;
+    // the text as drawn, overflow included (the label's own box is clipped to its cell)
+    const range = document.createRange();
+    range.selectNodeContents(label);
+    for (const r of range.getClientRects()) {
+      if (r.width > 0) boxes.push({name: view.model.name, title: view.model.title,
+                                   l: r.left, r: r.right, t: r.top, b: r.bottom});
+    }
+  }
+  return boxes;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [(1440, 900), (390, 844)], ids=lambda v: f"{v[0]}px")
+def test_widget_titles_never_overlap_at_a_coarse_dt(open_page, viewport):  # noqa: F811
+    page = open_page("?pendulum.dt=0.2&spring.dt=0.25", viewport=viewport)
+    page.wait_live()
+    page.wait("window.integratorLab.model('pendulum:dt').title.includes('recommended')")
+    for system in SYSTEMS:
+        boxes = page.js(TITLE_BOXES, system)
+        assert len({b["name"] for b in boxes}) >= 5, boxes
+        for a, b in itertools.combinations(boxes, 2):
+            if a["name"] == b["name"]:
+                continue
+            overlap = min(a["r"], b["r"]) - max(a["l"], b["l"]) > 0.5 and (
+                min(a["b"], b["b"]) - max(a["t"], b["t"]) > 0.5
+            )
+            assert not overlap, (a, b)
+
+
+def test_no_horizontal_overflow_on_a_phone(open_page):  # noqa: F811
+    page = open_page("?pendulum.dt=0.2&spring.dt=0.25", viewport=(390, 844))
+    page.wait_live()
+    time.sleep(0.5)
+    assert page.js("document.documentElement.scrollWidth") <= 390
+
+
+# -- touch ---------------------------------------------------------------------------------
+PLOT_BOX = """(name) => { const r = Bokeh.index.query_one(
+    (v) => v.model && v.model.name === name).el.getBoundingClientRect();
+    return {x: r.x, y: r.y, w: r.width, h: r.height}; }"""
+
+
+def test_a_swipe_over_a_plot_scrolls_the_page_and_help_opens_on_tap(open_page):  # noqa: F811
+    page = open_page(viewport=(390, 844), has_touch=True, is_mobile=True)
+    page.wait_live()
+    box = page.js(PLOT_BOX, "pendulum:energy")
+    page.js(f"window.scrollTo(0, {box['y']} - 200)")
+    time.sleep(0.3)
+    box = page.js(PLOT_BOX, "pendulum:energy")
+    start = page.js("window.scrollY")
+    cdp = page.context.new_cdp_session(page.page)
+    x, y = box["x"] + box["w"] / 2, box["y"] + box["h"] * 0.6
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for k in range(1, 11):  # an upward swipe of 120 px, finger on the plot throughout
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 12 * k}]},
+        )
+        time.sleep(0.016)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait(f"window.scrollY > {start} + 50", timeout=5000)
+
+    # a tap on the "?" of the pendulum's length shows what that parameter is
+    icon = page.js("""() => {
+      const view = Bokeh.index.query_one(
+        (v) => v.model && v.model.name === 'pendulum:param:length');
+      const el = view.shadow_el.querySelector('.bk-description');
+      el.scrollIntoView({block: 'center'});
+      const r = el.getBoundingClientRect();
+      return {x: r.x + r.width / 2, y: r.y + r.height / 2, text: view.model.description};
+    }""")
+    help_box = page.page.locator("#il-help")
+    assert not help_box.is_visible()
+    page.page.touchscreen.tap(icon["x"], icon["y"])
+    page.wait("!document.getElementById('il-help').hidden", timeout=5000)
+    assert help_box.is_visible()
+    assert help_box.inner_text() == icon["text"]
+    assert page.errors == []
