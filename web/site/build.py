@@ -6,6 +6,7 @@ The site is self-contained, every file from its own origin::
                               document per panel and one for the controls)
     static/                   start.js (starts the worker), js/ (the page's ES modules, entry
                               js/main.js), worker.mjs (module worker), style.css
+    static/vendor/editor.js   the method editor (CodeMirror 6, bundled: web/site/editor.py)
     bokeh/                    BokehJS, copied from the installed bokeh package
     pyodide/                  Pyodide's core files, copied from node_modules/pyodide
     py/integrator_lab.zip     the pure-Python core + the worker's loop, unpacked by Pyodide
@@ -35,7 +36,10 @@ from bokeh.models import Column
 from integrator_lab import __version__
 from integrator_lab.cli.argtypes import port
 from integrator_lab.core import INTEGRATORS, SYSTEMS
+from integrator_lab.core.custom import TEMPLATES
 from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir
+from integrator_lab.site.editor import SITE_PATH as EDITOR_PATH
+from integrator_lab.site.editor import BundleUnavailable, bundle_path
 from integrator_lab.site.pack import _FILE_MODE, _ZIP_EPOCH, core_files
 from integrator_lab.site.snapshot import (
     BOOT_CODE,
@@ -174,6 +178,8 @@ def page_data(config: figures.DashboardConfig) -> dict:
             "params": {name: dict(config.system(name).params) for name in systems},
         },
         "energyModes": list(figures.ENERGY_MODES),
+        # the method editor's starting points (core.custom.TEMPLATES)
+        "methodTemplates": TEMPLATES,
         # ranges, rollover, sample columns, frame layout, status texts (views.shared)
         **page_constants(),
         "colors": dict(INTEGRATOR_COLORS),
@@ -256,6 +262,19 @@ def build_site(
     for name in PYODIDE_FILES:
         shutil.copyfile(pyodide_dir / name, out / "pyodide" / name)
     pack_archive(out / ARCHIVE)
+    editor_script = ""
+    try:
+        editor = bundle_path()
+    except BundleUnavailable as exc:
+        print(
+            f"integrator-lab: note: no code editor bundle ({exc}); the page's method editor "
+            "will be a plain text box",
+            file=sys.stderr,
+        )
+    else:
+        (out / EDITOR_PATH).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(editor, out / EDITOR_PATH)
+        editor_script = f'<script src="{EDITOR_PATH}"></script>'
     frozen = None
     if snapshot:
         try:
@@ -271,6 +290,7 @@ def build_site(
         template.replace("{{VERSION}}", __version__)
         .replace("{{PANELS}}", _panel_sections(config.systems))
         .replace("{{BOOT}}", _script_json(boot_data(frozen)))
+        .replace("{{EDITOR}}", editor_script)
         .replace("{{DATA}}", _script_json(page_data(config)))
     )
     (out / "index.html").write_text(page, encoding="utf-8")
