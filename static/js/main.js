@@ -14,6 +14,7 @@ import { applyView } from "./plots.js";
 import { startWorker, dashboardDrawn } from "./worker.js";
 import { setWidgetsFromState, wireWidgets } from "./widgets.js";
 import { publishApi } from "./status.js";
+import { initEditor } from "./editor.js";
 
 publishApi();
 
@@ -71,4 +72,5 @@ Promise.all(embeds).then(() => {
   document.documentElement.dataset.drawn = "1";
   performance.mark("il:drawn");
   dashboardDrawn(); // the worker buffers messages until Python is up
+  initEditor(); // after "init": a method from the link follows it to the worker
 }, (error) => message(`The dashboard could not be drawn: ${error.message}`));

@@ -4,6 +4,7 @@
 import { data, SYSTEMS, INTEGRATORS, COLUMNS, BREAKDOWN } from "./data.js";
 import { findModel, model, newModel } from "./models.js";
 import { state } from "./urlstate.js";
+import { userMethod, userNames } from "./method.js";
 
 // -- view options (display only, no simulation change) ---------------------------------
 // Lines are built on demand, like figures.PanelModels.line does in Python: only for the
@@ -40,13 +41,26 @@ function ensureLine(system, kind, name) {
   fig.renderers = [...fig.renderers, renderer];
   if (kind === "error") {
     const legend = model(`${system}:energy:legend`);
+    const swatches = model(`${system}:energy:swatches`);
+    let index = INTEGRATORS.indexOf(name);
+    if (index < 0) index = addSwatch(swatches.data_source, data.colors[name]); // a user's
     const item = newModel("LegendItem", {
-      label: { value: data.labels[name] }, renderers: [model(`${system}:energy:swatches`)],
-      index: INTEGRATORS.indexOf(name), name: `${system}:legend:${name}`,
+      label: { value: data.labels[name] }, renderers: [swatches],
+      index, name: `${system}:legend:${name}`,
     });
     legend.items = [...legend.items, item];
   }
   return renderer;
+}
+// A legend swatch for an integrator the build did not know (the user's method): one more
+// row, without a drawable point, in the swatch renderer's source; returns its index.
+function addSwatch(source, color) {
+  const next = {};
+  for (const [key, values] of Object.entries(source.data)) {
+    next[key] = Array.from(values).concat([key === "color" ? color : NaN]);
+  }
+  source.data = next;
+  return next.color.length - 1;
 }
 function ensureStyleItems(system) {
   if (findModel(`${system}:legend-style:kinetic`)) return;
@@ -82,7 +96,7 @@ function setLogScale(system, log) {
     model(`${system}:energy:ygrid`).ticker = ticker;
   }
   const column = data.energyAxis.columns[log ? "log" : "linear"];
-  for (const name of INTEGRATORS) {
+  for (const name of [...INTEGRATORS, ...userMethod.known]) {
     const line = findModel(`${system}:line:error:${name}`);
     if (line && line.glyph.y.field !== column) line.glyph.y = { field: column };
   }
@@ -90,7 +104,7 @@ function setLogScale(system, log) {
 
 export function applyView() {
   const breakdown = state.energy === "breakdown";
-  const chosen = new Set(state.integrators);
+  const chosen = new Set([...state.integrators, ...userNames()]);
   const kinds = (breakdown ? BREAKDOWN : ["error"]).concat(state.phase ? ["phase"] : []);
   for (const system of SYSTEMS) {
     const section = document.querySelector(`.il-panel[data-system="${system}"]`);
@@ -100,11 +114,15 @@ export function applyView() {
       model(`${system}:${role}`).visible = state.exact;
     }
     model(`${system}:phase`).visible = state.phase;
-    for (const name of state.integrators) {
+    for (const name of chosen) {
       ensureLine(system, "error", name); // it carries the legend entry
       for (const kind of kinds) ensureLine(system, kind, name);
     }
-    for (const name of INTEGRATORS) {
+    for (const name of userNames()) { // the same name may come back with another order
+      const item = findModel(`${system}:legend:${name}`);
+      if (item && item.label.value !== data.labels[name]) item.label = { value: data.labels[name] };
+    }
+    for (const name of [...INTEGRATORS, ...userMethod.known]) {
       for (const kind of ["error", ...BREAKDOWN, "phase"]) {
         const line = findModel(`${system}:line:${kind}:${name}`);
         if (line) line.visible = chosen.has(name) && kinds.includes(kind);

@@ -6,6 +6,7 @@ import { linkFor, state } from "./urlstate.js";
 import { live } from "./live.js";
 import { model } from "./models.js";
 import { sampleSource } from "./plots.js";
+import { userNames } from "./method.js";
 
 // -- public API --------------------------------------------------------------------------
 export function status() {
@@ -13,7 +14,7 @@ export function status() {
   for (const system of state.systems) {
     const entry = live.systems[system];
     const integrators = {};
-    for (const name of state.integrators) {
+    for (const name of [...state.integrators, ...userNames()]) {
       const source = sampleSource(system, name).data;
       const samples = source.t.length;
       const at = entry.diverged[name];
@@ -30,7 +31,7 @@ export function status() {
   }
   const ready = live.ready && state.systems.every((s) => live.systems[s].frames > 0);
   return { ready, error: live.error, notice: live.notice, running: state.playing,
-           framesDrawn: live.framesDrawn, workerTimings: live.workerTimings,
+           framesDrawn: live.framesDrawn, restarts: live.restarts, workerTimings: live.workerTimings,
            boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems };
 }
 

@@ -56,7 +56,7 @@ DEFAULT_OUT = "_site"
 DEFAULT_PORT = 8000
 ARCHIVE = "py/integrator_lab.zip"
 #: front-end files copied as they are (index.html is a template, filled in by build_site)
-STATIC_FILES = ("start.js", "worker.mjs", "style.css")
+STATIC_FILES = ("start.js", "worker.mjs", "style.css", "editor.css")
 #: the folder of the page's ES modules (static/js/*.js, entry main.js), copied as it is
 STATIC_MODULES = "js"
 BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
