@@ -101,9 +101,21 @@ function renderTableau(a, b, c) {
     node("tbody", {}, rows));
 }
 
+// An entry as the core takes it: text, exact ("2/3", "0.75"), except a decimal of 13 or more
+// significant digits, which is a float's digits (as Forest–Ruth's weights in the template):
+// exactly, its digits would miss the order conditions by rounding; as a number, the core
+// checks it with its tolerance for floats.
+function entryValue(text) {
+  const value = text.trim();
+  const digits = value.replace(/e.*$/i, "").replace(/\D/g, "").replace(/^0+/, "");
+  const decimal = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(value);
+  return decimal && digits.length >= 13 ? Number(value) : value;
+}
+
 function readTableau() {
   const stages = Number(editorRefs.stages.value);
-  const value = (entry) => editorRefs.grid.querySelector(`[data-entry="${entry}"]`).value.trim();
+  const value = (entry) =>
+    entryValue(editorRefs.grid.querySelector(`[data-entry="${entry}"]`).value);
   const a = [];
   const b = [];
   const c = [];
@@ -150,7 +162,7 @@ function renderSplitting(sequence) {
 
 function readSplitting() {
   return Array.from(editorRefs.sequence.children, (row) =>
-    [row.querySelector("select").value, row.querySelector("input").value.trim()]);
+    [row.querySelector("select").value, entryValue(row.querySelector("input").value)]);
 }
 
 // -- the definition in the editor ---------------------------------------------------------
@@ -203,6 +215,8 @@ function run(definition) {
   sentDefinition = definition;
   stopReports = [];
   userMethod.sending = true;
+  userMethod.sentAt = performance.now();
+  userMethod.answeredAt = null;
   userMethod.python = definition?.kind === "python";
   showProblems([]);
   showInfo(definition ? "Checking and starting your method…" : "Removing your method…");
@@ -212,6 +226,8 @@ function run(definition) {
 function onReply(reply) {
   if (reply.id !== sentId) return; // an older definition's answer
   userMethod.sending = false;
+  userMethod.answeredAt = performance.now();
+  userMethod.problems = reply.problems.slice();
   if (reply.problems.length) {
     showInfo("Not running: fix what is said below and press Run again.");
     showProblems(reply.problems);
@@ -244,6 +260,7 @@ function onStopped(system, name, at, reason) {
 }
 
 function onReplaced(name, silentMs) {
+  userMethod.replacedAt = performance.now();
   const what = name ? `Your method ${name}` : "Your method";
   const text = `${what} did not return for ${(silentMs / 1000).toFixed(1)} s (code that ` +
     "never returns, like while True: pass), so the simulation was stopped and restarted " +

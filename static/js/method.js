@@ -8,6 +8,10 @@ export const userMethod = {
   known: [], // every name a user's method had on this page (their plot lines exist)
   python: false, // it is Python code: the page watches that the worker still answers
   sending: false, // a definition was sent and the worker has not answered yet
+  // performance.now() when the last definition was sent, when the worker answered, and when
+  // a worker that stopped answering was replaced (for status() and the tests)
+  sentAt: null, answeredAt: null, replacedAt: null,
+  problems: [], // what the core found wrong with the last definition sent
 };
 
 // set by static/js/editor.js: what the worker said about a method sent to it, why a lane of

@@ -61,8 +61,8 @@ function attach(target) {
 // pings the worker, and one that has not answered for HANG_MS is terminated and replaced by a
 // new one (static/start.js; it boots from the snapshot) with the same settings, without the
 // method. Only then: a page that runs the built-ins alone is never judged by its speed.
-export const PING_MS = 200;
-export const HANG_MS = 1200;
+export const PING_MS = 100;
+export const HANG_MS = 1000;
 let pingSent = 0; // performance.now() of the oldest ping not answered, 0 if none
 let pingId = 0;
 function watch() {
