@@ -53,10 +53,11 @@ from integrator_lab.server.controls import (
     settings_class,
     settings_widgets,
 )
+from integrator_lab.server.methods import MethodEditor
 from integrator_lab.server.sessions import LOAD, REGISTRY, session_label
 from integrator_lab.views import figures
 from integrator_lab.views.figures import ENERGY_MODES
-from integrator_lab.views.live import Live, SystemRun
+from integrator_lab.views.live import Live, SystemRun, method_label
 from integrator_lab.views.scene import exact_curve
 from integrator_lab.views.shared import (
     PANEL_SYSTEMS,
@@ -151,7 +152,7 @@ class Dashboard(pn.viewable.Viewer):
         doc="Show the phase-space plot (coordinate against velocity)",
     )
 
-    def __init__(self, systems=PANEL_SYSTEMS, **params):
+    def __init__(self, systems=PANEL_SYSTEMS, allow_code=False, **params):
         super().__init__(**params)
         self.systems = tuple(systems)
         self.settings = {name: settings_class(name)() for name in self.systems}
@@ -168,7 +169,15 @@ class Dashboard(pn.viewable.Viewer):
         self.panels = {name: figures.PanelModels(name, config) for name in self.systems}
         # the simulation: pacing (this session's share of the server), the bad-settings
         # policy and failures, as on the static page (views.live.Live)
-        self.live = Live(budget=LOAD.share, max_wall=MAX_TICK_WALL, on_failure=self._failed)
+        # a visitor's Python code runs here only when the operator allowed it (--allow-code)
+        self.live = Live(
+            budget=LOAD.share,
+            max_wall=MAX_TICK_WALL,
+            on_failure=self._failed,
+            allow_code=allow_code,
+        )
+        self.method_editor = MethodEditor(allow_code, self._request_method)
+        self._method_requested: tuple[dict | None] | None = None
         for name in self.systems:
             self.live.configure(name, {}, None, self.integrators)
         self._reverting = False  # settings are being set back to the ones in force
@@ -339,6 +348,7 @@ class Dashboard(pn.viewable.Viewer):
             self.message,
             flow,
             pn.Row(*columns, sizing_mode="stretch_width"),
+            self.method_editor.panel(),
             sizing_mode="stretch_width",
         )
 
@@ -659,6 +669,17 @@ class Dashboard(pn.viewable.Viewer):
                     rebuilt.add(name)
             self._rebuild_requested.clear()
             self._show_error(" ".join(errors))
+        if self._method_requested is not None:
+            (definition,) = self._method_requested
+            self._method_requested = None
+            result = self.live.set_method(definition)
+            self.method_editor.show_result(result)
+            method = self.live.method
+            for name, models in self.panels.items():
+                if method is not None:
+                    models.user_labels[method.name] = method_label(method)
+                if result["results"]:
+                    rebuilt.add(name)
         if self._reset_requested:
             self._reset_requested = False
             for name, run in self.runs.items():
@@ -696,6 +717,10 @@ class Dashboard(pn.viewable.Viewer):
             finally:
                 self._reverting = False
         return " ".join(result["errors"]) or None
+
+    def _request_method(self, definition: dict | None) -> None:
+        """Run the user's method ``definition`` (None: remove it) from the next update."""
+        self._method_requested = (definition,)
 
     def _show_error(self, text: str) -> None:
         if text:

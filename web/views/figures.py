@@ -695,6 +695,8 @@ class SystemFigures:
         #: legend entries explaining the line styles of the breakdown view
         self.style_items = []
         self.lines = {}  # (kind, integrator) -> GlyphRenderer
+        #: legend labels of integrators the core does not know (a user's method, by name)
+        self.user_labels: dict[str, str] = {}
         self.legend_items = {}  # integrator -> LegendItem
         self.energy_fig.add_tools(
             HoverTool(
@@ -780,6 +782,10 @@ class SystemFigures:
         if key not in self.lines:
             style = dict(LINE_STYLES[kind])
             fig = self.phase_fig if kind == "phase" else self.energy_fig
+            if integrator not in self.samples:  # a user's method: no source was made for it
+                self.samples[integrator] = ColumnDataSource(
+                    {c: [] for c in SAMPLE_COLUMNS}, name=self._n(f"samples:{integrator}")
+                )
             self.lines[key] = fig.line(
                 style.pop("x"),
                 style.pop("y"),
@@ -790,14 +796,25 @@ class SystemFigures:
             )
             if kind == "error":
                 item = LegendItem(
-                    label=integrator_label(integrator),
+                    label=self.user_labels.get(integrator) or integrator_label(integrator),
                     renderers=[self.swatches],
-                    index=list(INTEGRATORS).index(integrator),
+                    index=self._swatch_index(integrator),
                     name=self._n(f"legend:{integrator}"),
                 )
                 self.legend_items[integrator] = item
                 self.legend.items = [*self.legend.items, item]
         return self.lines[key]
+
+    def _swatch_index(self, integrator: str) -> int:
+        """The legend swatch row of ``integrator``; a user's method gets a new row."""
+        if integrator in INTEGRATORS:
+            return list(INTEGRATORS).index(integrator)
+        source = self.swatches.data_source
+        source.data = {
+            key: [*values, color_of(integrator) if key == "color" else float("nan")]
+            for key, values in source.data.items()
+        }
+        return len(source.data["color"]) - 1
 
     def _style_items(self):
         if not self.style_items:
