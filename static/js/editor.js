@@ -374,7 +374,8 @@ export function initEditor() {
     node("p", { class: "il-editor-hint", text: "Race your own integrator against the " +
       "selected ones: it runs on every panel in its own colour (magenta). Your code runs " +
       "only in this browser tab." }),
-    node("div", { class: "il-editor-bar" }, [template, kind, name]),
+    node("div", { class: "il-editor-bar" }, [template, kind,
+      node("label", { class: "il-editor-label" }, [document.createTextNode("Name "), name])]),
     editorRefs.python, editorRefs.tableau, editorRefs.splitting,
     node("div", { class: "il-editor-actions" }, [editorRefs.run, editorRefs.remove]),
     editorRefs.info, editorRefs.error]);

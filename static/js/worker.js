@@ -62,7 +62,7 @@ function attach(target) {
 // new one (static/start.js; it boots from the snapshot) with the same settings, without the
 // method. Only then: a page that runs the built-ins alone is never judged by its speed.
 export const PING_MS = 100;
-export const HANG_MS = 1000;
+export const HANG_MS = 700;
 let pingSent = 0; // performance.now() of the oldest ping not answered, 0 if none
 let pingId = 0;
 function watch() {

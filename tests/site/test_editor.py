@@ -189,7 +189,11 @@ def test_python_from_a_link_waits_for_run_and_data_from_a_link_runs_at_once(open
         RUN_TIMEOUT_MS,
     )
 
-    data_visitor = open_page(data_link[len(visitor_base(author)) :])
+    base = visitor_base(author)
+    author.close()  # two live pages fewer: the next one boots on a shared machine
+    visitor.close()
+    data_visitor = open_page(data_link[len(base) :])
+    data_visitor.wait_live()
     data_visitor.wait("window.integratorLab.status().method.name === 'forest-ruth'", RUN_TIMEOUT_MS)
     assert data_visitor.status()["method"]["order"] == 4  # Forest-Ruth is fourth order
     assert user_lanes(data_visitor) == {"spring": ["forest-ruth"]}
