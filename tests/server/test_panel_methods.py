@@ -73,3 +73,45 @@ def test_serve_help_says_allow_code_executes_visitors_code():
     flat = " ".join(out.split())
     assert "--allow-code" in flat
     assert "EXECUTES VISITORS' CODE ON THIS MACHINE" in flat
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("allow", [False, True], ids=["without-flag", "allow-code"])
+def test_the_served_page_refuses_code_unless_started_with_allow_code(browser, tmp_path, allow):
+    from conftest import Server, open_page
+
+    server = Server(tmp_path / "server.log", ("--allow-code",) if allow else ())
+    try:
+        page = open_page(browser, server.url, viewport=(1440, 900))
+        banner = page.locator(".il-allow-code")
+        assert (banner.count() > 0 and banner.first.is_visible()) is allow
+        page.locator(".il-method-kind select").select_option(label="Python code")
+        page.locator(".il-method-text textarea").fill(
+            'NAME = "served-euler"\n\ndef step(accel, q, v, t, dt):\n'
+            "    a = accel(q, v, t)\n"
+            "    return [x + dt * u for x, u in zip(q, v)], [u + dt * b for u, b in zip(v, a)]\n"
+        )
+        page.locator(".il-method-run button").click()
+        status = page.locator(".il-method-status")
+        if allow:
+            page.wait_for_function(
+                "() => Bokeh.documents[0].get_model_by_name('spring:legend:served-euler') != null",
+                timeout=30_000,
+            )
+            status.get_by_text("served-euler runs on every panel").wait_for()
+        else:
+            said = status.get_by_text("Python code is disabled on this server")
+            said.wait_for()
+            assert "integrator-lab serve --allow-code" in said.inner_text()
+            assert (
+                page.evaluate(
+                    "() => Bokeh.documents[0].get_model_by_name('spring:legend:served-euler')"
+                )
+                is None
+            )
+        assert not page.errors
+        page.context.close()
+    finally:
+        server.stop()
+    if allow:
+        assert "visitors' Python code runs on this machine" in (tmp_path / "server.log").read_text()

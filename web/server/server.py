@@ -8,7 +8,6 @@ per-session entry point, also what ``panel serve web/server/app.py`` runs.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import secrets
@@ -77,8 +76,12 @@ def make_server(
         secret_key=secrets.token_urlsafe(32),
     )
     options.update(server_options)
+
+    def app() -> Dashboard:  # a function: Panel shows any other object as it is
+        return create_app(allow_code)
+
     server = pn.serve(
-        functools.partial(create_app, allow_code=allow_code),
+        app,
         port=port,
         address=address,
         websocket_origin=origins,
