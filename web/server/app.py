@@ -344,6 +344,7 @@ class Dashboard(pn.viewable.Viewer):
         return pn.Column(
             pn.pane.Markdown(f"## {TITLE}", margin=(0, 10)),
             pn.pane.Bokeh(self.banner),
+            self.method_editor.banner,
             header,
             self.message,
             flow,

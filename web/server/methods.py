@@ -41,12 +41,13 @@ def template_text(definition: dict) -> str:
     """What the editor shows for a definition: the code, or the JSON (without ``kind``)."""
     if definition["kind"] == "python":
         return definition["code"]
-    data = {key: value for key, value in definition.items() if key != "kind"}
-    return json.dumps(data, indent=1)
+    rows = [f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in definition.items() if k != "kind"]
+    return "{\n" + ",\n".join(rows) + "\n}"
 
 
 class MethodEditor:
-    """The widgets of the editor; ``on_run(definition or None)`` is called by Run/Remove."""
+    """The widgets of the editor; ``on_run(definition or None)`` is called by Run/Remove.
+    ``banner`` (shown only with --allow-code) goes at the top of the page."""
 
     def __init__(self, allow_code: bool, on_run: Callable[[dict | None], None]) -> None:
         self.allow_code = allow_code
@@ -145,7 +146,6 @@ class MethodEditor:
 
     def panel(self) -> pn.Card:
         return pn.Card(
-            self.banner,
             pn.Row(self.template, self.kind),
             self.text,
             pn.Row(self.run, self.remove),
