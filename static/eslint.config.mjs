@@ -31,6 +31,11 @@ export default [
     languageOptions: { sourceType: "script", globals: { ...globals.browser } },
   },
   {
+    // the entry of the page's code editor bundle (web/site/editor.py runs esbuild on it)
+    files: ["web/site/js/editor_entry.js"],
+    languageOptions: { sourceType: "module", globals: { ...globals.browser } },
+  },
+  {
     files: ["web/site/js/worker_wrapper.js"],
     languageOptions: { sourceType: "module", globals: { ...globals.worker } },
   },

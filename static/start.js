@@ -26,15 +26,21 @@ window.integratorLabEarly = (() => {
     return early;
   }
   const boot = JSON.parse(document.getElementById("il-boot-config").textContent);
+  // a new worker, told where its files are; the page replaces a worker that stopped
+  // answering (a user's method that never returns) with another one from here
+  early.spawn = () => {
+    const worker = new Worker("static/worker.mjs", { type: "module" });
+    worker.postMessage({ type: "boot", boot });
+    return worker;
+  };
   performance.mark("il:worker-start");
   try {
-    early.worker = new Worker("static/worker.mjs", { type: "module" });
+    early.worker = early.spawn();
   } catch (error) {
     early.failure = error;
     return early;
   }
   early.worker.onmessage = (event) => early.messages.push(event);
   early.worker.onerror = (event) => early.errors.push(event);
-  early.worker.postMessage({ type: "boot", boot });
   return early;
 })();

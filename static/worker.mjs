@@ -15,6 +15,11 @@
 //                   {type: "ack"}                             the page drew the last frame
 //                   {type: "study", system, params, integrators, settings}   (re)start a study
 //                   {type: "study-stop", system}
+//                   {type: "method", definition, id}          race the user's method (null:
+//                                                             none) beside the built-ins
+//                   {type: "ping", id}                        the page checks the worker
+//                                                             still answers (user code may
+//                                                             never return)
 //   worker -> page  {type: "progress", text, step} while booting,
 //                   {type: "ready", timings, boot: "snapshot" | "plain", fallback}
 //                   {type: "boot-error", file, detail, step}  Python could not start
@@ -22,6 +27,9 @@
 //                   {type: "frame", systems: {name: {time, rtf, lanes, diverged, data}}}
 //                   {type: "study", system, progress, [columns, done, csv, ...] | error}
 //                   {type: "error", text}
+//                   {type: "method", id, method, problems}   the user's method runs (its
+//                                                             describe()) or why not
+//                   {type: "pong", id}
 //
 // At most one frame is in flight: until the page acknowledges it, ticks go on and their
 // samples wait in the runners' bounded buffers, so a slow page never queues work.
@@ -269,6 +277,25 @@ function handle(message) {
       forceNext = true;
       break;
     }
+    case "method": {
+      const definition = message.definition ? py.toPy(message.definition) : undefined;
+      try {
+        const result = call("set_method", definition);
+        for (const layout of result.results) post({ type: "layout", ...layout });
+        post({ type: "method", id: message.id, method: result.method,
+               problems: result.problems });
+      } catch (error) {
+        post({ type: "method", id: message.id, method: null,
+               problems: [pythonMessage(error)] });
+      } finally {
+        definition?.destroy();
+      }
+      forceNext = true;
+      break;
+    }
+    case "ping":
+      post({ type: "pong", id: message.id });
+      break;
     case "speed":
       live.speed = message.value;
       break;

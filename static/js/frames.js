@@ -9,12 +9,16 @@ import { live, divergedText, setStatusText } from "./live.js";
 import { model, quietly } from "./models.js";
 import { showDt } from "./params.js";
 import { sampleSource } from "./plots.js";
+import { methodHooks, userNames } from "./method.js";
 
 // -- applying what the worker sends ------------------------------------------------------
 export function applyLayout(layout, errors) {
   const system = layout.system;
   for (const text of errors) message(text); // whole sentences (views.live.Live)
   const entry = live.systems[system];
+  // the user's method is in no table of the build: its colour and label come with it
+  Object.assign(data.colors, layout.colors || {});
+  Object.assign(data.labels, layout.labels || {});
   entry.layout = layout;
   entry.diverged = {};
   entry.received = 0;
@@ -168,7 +172,13 @@ export function applyFrame(system, f) {
   entry.simTime = f.time;
   entry.realTimeFactor = f.rtf === undefined ? null : f.rtf;
   const diverged = f.diverged || {};
-  const names = Object.keys(diverged).filter((n) => state.integrators.includes(n));
+  const shown = [...state.integrators, ...userNames()];
+  const names = Object.keys(diverged).filter((n) => shown.includes(n));
+  for (const name of userNames()) {
+    if (name in diverged && !(name in entry.diverged) && methodHooks.stopped) {
+      methodHooks.stopped(system, name, diverged[name], (f.reasons || {})[name] || "");
+    }
+  }
   if (names.length !== Object.keys(entry.diverged).length) {
     entry.diverged = Object.fromEntries(names.map((n) => [n, diverged[n]]));
     model(`${system}:scene:status`).data = {

@@ -6,6 +6,7 @@
 import { data } from "./data.js";
 import { applyView } from "./plots.js";
 import { state, saveState } from "./urlstate.js";
+import { userNames } from "./method.js";
 
 const legend = document.getElementById("il-legend");
 
@@ -20,7 +21,7 @@ function toggle(name) {
 // Built with DOM calls and textContent only: nothing here is ever parsed as HTML.
 export function showLegend() {
   const chips = new Map(Array.from(legend.children, (chip) => [chip.dataset.integrator, chip]));
-  const wanted = state.integrators;
+  const wanted = [...state.integrators, ...userNames()]; // the user's method last
   if (wanted.join() !== [...chips.keys()].join()) {
     legend.replaceChildren(...wanted.map((name) => {
       const chip = chips.get(name) || document.createElement("button");

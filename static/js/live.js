@@ -11,6 +11,7 @@ export const live = {
   notice: null, // the boot is slow (text)
   step: null, // what the worker is loading (files of the site)
   framesDrawn: 0, // animation frames that showed new simulation data
+  restarts: 0, // workers replaced because they stopped answering (user code)
   systems: Object.fromEntries(SYSTEMS.map((s) => [s, {
     simTime: 0, realTimeFactor: null, received: 0, layout: null, diverged: {},
     lastStatus: 0, frames: 0, pending: {}, lastFlush: 0, alerts: [], stopped: false,

@@ -18,6 +18,7 @@ import { setWidgetsFromState, wireWidgets } from "./widgets.js";
 import { publishApi } from "./status.js";
 import { initStudy } from "./study.js";
 import { showLessons } from "./scenarios.js";
+import { initEditor } from "./editor.js";
 
 publishApi();
 showLessons();
@@ -81,4 +82,5 @@ Promise.all(embeds).then(() => {
   performance.mark("il:drawn");
   dashboardDrawn(); // the worker buffers messages until Python is up
   initStudy(); // after: a study opened by the link starts at once (the worker buffers it)
+  initEditor(); // after "init": a method from the link follows it to the worker
 }, (error) => message(`The dashboard could not be drawn: ${error.message}`));

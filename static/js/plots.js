@@ -4,6 +4,7 @@
 import { data, SYSTEMS, INTEGRATORS, COLUMNS, BREAKDOWN } from "./data.js";
 import { findModel, model, newModel } from "./models.js";
 import { state } from "./urlstate.js";
+import { userMethod, userNames } from "./method.js";
 
 // -- view options (display only, no simulation change) ---------------------------------
 // Lines are built on demand, like figures.PanelModels.line does in Python: only for the
@@ -74,7 +75,7 @@ function setLogScale(system, log) {
     model(`${system}:energy:ygrid`).ticker = ticker;
   }
   const column = data.energyAxis.columns[log ? "log" : "linear"];
-  for (const name of INTEGRATORS) {
+  for (const name of [...INTEGRATORS, ...userMethod.known]) {
     const line = findModel(`${system}:line:error:${name}`);
     if (line && line.glyph.y.field !== column) line.glyph.y = { field: column };
   }
@@ -93,7 +94,8 @@ function laneFilter(hidden) {
 
 export function applyView() {
   const breakdown = state.energy === "breakdown";
-  const shown = new Set(state.integrators.filter((n) => !state.hidden.includes(n)));
+  const shown = new Set([...state.integrators, ...userNames()]
+    .filter((n) => !state.hidden.includes(n)));
   const kinds = (breakdown ? BREAKDOWN : ["error"]).concat(state.phase ? ["phase"] : []);
   for (const system of SYSTEMS) {
     const section = document.querySelector(`.il-panel[data-system="${system}"]`);
@@ -104,10 +106,14 @@ export function applyView() {
       model(`${system}:${role}`).visible = state.exact;
     }
     model(`${system}:phase`).visible = state.phase;
-    for (const name of state.integrators) {
+    for (const name of [...state.integrators, ...userNames()]) {
       for (const kind of kinds) ensureLine(system, kind, name);
     }
-    for (const name of INTEGRATORS) {
+    for (const name of userNames()) { // the same name may come back with another order
+      const item = findModel(`${system}:legend:${name}`);
+      if (item && item.label.value !== data.labels[name]) item.label = { value: data.labels[name] };
+    }
+    for (const name of [...INTEGRATORS, ...userMethod.known]) {
       for (const kind of ["error", ...BREAKDOWN, "phase"]) {
         const line = findModel(`${system}:line:${kind}:${name}`);
         if (line) line.visible = shown.has(name) && kinds.includes(kind);

@@ -6,6 +6,7 @@ import { linkFor, state } from "./urlstate.js";
 import { live } from "./live.js";
 import { model } from "./models.js";
 import { sampleSource } from "./plots.js";
+import { userMethod, userNames } from "./method.js";
 
 // -- public API --------------------------------------------------------------------------
 export function status() {
@@ -13,7 +14,7 @@ export function status() {
   for (const system of state.systems) {
     const entry = live.systems[system];
     const integrators = {};
-    for (const name of state.integrators) {
+    for (const name of [...state.integrators, ...userNames()]) {
       const source = sampleSource(system, name).data;
       const samples = source.t.length;
       const at = entry.diverged[name];
@@ -31,8 +32,20 @@ export function status() {
   }
   const ready = live.ready && state.systems.every((s) => live.systems[s].frames > 0);
   return { ready, error: live.error, notice: live.notice, running: state.playing,
-           framesDrawn: live.framesDrawn, workerTimings: live.workerTimings,
-           boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems };
+           framesDrawn: live.framesDrawn, restarts: live.restarts, workerTimings: live.workerTimings,
+           boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems,
+           method: methodStatus() };
+}
+
+// the user's own method (static/js/editor.js): what runs, what the core said, when
+function methodStatus() {
+  const info = userMethod.info;
+  return {
+    name: userMethod.name, order: info ? info.order : null,
+    orderText: info ? info.order_text : null, problems: userMethod.problems.slice(),
+    sentAt: userMethod.sentAt, answeredAt: userMethod.answeredAt,
+    replacedAt: userMethod.replacedAt,
+  };
 }
 
 // main.js calls this first: the API is there before anything is drawn

@@ -119,15 +119,23 @@ function queryFromState(state) {
   return query.toString();
 }
 
+// The URL fragment holds the user's own method (static/js/editor.js encodes it): "" or
+// "#method=...". It is never sent to a server.
+let fragment = location.hash;
+export function setFragment(text) {
+  fragment = text ? `#${text}` : "";
+  saveState();
+}
+
 export function linkFor(state) {
   const query = queryFromState(state);
-  return location.origin + location.pathname + (query ? "?" + query : "");
+  return location.origin + location.pathname + (query ? "?" + query : "") + fragment;
 }
 
 export const state = stateFromQuery(location.search);
 export function saveState() {
   const query = queryFromState(state);
-  history.replaceState(null, "", location.pathname + (query ? "?" + query : ""));
+  history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + fragment);
 }
 
 export function systemSettings(system) {

@@ -9,6 +9,7 @@ import { live } from "./live.js";
 import { applyLayout, keepSettings, flushDue, applyFrame } from "./frames.js";
 import { bootFailed, bootSlow, workerFailed } from "./boot.js";
 import { status } from "./status.js";
+import { methodHooks, userMethod, watchWanted } from "./method.js";
 
 // -- the worker --------------------------------------------------------------------------
 export let worker = null;
@@ -33,8 +34,17 @@ export function startWorker() {
     return;
   }
   worker = early.worker;
+  attach(worker);
+  // what the worker said before this script ran
+  for (const event of early.messages.splice(0)) worker.onmessage(event);
+  for (const event of early.errors.splice(0)) worker.onerror(event);
+  setTimeout(bootSlow, BOOT_SLOW_MS);
+  setInterval(watch, PING_MS);
+}
+
+function attach(target) {
   let heard = false; // the worker posted a message: its own file loaded
-  worker.onerror = (event) => {
+  target.onerror = (event) => {
     if (!heard) {
       workerFailed(event);
       return;
@@ -42,14 +52,49 @@ export function startWorker() {
     setLoading("The simulation worker failed (see the message at the top)", true);
     message(`The simulation worker failed: ${event.message || "unknown error"}`);
   };
-  worker.onmessage = (event) => {
+  target.onmessage = (event) => {
     heard = true;
     receive(event.data);
   };
-  // what the worker said before this script ran
-  for (const event of early.messages.splice(0)) worker.onmessage(event);
-  for (const event of early.errors.splice(0)) worker.onerror(event);
-  setTimeout(bootSlow, BOOT_SLOW_MS);
+}
+
+// -- the watchdog: user code that never returns -----------------------------------------
+// Python cannot be interrupted from inside: while the user's method may be running, the page
+// pings the worker, and one that has not answered for HANG_MS is terminated and replaced by a
+// new one (static/start.js; it boots from the snapshot) with the same settings, without the
+// method. Only then: a page that runs the built-ins alone is never judged by its speed.
+export const PING_MS = 100;
+export const HANG_MS = 700;
+let pingSent = 0; // performance.now() of the oldest ping not answered, 0 if none
+let pingId = 0;
+function watch() {
+  if (!worker || !live.ready || !workerBooted || !watchWanted()) {
+    pingSent = 0;
+    return;
+  }
+  const now = performance.now();
+  if (pingSent && now - pingSent > HANG_MS) {
+    replaceWorker(now - pingSent);
+    return;
+  }
+  if (!pingSent) pingSent = now;
+  pingId += 1;
+  worker.postMessage({ type: "ping", id: pingId });
+}
+
+function replaceWorker(silentMs) {
+  worker.terminate();
+  pingSent = 0;
+  live.restarts = (live.restarts || 0) + 1;
+  const name = userMethod.name;
+  userMethod.name = null;
+  userMethod.info = null;
+  userMethod.sending = false;
+  pendingFrame = null; // the old worker's: not to be acknowledged to the new one
+  worker = window.integratorLabEarly.spawn();
+  attach(worker);
+  initWorker(); // the worker keeps it until Python is up again
+  if (methodHooks.replaced) methodHooks.replaced(name, silentMs);
 }
 
 function initWorker() {
@@ -100,6 +145,13 @@ function receive(msg) {
     case "error":
       message(`Simulation: ${msg.text}`);
       break;
+    case "pong":
+      pingSent = 0;
+      break;
+    case "method":
+      pingSent = 0;
+      if (methodHooks.reply) methodHooks.reply(msg);
+      break;
     default:
       handlers.get(msg.type)?.(msg);
       break;
@@ -128,8 +180,8 @@ function draw() {
       liveMarked = true;
       performance.mark("il:live");
     }
+    if (worker) worker.postMessage({ type: "ack" });
   }
-  if (worker) worker.postMessage({ type: "ack" });
 }
 
 // The dashboard is drawn: the worker may have its "init" (it buffers it until Python is up).

@@ -60,6 +60,8 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
         "static/js/main.js",
         "static/worker.mjs",
         "static/style.css",
+        "static/editor.css",
+        "static/vendor/editor.js",
         boot["snapshot"]["url"],
         boot["archive"],
         *(boot["pyodide"] + name for name in PYODIDE_FILES),
@@ -72,17 +74,20 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
         (built / "static/start.js").read_text(),
         *(path.read_text() for path in sorted((built / "static/js").glob("*.js"))),
         (built / "static/worker.mjs").read_text(),
+        (built / "static/vendor/editor.js").read_text(),
     ):
         assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
         assert "cdn" not in text.lower()
         assert str(ROOT) not in text and str(Path.home()) not in text
-    # Python's worker starts first, then BokehJS loads and the page draws
+    # Python's worker starts first, then BokehJS loads and the page draws; the method
+    # editor's bundle comes last, after the page's content
     scripts = re.findall(r'<script (?:type="module" )?src="([^"]+)"', page)
     assert [re.sub(r"\.[0-9a-f]{12}\.", ".", src) for src in scripts] == [
         "static/start.js",
         "bokeh/bokeh.min.js",
         "bokeh/bokeh-widgets.min.js",
         "static/js/main.js",
+        "static/vendor/editor.js",
     ]
     # every module of the page is in the site, as it is in the package
     modules = sorted(p.name for p in (ROOT / "static/js").glob("*.js"))

@@ -107,6 +107,8 @@ def test_the_wheel_carries_pyodide_its_licence_and_the_snapshot(installed):
         assert f"integrator_lab/site/bundle/pyodide/{name}" in names
     assert "Mozilla Public License Version 2.0" in licence and version["license"] == "MPL-2.0"
     assert [n for n in names if re.fullmatch(r"integrator_lab/site/bundle/snapshots/\w+.bin.gz", n)]
+    # the method editor's bundle (CodeMirror): the installed package has no esbuild
+    assert "integrator_lab/site/bundle/editor/editor.js" in names
     # the package alone: no copy of node_modules' other files, no top-level core or web
     assert not any(n.endswith((".map", ".d.ts", ".html")) and "bundle" in n for n in names)
     assert {n.split("/")[0] for n in names} == {
@@ -180,6 +182,9 @@ def test_the_installed_package_builds_a_site_that_runs_from_a_sub_path(installed
         first = _goes_live(page)
         # the prebuilt snapshot matched the installed core and this Pyodide
         assert first["boot"] == "snapshot", first.get("bootFallback")
+        # the code editor is the packaged CodeMirror, not the plain text box
+        editor = (installed["work"] / "site/static/vendor/editor.js").read_text("utf-8")
+        assert "cm-editor" in editor and "cm-lineNumbers" in editor
         assert errors == []
         assert requests and all(url.startswith(base) for url in requests), requests
         assert server.paths and all(path.startswith(SUB_PATH) for path in server.paths)

@@ -53,11 +53,12 @@ from integrator_lab.server.controls import (
     settings_class,
     settings_widgets,
 )
+from integrator_lab.server.methods import MethodEditor
 from integrator_lab.server.sessions import LOAD, REGISTRY, session_label
 from integrator_lab.server.study import StudyView
 from integrator_lab.views import figures
 from integrator_lab.views.figures import ENERGY_MODES
-from integrator_lab.views.live import Live, SystemRun
+from integrator_lab.views.live import Live, SystemRun, method_label
 from integrator_lab.views.scenarios import SCENARIOS, get_scenario
 from integrator_lab.views.scene import color_of, exact_curve, integrator_label
 from integrator_lab.views.shared import (
@@ -173,7 +174,7 @@ class Dashboard(pn.viewable.Viewer):
         doc="Integrators toggled off in the legend: they go on running, but are not drawn",
     )
 
-    def __init__(self, systems=PANEL_SYSTEMS, **params):
+    def __init__(self, systems=PANEL_SYSTEMS, allow_code=False, **params):
         super().__init__(**params)
         self.systems = tuple(systems)
         self.settings = {name: settings_class(name)() for name in self.systems}
@@ -191,7 +192,15 @@ class Dashboard(pn.viewable.Viewer):
         self.panels = {name: figures.PanelModels(name, config) for name in self.systems}
         # the simulation: pacing (this session's share of the server), the bad-settings
         # policy and failures, as on the static page (views.live.Live)
-        self.live = Live(budget=LOAD.share, max_wall=MAX_TICK_WALL, on_failure=self._failed)
+        # a visitor's Python code runs here only when the operator allowed it (--allow-code)
+        self.live = Live(
+            budget=LOAD.share,
+            max_wall=MAX_TICK_WALL,
+            on_failure=self._failed,
+            allow_code=allow_code,
+        )
+        self.method_editor = MethodEditor(allow_code, self._request_method)
+        self._method_requested: tuple[dict | None] | None = None
         for name in self.systems:
             self.live.configure(name, {}, None, self.integrators)
         self._reverting = False  # settings are being set back to the ones in force
@@ -394,12 +403,14 @@ class Dashboard(pn.viewable.Viewer):
             pn.pane.Bokeh(self.banner),
             control(pn.widgets.Select, "lesson", width=300),
             self.lesson_note,
+            self.method_editor.banner,
             header,
             self.legend,
             self.message,
             flow,
             # side by side where they fit, stacked on a phone (a Row overflowed it)
             pn.FlexBox(*columns, flex_wrap="wrap", gap="10px", sizing_mode="stretch_width"),
+            self.method_editor.panel(),
             sizing_mode="stretch_width",
         )
 
@@ -818,6 +829,17 @@ class Dashboard(pn.viewable.Viewer):
                     rebuilt.add(name)
             self._rebuild_requested.clear()
             self._show_error(" ".join(errors))
+        if self._method_requested is not None:
+            (definition,) = self._method_requested
+            self._method_requested = None
+            result = self.live.set_method(definition)
+            self.method_editor.show_result(result)
+            method = self.live.method
+            for name, models in self.panels.items():
+                if method is not None:
+                    models.user_labels[method.name] = method_label(method)
+                if result["results"]:
+                    rebuilt.add(name)
         if self._reset_requested:
             self._reset_requested = False
             for name, run in self.runs.items():
@@ -856,6 +878,10 @@ class Dashboard(pn.viewable.Viewer):
             finally:
                 self._reverting = False
         return " ".join(result["errors"]) or None
+
+    def _request_method(self, definition: dict | None) -> None:
+        """Run the user's method ``definition`` (None: remove it) from the next update."""
+        self._method_requested = (definition,)
 
     def _show_error(self, text: str) -> None:
         if text:

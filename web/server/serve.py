@@ -61,6 +61,13 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "or running) is ended, its simulation stopped and freed "
         "(default 30000)",
     )
+    parser.add_argument(
+        "--allow-code",
+        action="store_true",
+        help="let visitors race methods written in Python: this EXECUTES VISITORS' CODE ON "
+        "THIS MACHINE, with this server's rights, unconfined (the page says so in a banner); "
+        "without it, only tableaux and splittings (data) are accepted",
+    )
     parser.set_defaults(func=cmd_serve)
     return parser
 
@@ -91,6 +98,7 @@ def cmd_serve(args) -> int:
             extra_origins=args.allow_websocket_origin,
             session_lifetime_ms=args.unused_session_lifetime,
             stalled_client_timeout=args.stalled_client_timeout / 1e3,
+            allow_code=args.allow_code,
         )
     except OSError as exc:  # port taken, address not local, ...
         print(
@@ -101,6 +109,12 @@ def cmd_serve(args) -> int:
         return 2
     url = f"http://{_browsable(args.address)}:{server.port}/"
     print(f"Integrator Lab dashboard on {url} (Ctrl+C stops it)", flush=True)
+    if args.allow_code:
+        print(
+            "integrator-lab: warning: --allow-code: visitors' Python code runs on this machine",
+            file=sys.stderr,
+            flush=True,
+        )
     if args.show:
         server.io_loop.add_callback(_open_browser, url)
     try:

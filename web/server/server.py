@@ -22,11 +22,12 @@ from integrator_lab.server.app import TITLE, Dashboard
 from integrator_lab.server.sessions import REGISTRY, STALLED_CLIENT_TIMEOUT
 
 
-def create_app() -> Dashboard:
-    """One dashboard for the current server session, stopped when the session ends."""
+def create_app(allow_code: bool = False) -> Dashboard:
+    """One dashboard for the current server session, stopped when the session ends;
+    ``allow_code``: visitors' Python methods run (``integrator-lab serve --allow-code``)."""
     doc = pn.state.curdoc
     transport.serve_css_locally(doc, pn.state.rel_path)
-    dashboard = Dashboard()
+    dashboard = Dashboard(allow_code=allow_code)
     dashboard.attach(doc)
     dashboard.start()
     return dashboard
@@ -49,6 +50,7 @@ def make_server(
     extra_origins=(),
     session_lifetime_ms: int = 5000,
     stalled_client_timeout: float = STALLED_CLIENT_TIMEOUT,
+    allow_code: bool = False,
     **server_options,
 ):
     """A Bokeh server (not started) serving the dashboard at ``/`` and ``/status``.
@@ -74,8 +76,12 @@ def make_server(
         secret_key=secrets.token_urlsafe(32),
     )
     options.update(server_options)
+
+    def app() -> Dashboard:  # a function: Panel shows any other object as it is
+        return create_app(allow_code)
+
     server = pn.serve(
-        create_app,
+        app,
         port=port,
         address=address,
         websocket_origin=origins,

@@ -6,6 +6,7 @@ The site is self-contained, every file from its own origin::
                               document per panel and one for the controls)
     static/                   start.js (starts the worker), js/ (the page's ES modules, entry
                               js/main.js), worker.mjs (module worker), style.css
+    static/vendor/editor.js   the method editor (CodeMirror 6, bundled: web/site/editor.py)
     bokeh/bokeh.HASH.min.js   BokehJS, copied from the installed bokeh package
     pyodide/HASH/             Pyodide's core files, from node_modules/pyodide or the wheel
     py/integrator_lab.HASH.zip  the pure-Python core + the worker's loop, unpacked by Pyodide
@@ -40,7 +41,10 @@ from bokeh.models import Column
 from integrator_lab import __version__
 from integrator_lab.cli.argtypes import port
 from integrator_lab.core import INTEGRATORS, SYSTEMS
+from integrator_lab.core.custom import TEMPLATES
 from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir, pyodide_source
+from integrator_lab.site.editor import SITE_PATH as EDITOR_PATH
+from integrator_lab.site.editor import BundleUnavailable, bundle_path
 from integrator_lab.site.pack import _FILE_MODE, _ZIP_EPOCH, core_files
 from integrator_lab.site.snapshot import (
     BOOT_CODE,
@@ -61,7 +65,7 @@ DEFAULT_OUT = "_site"
 DEFAULT_PORT = 8000
 ARCHIVE = "py/integrator_lab.zip"
 #: front-end files copied as they are (index.html is a template, filled in by build_site)
-STATIC_FILES = ("start.js", "worker.mjs", "style.css")
+STATIC_FILES = ("start.js", "worker.mjs", "style.css", "editor.css")
 #: the folder of the page's ES modules (static/js/*.js, entry main.js), copied as it is
 STATIC_MODULES = "js"
 BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
@@ -215,6 +219,8 @@ def page_data(config: figures.DashboardConfig) -> dict:
         },
         "energyModes": list(figures.ENERGY_MODES),
         "lessons": page_lessons(),  # the Lessons menu (views.scenarios)
+        # the method editor's starting points (core.custom.TEMPLATES)
+        "methodTemplates": TEMPLATES,
         # ranges, rollover, sample columns, frame layout, status texts (views.shared)
         **page_constants(),
         "colors": dict(INTEGRATOR_COLORS),
@@ -314,6 +320,19 @@ def build_site(
         (out / pyodide_rel / name).write_bytes(data)
     archive_rel = ARCHIVE
     pack_archive(out / ARCHIVE)
+    editor_script = ""
+    try:
+        editor = bundle_path()
+    except BundleUnavailable as exc:
+        print(
+            f"integrator-lab: note: no code editor bundle ({exc}); the page's method editor "
+            "will be a plain text box",
+            file=sys.stderr,
+        )
+    else:
+        (out / EDITOR_PATH).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(editor, out / EDITOR_PATH)
+        editor_script = f'<script src="{EDITOR_PATH}"></script>'
     frozen = None
     if snapshot:
         try:
@@ -337,6 +356,7 @@ def build_site(
         template.replace("{{VERSION}}", __version__)
         .replace("{{PANELS}}", _panel_sections(config.systems))
         .replace("{{BOOT}}", _script_json(boot_data(frozen, pyodide_rel, archive_rel)))
+        .replace("{{EDITOR}}", editor_script)
         .replace("{{DATA}}", _script_json(page_data(config)))
     )
     (out / "index.html").write_text(page, encoding="utf-8")

@@ -6,6 +6,7 @@ with no Node, no npm and no network: Pyodide's core files and a prebuilt memory 
 
     pyodide/            the files the page loads (build.PYODIDE_FILES) from the pinned npm
                         package, its package.json (the version) and its licence
+    editor/editor.js    the method editor (CodeMirror 6 bundled by esbuild: site/editor.py)
     snapshots/KEY.bin.gz  the page's Pyodide memory snapshot, made with Node, named by the key
                         of everything that goes into it (snapshot.snapshot_key)
 
@@ -69,8 +70,14 @@ def make_bundle(pyodide_dir: Path, bundle: Path = BUNDLE) -> dict:
         snapshot = bundle / "snapshots" / f"{key}.bin.gz"
         # never from this bundle (just emptied): from the user's cache, or made with Node
         make_snapshot(archive, target, snapshot, bundle=None)
+    # the method editor (CodeMirror), bundled by esbuild: needs Node too
+    from integrator_lab.site.editor import bundle_path
+
+    editor = bundle / "editor" / "editor.js"
+    editor.parent.mkdir(parents=True)
+    shutil.copyfile(bundle_path(), editor)
     size = sum(path.stat().st_size for path in bundle.rglob("*") if path.is_file())
-    return {"pyodide": version, "snapshot": snapshot, "bytes": size}
+    return {"pyodide": version, "snapshot": snapshot, "editor": editor, "bytes": size}
 
 
 def main(argv=None) -> int:

@@ -754,6 +754,8 @@ class SystemFigures:
         #: integrators toggled off in the legend: selected and running, but not drawn
         self.hidden: set[str] = set(config.hidden)
         self._lanes_hidden: set[str] | None = None  # what the scene's filters hide
+        #: legend labels of integrators the core does not know (a user's method, by name)
+        self.user_labels: dict[str, str] = {}
         self.energy_fig.add_tools(
             HoverTool(
                 tooltips=[
@@ -871,6 +873,10 @@ class SystemFigures:
         if key not in self.lines:
             style = dict(LINE_STYLES[kind])
             fig = self.phase_fig if kind == "phase" else self.energy_fig
+            if integrator not in self.samples:  # a user's method: no source was made for it
+                self.samples[integrator] = ColumnDataSource(
+                    {c: [] for c in SAMPLE_COLUMNS}, name=self._n(f"samples:{integrator}")
+                )
             self.lines[key] = fig.line(
                 style.pop("x"),
                 style.pop("y"),

@@ -24,10 +24,17 @@ import time
 from array import array
 
 from integrator_lab.core import INTEGRATORS, SYSTEMS, Runner, get_system
+from integrator_lab.core.custom import (
+    MethodDefinition,
+    definition_problems,
+    parse_definition,
+)
 from integrator_lab.views.scene import (
     Scene,
+    color_of,
     error_scale,
     exact_curve,
+    integrator_label,
     sample_columns,
     sample_every,
     wraps_angle,
@@ -71,23 +78,36 @@ def check_dt(dt):
     return float(dt)
 
 
-class SystemRun:
-    """One system under several integrators: runner, scene and bookkeeping for the page."""
+def method_label(method: MethodDefinition) -> str:
+    """The legend label of a user's method: its name, its order (computed or declared) and
+    that it is the user's own."""
+    return f"{method.name} · {method.describe()['order_text']} · yours"
 
-    def __init__(self, name, params, dt, integrators):
+
+class SystemRun:
+    """One system under several integrators: runner, scene and bookkeeping for the page.
+
+    ``integrators`` are built-in names; ``method`` is the user's own method (a parsed
+    definition, :mod:`integrator_lab.core.custom`), raced after them in a lane of its own.
+    """
+
+    def __init__(self, name, params, dt, integrators, method: MethodDefinition | None = None):
         self.name = name
         self.system = get_system(name, **params)
         self.title = getattr(self.system, "title", name)
         self.curve_failure = None  # why the exact phase-space curve is missing, if it failed
         self.dt = self.system.recommended_dt if dt is None else check_dt(dt)
-        self.integrators = list(integrators)
+        self.builtins = list(integrators)
+        self.method = method
+        self.entries: list = [*self.builtins, *([method] if method is not None else [])]
+        self.integrators = [*self.builtins, *([method.name] if method is not None else [])]
         self.scene = Scene(self.system, self.integrators)
         self.reset()
 
     def reset(self):
         self.runner = Runner(
             self.system,
-            self.integrators,
+            self.entries,
             self.dt,
             every=sample_every(self.dt, SAMPLES_PER_SECOND),
             capacity=RUNNER_CAPACITY,
@@ -120,6 +140,13 @@ class SystemRun:
             "dt": self.dt,
             "recommended_dt": self.system.recommended_dt,
             "integrators": list(self.integrators),
+            # the user's method has no entry in the page's tables: its colour and label
+            "method": self.method.describe() if self.method is not None else None,
+            "colors": {name: color_of(name) for name in self.integrators},
+            "labels": {
+                name: integrator_label(name) if name in INTEGRATORS else method_label(self.method)
+                for name in self.integrators
+            },
             "shape": scene.shape,
             "x_range": list(scene.x_range),
             "y_range": list(scene.y_range),
@@ -260,8 +287,19 @@ class Live:
         go on. ``on_failure(name, run)`` is told once per stop (the Panel app logs it).
     """
 
-    def __init__(self, budget=lambda: BUDGET_FRACTION, max_wall=MAX_WALL, on_failure=None):
+    def __init__(
+        self,
+        budget=lambda: BUDGET_FRACTION,
+        max_wall=MAX_WALL,
+        on_failure=None,
+        allow_code=True,
+    ):
         self.runs: dict[str, SystemRun] = {}
+        #: the user's own method (a parsed definition) raced beside the built-ins, or None
+        self.method: MethodDefinition | None = None
+        #: whether a method may be Python code (a server runs it only when its operator
+        #: allowed it; the page's worker runs the visitor's own code in the visitor's tab)
+        self.allow_code = allow_code
         self.speed = 1.0
         self.playing = True
         self.budget = budget
@@ -278,14 +316,15 @@ class Live:
         params = dict(params or {})
         old = self.runs.get(name)
         if integrators is None:
-            integrators = old.integrators if old is not None else []
+            integrators = old.builtins if old is not None else []
         integrators = [i for i in integrators if i in INTEGRATORS]
+        method = self.method
         try:
-            run = SystemRun(name, params, dt, integrators)
+            run = SystemRun(name, params, dt, integrators, method)
         except Exception as exc:  # noqa: BLE001 - whatever the core objects to, a system runs
             objection = str(exc) if isinstance(exc, ValueError) else describe_error(exc)
             title = getattr(SYSTEMS.get(name), "title", name)
-            if old is not None and old.integrators == integrators:
+            if old is not None and old.builtins == integrators:
                 return {
                     "system": name,
                     "layout": None,
@@ -293,9 +332,12 @@ class Live:
                     "kept": {"params": dict(old.system.params), "dt": old.dt},
                 }
             try:
-                run = SystemRun(name, params, None, integrators)
+                run = SystemRun(name, params, None, integrators, method)
             except Exception:  # noqa: BLE001
-                run = SystemRun(name, {}, None, integrators)
+                try:
+                    run = SystemRun(name, {}, None, integrators, method)
+                except Exception:  # noqa: BLE001 - the user's method cannot start here
+                    run = SystemRun(name, {}, None, integrators)
             errors = [f"{title}: {objection}; using the defaults."]
         else:
             errors = []
@@ -318,6 +360,36 @@ class Live:
         for name, run in list(self.runs.items()):
             out.append(self.configure(name, run.system.params, run.dt, names))
         return out
+
+    def set_method(self, definition) -> dict:
+        """Race the user's method ``definition`` (a definition's dict; None removes it)
+        beside the selected built-ins on every system, which restart.
+
+        Returns ``{"method": describe() or None, "problems": [...], "results": [...]}``:
+        ``problems`` lists everything wrong with the definition (each naming its entry, code
+        errors with their line), and then nothing changes; ``results`` holds each system's
+        :meth:`configure` result.
+        """
+        method = None
+        if definition is not None:
+            problems = definition_problems(definition, allow_code=self.allow_code)
+            if not problems:
+                try:
+                    method = parse_definition(definition, allow_code=self.allow_code)
+                except ValueError as exc:  # code that fails only on its second run
+                    problems = [str(exc)]
+            if problems:
+                return {"method": None, "problems": problems, "results": []}
+        self.method = method
+        results = [
+            self.configure(name, run.system.params, run.dt, run.builtins)
+            for name, run in list(self.runs.items())
+        ]
+        return {
+            "method": method.describe() if method is not None else None,
+            "problems": [],
+            "results": results,
+        }
 
     def set_speed(self, speed):
         self.speed = float(speed)

@@ -47,6 +47,8 @@ INTEGRATOR_COLORS = {
     "rk45": "#000000",
 }
 FALLBACK_COLOR = "#555555"
+#: the colour of a user's own method (any name that is not a built-in's): none of the above
+USER_COLOR = "#e6007e"
 #: colour of the exact solution's ghost
 GHOST_COLOR = "#9a9a9a"
 
@@ -66,7 +68,10 @@ _NAN = float("nan")
 
 
 def color_of(name: str) -> str:
-    return INTEGRATOR_COLORS.get(name, FALLBACK_COLOR)
+    """An integrator's colour; a name that is not a built-in's is the user's own method."""
+    if name in INTEGRATORS:
+        return INTEGRATOR_COLORS.get(name, FALLBACK_COLOR)
+    return USER_COLOR
 
 
 def _ordinal(n: int) -> str:
@@ -85,6 +90,8 @@ def integrator_label(name: str) -> str:
 
 def integrator_about(name: str) -> str:
     """One line for tooltips: title, order, symplectic or not, explicit or implicit."""
+    if name not in INTEGRATORS:
+        return f"{name}: your own method"
     cls = INTEGRATORS[name]
     kind = "symplectic" if cls.symplectic else "not symplectic"
     how = "implicit" if cls.implicit else "explicit"

@@ -1,0 +1,117 @@
+"""The Panel dashboard's "Add your method": data always, Python code only with --allow-code.
+
+The dashboard object is the real one (as a notebook cell holds it); its editor's widgets are
+set as a visitor sets them and the next update carries the request out.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+pn = pytest.importorskip("panel")
+
+from integrator_lab.server.app import Dashboard  # noqa: E402
+from integrator_lab.server.methods import CODE_DISABLED  # noqa: E402
+
+
+def press_run(board, template):
+    editor = board.method_editor
+    editor.template.value = template
+    editor.run.clicks += 1
+    board._apply_requests()
+    return editor.status.object
+
+
+def test_a_tableau_runs_beside_the_built_ins_with_its_order_and_own_legend():
+    board = Dashboard()
+    status = press_run(board, "ralston")
+    assert board.live.method is not None and board.live.method.name == "ralston"
+    assert "order 2" in status
+    for name, run in board.runs.items():
+        assert run.integrators[-1] == "ralston"
+        legend = board.panels[name].legend_items["ralston"]
+        assert "order 2" in legend.label["value"]
+        swatches = board.panels[name].swatches.data_source.data["color"]
+        assert swatches[legend.index] not in swatches[: legend.index]  # a colour of its own
+    board.live.advance(0.05)
+    assert board.runs["spring"].runner.time > 0
+
+
+def test_python_code_is_refused_without_allow_code_and_the_editor_says_so():
+    board = Dashboard()
+    assert not board.method_editor.banner.visible
+    status = press_run(board, "euler-code")
+    assert board.live.method is None
+    assert "disabled" in status and CODE_DISABLED.split(":")[0] in status
+    # and the core refuses it too, whatever the page sends
+    result = board.live.set_method(
+        {"kind": "python", "name": "sneaky", "code": "def step(a, q, v, t, dt):\n    return q, v\n"}
+    )
+    assert result["problems"] and "not allowed" in result["problems"][0]
+    assert all("sneaky" not in run.integrators for run in board.runs.values())
+
+
+def test_python_code_runs_with_allow_code_under_a_banner():
+    board = Dashboard(allow_code=True)
+    assert board.method_editor.banner.visible
+    assert "runs Python code sent by its visitors" in board.method_editor.banner.object
+    press_run(board, "euler-code")
+    assert board.live.method is not None and board.live.method.name == "my-euler"
+    assert all(run.integrators[-1] == "my-euler" for run in board.runs.values())
+
+
+def test_serve_help_says_allow_code_executes_visitors_code():
+    out = subprocess.run(
+        [sys.executable, "-m", "integrator_lab.cli.main", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    flat = " ".join(out.split())
+    assert "--allow-code" in flat
+    assert "EXECUTES VISITORS' CODE ON THIS MACHINE" in flat
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("allow", [False, True], ids=["without-flag", "allow-code"])
+def test_the_served_page_refuses_code_unless_started_with_allow_code(browser, tmp_path, allow):
+    from conftest import Server, open_page
+
+    server = Server(tmp_path / "server.log", ("--allow-code",) if allow else ())
+    try:
+        page = open_page(browser, server.url, viewport=(1440, 900))
+        banner = page.locator(".il-allow-code")
+        assert (banner.count() > 0 and banner.first.is_visible()) is allow
+        page.locator(".il-method-kind select").select_option(label="Python code")
+        page.locator(".il-method-text textarea").fill(
+            'NAME = "served-euler"\n\ndef step(accel, q, v, t, dt):\n'
+            "    a = accel(q, v, t)\n"
+            "    return [x + dt * u for x, u in zip(q, v)], [u + dt * b for u, b in zip(v, a)]\n"
+        )
+        page.locator(".il-method-run button").click()
+        status = page.locator(".il-method-status")
+        if allow:
+            page.wait_for_function(
+                "() => Bokeh.documents[0].get_model_by_name('spring:legend:served-euler') != null",
+                timeout=30_000,
+            )
+            status.get_by_text("served-euler runs on every panel").wait_for()
+        else:
+            said = status.get_by_text("Python code is disabled on this server")
+            said.wait_for()
+            assert "integrator-lab serve --allow-code" in said.inner_text()
+            assert (
+                page.evaluate(
+                    "() => Bokeh.documents[0].get_model_by_name('spring:legend:served-euler')"
+                )
+                is None
+            )
+        assert not page.errors
+        page.context.close()
+    finally:
+        server.stop()
+    if allow:
+        assert "visitors' Python code runs on this machine" in (tmp_path / "server.log").read_text()

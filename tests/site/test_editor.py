@@ -1,0 +1,244 @@
+"""The static page's "Add your method" editor, in headless Chromium on the real built page.
+
+What the issue fixes: a tableau typed into the grid runs beside the built-ins with the order
+the order conditions give; an exception in the user's step names its line and stops that
+method alone; code that never returns is stopped within 2 s by replacing the worker; code from
+a shared link waits for the visitor's click, data from a link runs at once; the editor is
+CodeMirror (line numbers, highlighting) and a plain text box when its bundle is missing.
+"""
+
+# ruff: noqa: F811 - the tests take the page fixtures imported from test_static_page by name
+from __future__ import annotations
+
+import time
+
+import pytest
+from test_static_page import SYSTEMS, open_page, site  # noqa: F401 - fixtures
+
+pytestmark = pytest.mark.browser
+
+RUN_TIMEOUT_MS = 20_000
+
+
+def open_editor(page):
+    page.wait_live()
+    page.page.click("#il-editor summary")
+
+
+def user_lanes(page):
+    """The integrators of each system that are not built-ins."""
+    builtins = set(page.js("window.integratorLab.state().integrators"))
+    return {
+        name: sorted(set(entry["integrators"]) - builtins)
+        for name, entry in page.status()["systems"].items()
+    }
+
+
+def type_code(page, text):
+    """Replace the code in the editor by ``text``, as typed (CodeMirror or the text box)."""
+    box = page.page.locator("#il-editor .cm-content, #il-editor textarea").first
+    box.click()
+    page.page.keyboard.press("Control+A")
+    page.page.keyboard.insert_text(text)
+
+
+def run_python(page, code):
+    page.page.select_option("#il-editor-kind", "python")
+    type_code(page, code)
+    page.page.click("#il-editor-run")
+
+
+def test_ralston_typed_into_the_tableau_grid_runs_everywhere_with_order_2(open_page):
+    page = open_page()
+    open_editor(page)
+    page.page.select_option("#il-editor-kind", "tableau")
+    page.page.fill("#il-editor-stages", "2")
+    page.page.dispatch_event("#il-editor-stages", "change")
+    page.page.fill("#il-editor-name", "my-ralston")
+    for entry, value in {
+        "c-0": "0",
+        "c-1": "2/3",
+        "a-1-0": "2/3",
+        "b-0": "1/4",
+        "b-1": "3/4",
+    }.items():
+        page.page.fill(f'#il-editor-grid [data-entry="{entry}"]', value)
+    page.page.click("#il-editor-run")
+    page.wait("window.integratorLab.status().method.name === 'my-ralston'", RUN_TIMEOUT_MS)
+    # Ralston's weights meet the order-1 and order-2 conditions and not sum b_i c_i^2 = 1/3
+    assert page.status()["method"]["order"] == 2
+    assert "order 2" in page.page.text_content("#il-editor-info")
+    page.wait(
+        "Object.values(window.integratorLab.status().systems).every("
+        "(s) => s.integrators['my-ralston'] && s.integrators['my-ralston'].samples > 20)",
+        RUN_TIMEOUT_MS,
+    )
+    assert user_lanes(page) == {system: ["my-ralston"] for system in SYSTEMS}
+    # its own colour in the legend of every energy plot, none of the built-ins'
+    colors = page.js(
+        "() => ['pendulum', 'cradle', 'spring'].map((s) => { const src = "
+        "window.integratorLab.model(`${s}:energy:swatch-source`).data; "
+        "return Array.from(src.color); })"
+    )
+    for column in colors:
+        assert len(set(column)) == len(column)  # one colour per integrator, the user's too
+    assert page.status()["systems"]["spring"]["integrators"]["my-ralston"]["divergedAt"] is None
+    assert "#method=" in page.js("window.integratorLab.link()")
+    assert not page.errors
+
+
+FAILING_CODE = """NAME = "fails-at-100"
+calls = 0
+
+
+def step(accel, q, v, t, dt):
+    global calls
+    calls += 1
+    a = accel(q, v, t)
+    if calls == 100:
+        raise RuntimeError("the hundredth step")
+    v = [u + dt * b for u, b in zip(v, a)]
+    return [x + dt * u for x, u in zip(q, v)], v
+"""
+
+
+def test_an_exception_at_step_100_shows_its_line_and_the_others_go_on(open_page):
+    page = open_page("?systems=spring")
+    open_editor(page)
+    run_python(page, FAILING_CODE)
+    page.wait("window.integratorLab.status().method.name === 'fails-at-100'", RUN_TIMEOUT_MS)
+    page.wait(
+        "window.integratorLab.status().systems.spring.integrators['fails-at-100']"
+        ".divergedAt !== null",
+        RUN_TIMEOUT_MS,
+    )
+    error = page.page.text_content("#il-editor-error")
+    raise_line = (
+        FAILING_CODE.splitlines().index('        raise RuntimeError("the hundredth step")') + 1
+    )
+    assert f"line {raise_line}: RuntimeError: the hundredth step" in error
+    assert "step 100" in error
+    status = page.status()["systems"]["spring"]
+    dt = page.js("window.integratorLab.state().dt.spring")
+    # the runner dates a failed step by its end, as any divergence: step 100 ends at 100 dt
+    assert status["integrators"]["fails-at-100"]["divergedAt"] == pytest.approx(100 * dt)
+    before = status["simTime"]
+    page.wait(f"window.integratorLab.status().systems.spring.simTime > {before} + 0.5")
+    for name, entry in page.status()["systems"]["spring"]["integrators"].items():
+        if name != "fails-at-100":
+            assert entry["divergedAt"] is None
+    # a syntax error is refused before it runs, with its line
+    run_python(page, "NAME = 'broken'\ndef step(accel, q, v, t, dt)\n    return q, v\n")
+    page.wait("window.integratorLab.status().method.problems.length > 0", RUN_TIMEOUT_MS)
+    problems = page.status()["method"]["problems"]
+    assert problems[0].startswith("line 2: SyntaxError")
+    assert "line 2: SyntaxError" in page.page.text_content("#il-editor-error")
+
+
+HANGING_CODE = 'NAME = "hangs"\n\n\ndef step(accel, q, v, t, dt):\n    while True:\n        pass\n'
+
+
+def test_code_that_never_returns_is_stopped_within_2_s_and_the_page_goes_on(open_page):
+    page = open_page()
+    open_editor(page)
+    run_python(page, HANGING_CODE)
+    page.wait("window.integratorLab.status().method.answeredAt !== null", RUN_TIMEOUT_MS)
+    page.wait("window.integratorLab.status().restarts === 1", 10_000)
+    method = page.status()["method"]
+    # the worker answered, then its first tick ran the step, which never returns
+    assert method["replacedAt"] - method["answeredAt"] <= 2000
+    assert method["name"] is None
+    error = page.page.text_content("#il-editor-error")
+    assert "did not return" in error and "restarted without it" in error
+    assert "while True" in page.page.text_content("#il-editor .cm-content")  # text kept
+    # the new worker runs the same settings without the method
+    started = time.monotonic()
+    page.wait("window.integratorLab.status().systems.spring.simTime > 1.0")
+    assert time.monotonic() - started < 60
+    assert user_lanes(page) == {system: [] for system in SYSTEMS}
+    assert not page.errors
+
+
+def test_python_from_a_link_waits_for_run_and_data_from_a_link_runs_at_once(open_page):
+    author = open_page("?systems=spring")
+    open_editor(author)
+    author.page.select_option("#il-editor-template", "euler-code")
+    author.page.click("#il-editor-run")
+    author.wait("window.integratorLab.status().method.name === 'my-euler'", RUN_TIMEOUT_MS)
+    author.wait("window.integratorLab.link().includes('#method=')")
+    code_link = author.js("window.integratorLab.link()")
+    author.page.select_option("#il-editor-template", "forest-ruth")
+    author.page.click("#il-editor-run")
+    author.wait("window.integratorLab.status().method.name === 'forest-ruth'", RUN_TIMEOUT_MS)
+    author.wait("window.integratorLab.link() !== " + repr(code_link))
+    data_link = author.js("window.integratorLab.link()")
+
+    visitor = open_page(code_link[len(visitor_base(author)) :])
+    visitor.wait_live()
+    visitor.wait(
+        "document.querySelector('#il-editor .cm-content').textContent.includes('def step')"
+    )
+    visitor.wait("window.integratorLab.status().systems.spring.simTime > 1.0")
+    assert user_lanes(visitor) == {"spring": []}  # nothing ran
+    assert visitor.status()["method"]["name"] is None
+    assert "has not run" in visitor.page.text_content("#il-editor-info")
+    visitor.page.click("#il-editor-run")
+    visitor.wait("window.integratorLab.status().method.name === 'my-euler'", RUN_TIMEOUT_MS)
+    visitor.wait(
+        "window.integratorLab.status().systems.spring.integrators['my-euler']?.samples > 5",
+        RUN_TIMEOUT_MS,
+    )
+
+    base = visitor_base(author)
+    author.close()  # two live pages fewer: the next one boots on a shared machine
+    visitor.close()
+    data_visitor = open_page(data_link[len(base) :])
+    data_visitor.wait_live()
+    data_visitor.wait("window.integratorLab.status().method.name === 'forest-ruth'", RUN_TIMEOUT_MS)
+    assert data_visitor.status()["method"]["order"] == 4  # Forest-Ruth is fourth order
+    assert user_lanes(data_visitor) == {"spring": ["forest-ruth"]}
+
+
+def visitor_base(page):
+    return page.site["url"]
+
+
+def test_the_editor_is_codemirror_with_line_numbers_and_highlighting(open_page):
+    page = open_page()
+    open_editor(page)
+    code = page.page.locator("#il-editor .cm-editor")
+    assert code.is_visible()
+    lines = page.js("document.querySelectorAll('#il-editor .cm-content .cm-line').length")
+    numbers = page.page.locator("#il-editor .cm-lineNumbers .cm-gutterElement").all_inner_texts()
+    assert "1" in numbers and str(lines) in numbers
+    # "def" is coloured as a keyword: another colour than the plain text around it
+    colors = page.js("""() => {
+        const spans = [...document.querySelectorAll('#il-editor .cm-line span')];
+        const def = spans.find((s) => s.textContent === 'def');
+        const line = def.closest('.cm-line');
+        return [getComputedStyle(def).color, getComputedStyle(line).color];
+    }""")
+    assert colors[0] != colors[1]
+    assert page.page.locator("#il-editor .il-editor-note").is_hidden()
+
+
+def test_without_the_bundle_a_text_box_says_so_and_runs_the_method(browser, site):
+    from test_static_page import Page
+
+    page = Page(browser, site, "?systems=spring", defer=True)
+    try:
+        page.page.route("**/static/vendor/editor.js", lambda route: route.fulfill(status=404))
+        page.go()
+        open_editor(page)
+        assert page.page.locator("#il-editor .cm-editor").count() == 0
+        note = page.page.locator("#il-editor .il-editor-note")
+        assert note.is_visible() and "plain text box" in note.inner_text()
+        run_python(page, FAILING_CODE.replace("fails-at-100", "typed-by-hand"))
+        page.wait("window.integratorLab.status().method.name === 'typed-by-hand'", RUN_TIMEOUT_MS)
+        page.wait(
+            "window.integratorLab.status().systems.spring.integrators['typed-by-hand']"
+            "?.samples > 5",
+            RUN_TIMEOUT_MS,
+        )
+    finally:
+        page.close()
