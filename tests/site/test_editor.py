@@ -74,14 +74,14 @@ def test_ralston_typed_into_the_tableau_grid_runs_everywhere_with_order_2(open_p
         RUN_TIMEOUT_MS,
     )
     assert user_lanes(page) == {system: ["my-ralston"] for system in SYSTEMS}
-    # its own colour in the legend of every energy plot, none of the built-ins'
-    colors = page.js(
-        "() => ['pendulum', 'cradle', 'spring'].map((s) => { const src = "
-        "window.integratorLab.model(`${s}:energy:swatch-source`).data; "
-        "return Array.from(src.color); })"
+    # a chip of its own in the page's one legend, in a colour none of the built-ins has
+    chips = page.js(
+        "() => Array.from(document.querySelectorAll('#il-legend .il-chip'), (chip) => "
+        "[chip.dataset.integrator, getComputedStyle(chip).getPropertyValue('--il-chip-color')])"
     )
-    for column in colors:
-        assert len(set(column)) == len(column)  # one colour per integrator, the user's too
+    assert [name for name, _ in chips][-1] == "my-ralston"
+    colors = [color.strip() for _, color in chips]
+    assert len(set(colors)) == len(colors)  # one colour per integrator, the user's too
     assert page.status()["systems"]["spring"]["integrators"]["my-ralston"]["divergedAt"] is None
     assert "#method=" in page.js("window.integratorLab.link()")
     assert not page.errors
