@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+from integrator_lab.views.scene import color_of
+
 pn = pytest.importorskip("panel")
 
 from integrator_lab.server.app import Dashboard  # noqa: E402
@@ -30,12 +32,18 @@ def test_a_tableau_runs_beside_the_built_ins_with_its_order_and_own_legend():
     status = press_run(board, "ralston")
     assert board.live.method is not None and board.live.method.name == "ralston"
     assert "order 2" in status
-    for name, run in board.runs.items():
+    for run in board.runs.values():
         assert run.integrators[-1] == "ralston"
-        legend = board.panels[name].legend_items["ralston"]
-        assert "order 2" in legend.label["value"]
-        swatches = board.panels[name].swatches.data_source.data["color"]
-        assert swatches[legend.index] not in swatches[: legend.index]  # a colour of its own
+    # the one legend has an entry of its own for it, last, in a colour no built-in has
+    options = board.legend.options
+    assert list(options.values())[-1] == "ralston"
+    label = list(options)[-1]
+    assert "order 2" in label
+    assert color_of("ralston") not in {color_of(n) for n in board.integrators}
+    assert "ralston" in board.legend.value  # shown; a click hides it everywhere
+    board.legend.value = [n for n in board.legend.value if n != "ralston"]
+    board._apply_requests()
+    assert all("ralston" in models.hidden for models in board.panels.values())
     board.live.advance(0.05)
     assert board.runs["spring"].runner.time > 0
 
@@ -95,7 +103,7 @@ def test_the_served_page_refuses_code_unless_started_with_allow_code(browser, tm
         status = page.locator(".il-method-status")
         if allow:
             page.wait_for_function(
-                "() => Bokeh.documents[0].get_model_by_name('spring:legend:served-euler') != null",
+                "() => Bokeh.documents[0].get_model_by_name('spring:line:error:served-euler') != null",
                 timeout=30_000,
             )
             status.get_by_text("served-euler runs on every panel").wait_for()
@@ -105,7 +113,7 @@ def test_the_served_page_refuses_code_unless_started_with_allow_code(browser, tm
             assert "integrator-lab serve --allow-code" in said.inner_text()
             assert (
                 page.evaluate(
-                    "() => Bokeh.documents[0].get_model_by_name('spring:legend:served-euler')"
+                    "() => Bokeh.documents[0].get_model_by_name('spring:line:error:served-euler')"
                 )
                 is None
             )

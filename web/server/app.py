@@ -204,6 +204,7 @@ class Dashboard(pn.viewable.Viewer):
         for name in self.systems:
             self.live.configure(name, {}, None, self.integrators)
         self._reverting = False  # settings are being set back to the ones in force
+        self._method_hidden: set[str] = set()  # the user's method, toggled off in the legend
         self._diverged = {name: {} for name in self.systems}
         self.system_messages = {
             name: pn.pane.Alert(
@@ -770,9 +771,16 @@ class Dashboard(pn.viewable.Viewer):
         self._fresh_since.pop(name, None)  # an acknowledgement must be of the new run
         self._label_dt(name)
 
+    def _legend_names(self) -> list[str]:
+        """The legend's entries: the selected integrators, then the user's method if one runs."""
+        method = self.live.method
+        return [*self.integrators, *([method.name] if method is not None else [])]
+
     def _show_legend(self) -> None:
-        """The legend's toggles: the selected integrators, pressed unless hidden."""
-        names = list(self.integrators)
+        """The legend's toggles: the selected integrators and the user's method, pressed
+        unless hidden."""
+        names = self._legend_names()
+        method = self.live.method
         colors = "".join(
             f".bk-btn-group > .bk-btn:nth-child({k}) {{ border-left: 14px solid {color_of(n)}; }}"
             for k, n in enumerate(names, start=1)
@@ -781,13 +789,25 @@ class Dashboard(pn.viewable.Viewer):
             colors + ".bk-btn:not(.bk-active) { text-decoration: line-through; opacity: 0.65; }"
             ".bk-btn-group { flex-wrap: wrap; gap: 4px; } .bk-btn { flex: 0 0 auto; }"
         ]
+        labels = {
+            n: method_label(method)
+            if method is not None and n == method.name
+            else integrator_label(n)
+            for n in names
+        }
+        hidden = {*self.hidden, *self._method_hidden}
         self.legend.param.update(
-            options={integrator_label(n): n for n in names},
-            value=[n for n in names if n not in self.hidden],
+            options={labels[n]: n for n in names},
+            value=[n for n in names if n not in hidden],
         )
 
     def _legend_toggled(self, event) -> None:
         shown = set(event.new)
+        method = self.live.method
+        method_hidden = {method.name} - shown if method is not None else set()
+        if method_hidden != self._method_hidden:
+            self._method_hidden = method_hidden
+            self._view_requested = True
         hidden = [n for n in self.integrators if n not in shown]
         if hidden != list(self.hidden):
             self.hidden = hidden
@@ -835,6 +855,7 @@ class Dashboard(pn.viewable.Viewer):
             result = self.live.set_method(definition)
             self.method_editor.show_result(result)
             method = self.live.method
+            self._show_legend()  # the user's method has an entry of its own, last
             for name, models in self.panels.items():
                 if method is not None:
                     models.user_labels[method.name] = method_label(method)
@@ -861,7 +882,12 @@ class Dashboard(pn.viewable.Viewer):
                         show_phase=self.show_phase,
                     ),
                 )
-                self._attempt(name, "hiding integrators", models.set_hidden, list(self.hidden))
+                self._attempt(
+                    name,
+                    "hiding integrators",
+                    models.set_hidden,
+                    [*self.hidden, *self._method_hidden],
+                )
 
     def _rebuild(self, name: str, integrators) -> str | None:
         """A new run of system ``name`` from its settings, or the core's objection: then
