@@ -103,7 +103,8 @@ def test_the_served_page_refuses_code_unless_started_with_allow_code(browser, tm
         status = page.locator(".il-method-status")
         if allow:
             page.wait_for_function(
-                "() => Bokeh.documents[0].get_model_by_name('spring:line:error:served-euler') != null",
+                "() => Bokeh.documents[0]"
+                ".get_model_by_name('spring:line:error:served-euler') != null",
                 timeout=30_000,
             )
             status.get_by_text("served-euler runs on every panel").wait_for()
