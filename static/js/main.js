@@ -8,15 +8,22 @@
 // BokehJS (classic scripts) has loaded before this module runs: modules are deferred.
 
 import { data, SYSTEMS } from "./data.js";
+import { t } from "./i18n.js";
+import { localize, onLanguage, wireLanguageSwitch } from "./localize.js";
 import { message } from "./messages.js";
+import { model, quietly } from "./models.js";
+import { relabelSystem } from "./frames.js";
 import { saveState } from "./urlstate.js";
 import { applyView } from "./plots.js";
 import { startWorker, dashboardDrawn } from "./worker.js";
 import { setWidgetsFromState, wireWidgets } from "./widgets.js";
+import { state } from "./urlstate.js";
 import { publishApi } from "./status.js";
 import { initStudy } from "./study.js";
 
 publishApi();
+localize(); // the page's own texts at once (the dashboard's when it is drawn)
+wireLanguageSwitch();
 
 // -- start -------------------------------------------------------------------------------
 // The dashboard is drawn first and Python boots after: both want the CPU, and a drawn
@@ -66,6 +73,15 @@ startWorker();
 Promise.all(embeds).then(() => {
   try { avoidNeedlessRestyles(); } catch { /* an optimisation only */ }
   setWidgetsFromState();
+  // what depends on the state follows the language too (the fixed texts: localize.js)
+  onLanguage(() => {
+    quietly(() => {
+      model("controls:play").label = t(state.playing ? "control.pause" : "control.play");
+    });
+    applyView();
+    for (const system of SYSTEMS) relabelSystem(system);
+  });
+  localize();
   applyView();
   wireWidgets();
   saveState();
@@ -73,4 +89,4 @@ Promise.all(embeds).then(() => {
   performance.mark("il:drawn");
   dashboardDrawn(); // the worker buffers messages until Python is up
   initStudy(); // after: a study opened by the link starts at once (the worker buffers it)
-}, (error) => message(`The dashboard could not be drawn: ${error.message}`));
+}, (error) => message(t("msg.draw_failed", { error: error.message })));

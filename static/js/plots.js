@@ -2,6 +2,7 @@
 // demand, the log scale, and the view options (display only, no simulation change).
 
 import { data, SYSTEMS, INTEGRATORS, COLUMNS, BREAKDOWN } from "./data.js";
+import { t } from "./i18n.js";
 import { findModel, model, newModel } from "./models.js";
 import { state } from "./urlstate.js";
 
@@ -41,7 +42,7 @@ function ensureLine(system, kind, name) {
   if (kind === "error") {
     const legend = model(`${system}:energy:legend`);
     const item = newModel("LegendItem", {
-      label: { value: data.labels[name] }, renderers: [model(`${system}:energy:swatches`)],
+      label: { value: t(`label.${name}`) }, renderers: [model(`${system}:energy:swatches`)],
       index: INTEGRATORS.indexOf(name), name: `${system}:legend:${name}`,
     });
     legend.items = [...legend.items, item];
@@ -60,7 +61,7 @@ function ensureStyleItems(system) {
     const renderer = newModel("GlyphRenderer", { data_source: source, glyph });
     fig.renderers = [...fig.renderers, renderer];
     return newModel("LegendItem", {
-      label: { value: data.energyAxis.breakdownLabels[kind] }, renderers: [renderer],
+      label: { value: t(`energy.${kind}`) }, renderers: [renderer],
       name: `${system}:legend-style:${kind}`,
     });
   });
@@ -119,7 +120,7 @@ export function applyView() {
       if (item) item.visible = breakdown;
     }
     setLogScale(system, state.log && !breakdown);
-    model(`${system}:energy:yaxis`).axis_label = data.energyAxis.labels[state.energy];
+    model(`${system}:energy:yaxis`).axis_label = t(`energy.axis.${state.energy}`);
     model(`${system}:energy`).height = data.energyAxis.heights[state.energy];
   }
   // the breakdown is in joules on a linear axis: "Log scale" does nothing there
