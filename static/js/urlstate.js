@@ -4,7 +4,7 @@
 import { data, SYSTEMS, DECL, INTEGRATORS, DEFAULTS } from "./data.js";
 import { browserLanguage, language, LANGUAGES, t } from "./i18n.js";
 import { message, quote } from "./messages.js";
-import { checkParam, checkRange, paramDecl } from "./params.js";
+import { checkParam, checkRange, expected, paramDecl } from "./params.js";
 import { defaultStudyState, readStudyKey, writeStudyKeys } from "./studystate.js";
 
 // -- state and the URL query -------------------------------------------------------------
@@ -80,7 +80,9 @@ function stateFromQuery(search) {
       }
       const x = checkParam(p, raw);
       if (x === undefined) {
-        fallback(key, raw, p.accepted, t("msg.default_value", { value: p.default }));
+        // the core's declaration says it in English; the catalog's parts in other languages
+        const accepted = language() === "en" ? p.accepted : expected(p);
+        fallback(key, raw, accepted, t("msg.default_value", { value: p.default }));
       }
       else state.params[system][name] = x;
     } else {
