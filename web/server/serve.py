@@ -11,6 +11,7 @@ import logging
 import sys
 
 from integrator_lab.cli.argtypes import integer_in, port
+from integrator_lab.views.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 DEFAULT_PORT = 5006
 DEFAULT_ADDRESS = "127.0.0.1"
@@ -61,6 +62,12 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "or running) is ended, its simulation stopped and freed "
         "(default 30000)",
     )
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=DEFAULT_LANGUAGE,
+        help="language of the labels (default en; a page's ?lang= overrides it)",
+    )
     parser.set_defaults(func=cmd_serve)
     return parser
 
@@ -91,6 +98,7 @@ def cmd_serve(args) -> int:
             extra_origins=args.allow_websocket_origin,
             session_lifetime_ms=args.unused_session_lifetime,
             stalled_client_timeout=args.stalled_client_timeout / 1e3,
+            lang=args.lang,
         )
     except OSError as exc:  # port taken, address not local, ...
         print(

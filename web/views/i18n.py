@@ -34,6 +34,8 @@ from integrator_lab.views import shared
 from integrator_lab.views.scene import integrator_label, phase_labels
 
 LANGUAGES = ("en", "ja")
+#: the energy breakdown's line styles (figures.BREAKDOWN_KINDS): ``energy.KIND`` names them
+BREAKDOWN_KINDS = ("total", "kinetic", "potential", "dissipated")
 DEFAULT_LANGUAGE = "en"
 #: what the language switch shows for each language
 LANGUAGE_NAMES = {"en": "EN", "ja": "日本語"}
@@ -100,6 +102,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "control.phase": {"en": "Phase space", "ja": "位相空間"},
     "control.copy": {"en": "Copy link", "ja": "リンクをコピー"},
+    "control.download_csv": {"en": "Download CSV", "ja": "CSV をダウンロード"},
     "control.copy.tip": {
         "en": "Copy a link to this exact view",
         "ja": "この表示そのままへのリンクをコピー",
@@ -468,3 +471,13 @@ def localize(find, systems, lang: str) -> None:
             setattr(model, prop, [text(k, lang) for k in key])
         else:
             setattr(model, prop, text(key, lang).format(**values))
+    # the legends' entries there are so far (lines are made on demand)
+    for s in systems:
+        for name in INTEGRATORS:
+            item = find(f"{s}:legend:{name}")
+            if item is not None:
+                item.label = {"value": text(f"label.{name}", lang)}
+        for kind in BREAKDOWN_KINDS:
+            item = find(f"{s}:legend-style:{kind}")
+            if item is not None:
+                item.label = {"value": text(f"energy.{kind}", lang)}
