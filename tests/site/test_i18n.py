@@ -110,7 +110,7 @@ def test_status_line_in_japanese_has_the_numbers_of_the_english_one():
 # -- the page in Chromium ------------------------------------------------------------------
 #: words of the English interface that must not be left in the Japanese page
 ALLOWED = re.compile(
-    r"Integrator Lab|Python|Pyodide|Web Worker|K\+P|rad|"
+    r"Integrator Lab|Python|Pyodide|Web Worker|K\+P|rad|CSV|PNG|"
     + "|".join(re.escape(n) for n in sorted(i18n.INTEGRATORS, key=len, reverse=True))
 )
 
@@ -119,6 +119,7 @@ VISIBLE_TEXTS = """() => {
   const q = (sel) => Array.from(document.querySelectorAll(sel)).map((e) => e.textContent);
   out.heading = q(".il-top h1"); out.tagline = q(".il-tagline"); out.footer = q(".il-footer");
   out.titles = q(".il-panel-title"); out.status = q(".il-panel-status");
+  out.study = q(".il-study-switch button, .il-study-form label span, .il-study button");
   out.title = [document.title];
   const data = JSON.parse(document.getElementById("il-data").textContent);
   for (const [name, prop] of data.i18n.modelTexts) {

@@ -225,6 +225,42 @@ TEXTS: dict[str, dict[str, str]] = {
     "range.one_of": {"en": "one of {names}", "ja": "{names} のどれか"},
     "range.excluded": {"en": " ({values} excluded)", "ja": "（{values} を除く）"},
     "range.and": {"en": " and ", "ja": " と "},
+    # -- the study view of a panel (static/js/study.js)
+    "study.live": {"en": "Live", "ja": "ライブ"},
+    "study.study": {"en": "Study", "ja": "収束の調査"},
+    "study.switch": {"en": "Live view or study", "ja": "ライブ表示か収束の調査か"},
+    "study.intro": {
+        "en": "Error at T against the time step and against the cost (force evaluations), "
+        "every selected integrator, log–log; dashed: slopes 1, 2 and 4; × marks a point left "
+        "out of the fit (tap or hover it for why). The live view goes on meanwhile.",
+        "ja": "時刻 T での誤差を、時間刻みに対して、また計算量（力の評価回数）に対して、選んだ"
+        "積分法ごとに両対数で描きます。破線は傾き 1、2、4。× は当てはめから除いた点です"
+        "（タップかポインタで理由を表示）。その間もライブ表示は続きます。",
+    },
+    "study.duration": {"en": "Duration T (s)", "ja": "時間 T (s)"},
+    "study.dt_max": {"en": "dt max (s)", "ja": "dt 最大 (s)"},
+    "study.dt_min": {"en": "dt min (s)", "ja": "dt 最小 (s)"},
+    "study.points": {"en": "Points", "ja": "点の数"},
+    "study.error": {"en": "Error", "ja": "誤差"},
+    "study.run": {"en": "Run study", "ja": "調査を実行"},
+    "study.stop": {"en": "Stop", "ja": "停止"},
+    "study.png": {"en": "Download PNG", "ja": "PNG をダウンロード"},
+    "study.progress": {"en": "study progress", "ja": "調査の進み具合"},
+    "study.starting": {"en": "Starting the study…", "ja": "調査を始めています…"},
+    "study.stopped": {
+        "en": "Stopped after {points} of {total} points.",
+        "ja": "{total} 点のうち {points} 点で停止しました。",
+    },
+    "study.failed": {"en": "The study did not run.", "ja": "調査を実行できませんでした。"},
+    "study.failed.why": {"en": "Study: {error}", "ja": "調査：{error}"},
+    "study.done": {
+        "en": "Done: {points} points in {seconds} s. Fitted slopes: {slopes}.",
+        "ja": "完了：{points} 点を {seconds} 秒で計算。当てはめた傾き：{slopes}。",
+    },
+    "study.running": {
+        "en": "Running: {points} of {total} points. Slopes so far: {slopes}.",
+        "ja": "実行中：{total} 点のうち {points} 点。ここまでの傾き：{slopes}。",
+    },
     # -- booting Python in the page
     "boot.failed": {
         "en": "The simulation could not start: {file} did not load ({detail}). {advice}",
