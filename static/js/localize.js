@@ -8,7 +8,6 @@ import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { findModel, quietly } from "./models.js";
 import { state, saveState } from "./urlstate.js";
 
-const I18N = data.i18n;
 const hooks = []; // what else follows the language (other modules register here)
 /** Call `fn` now and whenever the language changes (after the fixed texts are set). */
 export function onLanguage(fn) {
@@ -33,10 +32,10 @@ function localizeDocument() {
 
 function localizeModels() {
   quietly(() => {
-    for (const [name, property, key] of I18N.modelTexts) {
+    for (const [name, property, key] of data.i18n.modelTexts) {
       const model = findModel(name);
       if (!model) continue;
-      const value = Array.isArray(key) ? key.map((k) => t(k)) : t(key, I18N.values);
+      const value = Array.isArray(key) ? key.map((k) => t(k)) : t(key, data.i18n.values);
       if (JSON.stringify(model[property]) !== JSON.stringify(value)) model[property] = value;
     }
     // tooltips of the controls (html_attributes: the widget keeps its other attributes)
