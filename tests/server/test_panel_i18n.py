@@ -47,6 +47,7 @@ def _japanese_labels(page):
     assert page.get_by_text(i18n.text("page.heading", "ja")).count() >= 1
     # the widgets draw what the models say
     assert page.get_by_role("button", name="リセット").count() == 1
+    assert page.get_by_role("button", name="エネルギーの内訳").count() == 1
 
 
 def test_serve_lang_ja_shows_the_dashboard_in_japanese(browser, tmp_path):
@@ -57,6 +58,16 @@ def test_serve_lang_ja_shows_the_dashboard_in_japanese(browser, tmp_path):
         # pausing says so in Japanese, on the button and in the status line
         page.get_by_role("button", name="一時停止").click()
         wait_until(lambda: page.evaluate(WIDGET_JS, "il-playing") == "再生", what="the play label")
+        # the energy modes, labelled in Japanese, still switch the plots
+        page.get_by_role("button", name="エネルギーの内訳").click()
+        wait_until(
+            lambda: page.evaluate(
+                "() => { const m = Bokeh.documents[0].get_model_by_name("
+                "'spring:line:kinetic:rk4'); return m != null && m.visible; }"
+            ),
+            timeout=40,
+            what="the breakdown view",
+        )
         # ?lang=en in the URL overrides the server's language
         page = open_page(browser, server.url + "?lang=en")
         wait_until(

@@ -178,6 +178,10 @@ class Dashboard(pn.viewable.Viewer):
         self.panels = {name: figures.PanelModels(name, config) for name in self.systems}
         # the figures' texts in the dashboard's language (the catalog's table, as on the page)
         i18n.localize(self._find_model, self.systems, self.lang)
+        if self.lang != i18n.DEFAULT_LANGUAGE:  # this instance's copy of the parameter
+            self.param.energy_mode.objects = {
+                self._text(f"control.energy.{mode}"): mode for mode in ENERGY_MODES
+            }
         # the simulation: pacing (this session's share of the server), the bad-settings
         # policy and failures, as on the static page (views.live.Live)
         self.live = Live(budget=LOAD.share, max_wall=MAX_TICK_WALL, on_failure=self._failed)
