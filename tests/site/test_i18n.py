@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import string
 import time
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -268,3 +269,13 @@ def test_japanese_fits_a_phone(open_page):  # noqa: F811
     )
     assert clipped == []
     assert page.errors == []
+
+
+@pytest.mark.browser
+def test_the_file_url_note_is_in_the_browsers_language(open_page, site):  # noqa: F811
+    page = open_page("", locale="ja-JP")
+    page.page.goto(Path(site["dir"], "index.html").as_uri())
+    page.wait("!document.getElementById('il-served').hidden", timeout=20_000)
+    assert page.page.locator("#il-served").inner_text() == i18n.text("page.file_url", "ja")
+    loading = page.page.locator(".il-loading span").first.inner_text()
+    assert loading == i18n.text("page.file_url.short", "ja")

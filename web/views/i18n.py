@@ -66,6 +66,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "ja": "ブラウザで Python を起動しています…",
     },
     "page.language": {"en": "Language", "ja": "言語"},
+    "page.file_url": {
+        "en": "This page must be served over HTTP to run (browsers block its Web Worker from "
+        "file://): run `integrator-lab preview`, or `python3 -m http.server` in this folder, "
+        "and open the printed http://127.0.0.1 address.",
+        "ja": "このページは HTTP で配信しないと動きません（ブラウザは file:// からの Web Worker "
+        "を止めます）：`integrator-lab preview` か、このフォルダで `python3 -m http.server` を"
+        "実行し、表示された http://127.0.0.1 のアドレスを開いてください。",
+    },
+    "page.file_url.short": {
+        "en": "Not running: open this page over HTTP (see above)",
+        "ja": "停止中：このページを HTTP で開いてください（上を参照）",
+    },
     # -- the controls above the panels
     "control.integrators": {"en": "Integrators", "ja": "積分法"},
     "control.integrators.tip": {
