@@ -80,10 +80,11 @@ $(PYODIDE_WHEELS)/.installed: tests/pyodide/requirements.txt | venv
 		--platform any -r tests/pyodide/requirements.txt -d $(PYODIDE_WHEELS)
 	touch $@
 
+# a Japanese font too: the tests of the Japanese page (?lang=ja) measure its text
 chromium:
-	@command -v chromium >/dev/null || { \
+	@command -v chromium >/dev/null && fc-list :lang=ja | grep -q . || { \
 		$(SUDO) apt-get update && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; }
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium fonts-ipafont-gothic; }
 
 # The wheel and the sdist, carrying Pyodide's core files and the prebuilt snapshot
 # (web/site/bundle/, made here from node_modules with Node), so that an installed package

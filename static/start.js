@@ -13,13 +13,19 @@ window.integratorLabEarly = (() => {
     early.fileUrl = true;
     // the note and the loading texts are in the page, below this script: once it is parsed
     document.addEventListener("readystatechange", () => {
+      // in the page's language (the modules that choose it do not run from file://: as
+      // static/js/i18n.js does, the URL's lang, else the browser's first language)
+      const i18n = JSON.parse(document.getElementById("il-data").textContent).i18n;
+      const wanted = [new URLSearchParams(location.search).get("lang"),
+        ((navigator.languages && navigator.languages[0]) || "").toLowerCase().split("-")[0]];
+      const lang = wanted.find((l) => l in i18n.languages) || i18n.default;
+      const text = (key) => i18n.catalog[key][lang] || i18n.catalog[key].en;
+      document.documentElement.lang = lang;
       const note = document.getElementById("il-served");
-      note.textContent = "This page must be served over HTTP to run (browsers block its " +
-        "Web Worker from file://): run `integrator-lab preview`, or `python3 -m http.server` " +
-        "in this folder, and open the printed http://127.0.0.1 address.";
+      note.textContent = text("page.file_url");
       note.hidden = false;
       document.querySelectorAll(".il-loading").forEach((el) => {
-        el.querySelector("span").textContent = "Not running: open this page over HTTP (see above)";
+        el.querySelector("span").textContent = text("page.file_url.short");
         el.classList.add("il-failed");
       });
     }, { once: true });

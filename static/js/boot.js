@@ -1,45 +1,41 @@
 // Integrator Lab page: a boot that fails or takes long says what failed and what to do.
 
 import { BOOT_SLOW_MS } from "./data.js";
+import { t } from "./i18n.js";
 import { setLoading, bootAlert } from "./messages.js";
 import { live } from "./live.js";
 
 function bootAdvice(file, detail) {
-  const advice = ["Reload the page to try again."];
+  const advice = [t("boot.reload")];
   if (/^HTTP 404\b/.test(detail)) {
-    advice.push(`The host has no ${file}: publish the whole folder that ` +
-                "`integrator-lab build` writes, not just index.html.");
+    advice.push(t("boot.missing", { file }));
   } else if (/^HTTP /.test(detail)) {
-    advice.push(`The host refused ${file}; check its logs.`);
+    advice.push(t("boot.refused", { file }));
   } else {
-    advice.push(`If it keeps failing, check the connection: a proxy, firewall or ` +
-                `browser extension may block ${file}.`);
+    advice.push(t("boot.connection", { file }));
   }
   const missing = /^HTTP 404\b/.test(detail);
   if (file.endsWith(".wasm") && !missing) {
-    advice.push("The host must serve .wasm files as application/wasm.");
+    advice.push(t("boot.wasm"));
   }
   if (/\.m?js$/.test(file) && /^served as /.test(detail)) {
-    advice.push(`The host must serve .${file.split(".").pop()} files as JavaScript ` +
-                "(text/javascript).");
+    advice.push(t("boot.js", { ext: file.split(".").pop() }));
   }
   return advice.join(" ");
 }
 export function bootFailed(file, detail) {
   if (live.error || live.ready) return; // the first failure is the cause
-  live.error = `The simulation could not start: ${file} did not load (${detail}). ` +
-    bootAdvice(file, detail);
+  live.error = t("boot.failed", { file, detail, advice: bootAdvice(file, detail) });
   live.notice = null;
   bootAlert(live.error);
-  setLoading(`Not running: ${file} did not load (see the message at the top)`, true);
+  setLoading(t("boot.failed.short", { file }), true);
 }
 export function bootSlow() {
   if (live.ready || live.error) return; // (called only once the worker exists)
-  const what = live.step || "the simulation worker (static/worker.mjs)";
-  live.notice = `Still starting after ${BOOT_SLOW_MS / 1000} s, loading ${what}. A slow ` +
-    "connection may need longer; if nothing changes, reload the page.";
+  const what = live.step || t("boot.worker");
+  live.notice = t("boot.slow", { seconds: BOOT_SLOW_MS / 1000, what });
   bootAlert(live.notice);
-  setLoading(`Still loading ${what}…`);
+  setLoading(t("boot.slow.short", { what }));
 }
 // The worker failed before it said anything: its own file did not load or run.
 export function workerFailed(event) {

@@ -3,6 +3,7 @@
 
 import { data, ROLLOVER, COLUMNS, SCENE_LAYOUT, STATUS_INTERVAL_MS, STREAM_INTERVAL_MS }
   from "./data.js";
+import { t } from "./i18n.js";
 import { message } from "./messages.js";
 import { state, saveState } from "./urlstate.js";
 import { live, divergedText, setStatusText } from "./live.js";
@@ -80,13 +81,33 @@ function showRecommendedDt(system, dt, recommended) {
   if (!(recommended > 0)) return;
   const widget = model(`${system}:dt`);
   const coarse = dt > 1.5 * recommended;
-  const title = coarse ? `time step dt (s): ${recommended} recommended` : "time step dt (s)";
-  const description = `fixed time step of every integrator; recommended ${recommended} s ` +
-    `for these parameters; accepted: ${data.dtRange[0]} to ${data.dtRange[1]} s`;
+  const title = coarse ? t("dt.title.coarse", { recommended }) : t("dt.title");
+  const description = t("dt.tip",
+    { recommended, lo: data.dtRange[0], hi: data.dtRange[1] });
   quietly(() => {
     if (widget.title !== title) widget.title = title;
     if (widget.description !== description) widget.description = description;
   });
+}
+
+function showDiverged(system) {
+  const diverged = live.systems[system].diverged;
+  const names = Object.keys(diverged);
+  model(`${system}:scene:status`).data = {
+    x: names.map(() => 8), y: names.map((_, k) => 8 + 18 * k),
+    text: names.map((n) => divergedText(n, diverged[n])),
+    color: names.map((n) => data.colors[n] || "#555555"),
+  };
+}
+// The texts a system's frames wrote, in the language chosen since (localize.js calls this)
+export function relabelSystem(system) {
+  const entry = live.systems[system];
+  if (entry.layout) {
+    showRecommendedDt(system, state.dt[system], entry.layout.recommended_dt);
+    showDt(system, state.dt[system], entry.layout.recommended_dt);
+  } else quietly(() => { model(`${system}:dt`).title = t("dt.title"); });
+  if (Object.keys(entry.diverged).length) showDiverged(system);
+  setStatusText(system, entry.simTime, entry.realTimeFactor);
 }
 
 // Streaming into a line re-processes all of its points, so the energy and phase plots
@@ -181,11 +202,7 @@ export function applyFrame(system, f) {
   }
   if (names.length !== Object.keys(entry.diverged).length) {
     entry.diverged = Object.fromEntries(names.map((n) => [n, diverged[n]]));
-    model(`${system}:scene:status`).data = {
-      x: names.map(() => 8), y: names.map((_, k) => 8 + 18 * k),
-      text: names.map((n) => divergedText(n, diverged[n])),
-      color: names.map((n) => data.colors[n] || "#555555"),
-    };
+    showDiverged(system);
   }
   const now = performance.now();
   if (now - entry.lastStatus > STATUS_INTERVAL_MS) {

@@ -3,10 +3,11 @@
 // buttons) hides or shows that integrator in every panel, without restarting the run.
 // The hidden set is view state: in the URL (hide=...) and in window.integratorLab.state().
 
-import { data } from "./data.js";
+import { data, INTEGRATORS } from "./data.js";
 import { applyView } from "./plots.js";
 import { state, saveState } from "./urlstate.js";
 import { userNames } from "./method.js";
+import { t } from "./i18n.js";
 
 const legend = document.getElementById("il-legend");
 
@@ -35,14 +36,19 @@ export function showLegend() {
         swatch.className = "il-chip-swatch";
         swatch.setAttribute("aria-hidden", "true");
         const label = document.createElement("span");
-        label.textContent = data.labels[name] || name;
+        label.className = "il-chip-label";
         chip.append(swatch, label);
         chip.addEventListener("click", () => toggle(name));
       }
       return chip;
     }));
   }
-  for (const chip of legend.children) {
+  for (const chip of legend.children) { // labels in the page's language (a user's: its own)
+    const name = chip.dataset.integrator;
+    const text = INTEGRATORS.includes(name) ? t(`label.${name}`)
+      : data.labels[name] || name;
+    const label = chip.querySelector(".il-chip-label");
+    if (label.textContent !== text) label.textContent = text;
     chip.setAttribute("aria-pressed", String(!state.hidden.includes(chip.dataset.integrator)));
   }
 }

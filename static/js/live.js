@@ -2,6 +2,7 @@
 // the boot messages), and each panel's status line.
 
 import { SYSTEMS, TEXTS } from "./data.js";
+import { t } from "./i18n.js";
 import { state } from "./urlstate.js";
 
 // -- live bookkeeping for status() -------------------------------------------------------
@@ -18,18 +19,17 @@ export const live = {
   }])),
 };
 
-// the texts of views.shared, filled as its status_text / diverged_text do
-const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, k) => values[k]);
+// the texts of views.shared (in the page's language: views.i18n), filled as its
+// status_text / diverged_text do
 export function divergedText(name, at) {
-  return fill(TEXTS.diverged,
-    { name, at: Number(at.toPrecision(TEXTS.digits.at)).toString() });
+  return t("status.diverged", { name, at: Number(at.toPrecision(TEXTS.digits.at)).toString() });
 }
 export function setStatusText(system, time, rtf) {
-  const t = time.toFixed(TEXTS.digits.time);
+  const shownTime = time.toFixed(TEXTS.digits.time);
   const shown = rtf === null ? TEXTS.noRate : rtf.toFixed(TEXTS.digits.rtf);
   // plain text outside Bokeh: a Bokeh Div would re-lay the panel out at every update
   document.getElementById(`il-status-${system}`).textContent =
-    live.systems[system].stopped ? fill(TEXTS.stopped, { time: t })
-      : state.playing ? fill(TEXTS.status, { time: t, rtf: shown })
-        : fill(TEXTS.paused, { time: t }); // paused: no rate to speak of
+    live.systems[system].stopped ? t("status.stopped", { time: shownTime })
+      : state.playing ? t("status.running", { time: shownTime, rtf: shown })
+        : t("status.paused", { time: shownTime }); // paused: no rate to speak of
 }

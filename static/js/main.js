@@ -8,13 +8,18 @@
 // BokehJS (classic scripts) has loaded before this module runs: modules are deferred.
 
 import { data, SYSTEMS } from "./data.js";
+import { t } from "./i18n.js";
+import { localize, onLanguage, wireLanguageSwitch } from "./localize.js";
 import { message } from "./messages.js";
+import { model, quietly } from "./models.js";
+import { relabelSystem } from "./frames.js";
 import { saveState } from "./urlstate.js";
 import { applyView, sizePlots } from "./plots.js";
 import { showLegend } from "./legend.js";
 import { helpOnTap, releaseTouch } from "./touch.js";
 import { startWorker, dashboardDrawn } from "./worker.js";
 import { setWidgetsFromState, wireWidgets } from "./widgets.js";
+import { state } from "./urlstate.js";
 import { publishApi } from "./status.js";
 import { initStudy } from "./study.js";
 import { showLessons } from "./scenarios.js";
@@ -22,6 +27,8 @@ import { initEditor } from "./editor.js";
 
 publishApi();
 showLessons();
+localize(); // the page's own texts at once (the dashboard's when it is drawn)
+wireLanguageSwitch();
 
 // -- start -------------------------------------------------------------------------------
 // The dashboard is drawn first and Python boots after: both want the CPU, and a drawn
@@ -71,6 +78,16 @@ startWorker();
 Promise.all(embeds).then(() => {
   try { avoidNeedlessRestyles(); } catch { /* an optimisation only */ }
   setWidgetsFromState();
+  // what depends on the state follows the language too (the fixed texts: localize.js)
+  onLanguage(() => {
+    quietly(() => {
+      model("controls:play").label = t(state.playing ? "control.pause" : "control.play");
+    });
+    applyView();
+    showLegend();
+    for (const system of SYSTEMS) relabelSystem(system);
+  });
+  localize();
   applyView();
   showLegend();
   sizePlots();
@@ -83,4 +100,4 @@ Promise.all(embeds).then(() => {
   dashboardDrawn(); // the worker buffers messages until Python is up
   initStudy(); // after: a study opened by the link starts at once (the worker buffers it)
   initEditor(); // after "init": a method from the link follows it to the worker
-}, (error) => message(`The dashboard could not be drawn: ${error.message}`));
+}, (error) => message(t("msg.draw_failed", { error: error.message })));

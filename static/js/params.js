@@ -2,6 +2,7 @@
 // declarations (as Param.validate does) and says why a value was refused.
 
 import { data, DECL } from "./data.js";
+import { paramLabel, systemTitle, t } from "./i18n.js";
 import { message, quote } from "./messages.js";
 import { model, quietly } from "./models.js";
 
@@ -58,7 +59,7 @@ export function showDt(system, dt, recommended) {
   if (recommended > 0) {
     const box = document.getElementById(`il-panel-${system}-params`);
     box.style.setProperty("--il-dt-mark", `${dtMark(recommended).toFixed(3)}%`);
-    box.style.setProperty("--il-dt-mark-text", JSON.stringify(`recommended ${recommended} s`));
+    box.style.setProperty("--il-dt-mark-text", JSON.stringify(t("dt.mark", { dt: recommended })));
   }
 }
 
@@ -70,22 +71,24 @@ function withUnit(text, p) {
   return p.unit ? `${text} ${p.unit}` : text;
 }
 export function expected(p) {
-  if (p.kind === "choice") return `one of ${p.choices.join(", ")}`;
-  const what = p.kind === "int" ? "a whole number" : "a number";
+  if (p.kind === "choice") return t("range.one_of", { names: p.choices.join(", ") });
+  const what = t(p.kind === "int" ? "range.whole" : "range.number");
   const lo = p.min === null ? null : shortNumber(p.min);
   const hi = p.max === null ? null : shortNumber(p.max);
-  const low = lo === null ? "" : p.min_open ? `above ${lo}` : `from ${lo}`;
-  const upTo = lo === null ? "up to" : "to";
-  const high = hi === null ? "" : p.max_open ? `below ${hi}` : `${upTo} ${hi}`;
-  const span = [low, high].filter(Boolean).join(p.min_open && hi !== null ? " and up " : " ");
-  return withUnit(span ? `${what} ${span}` : what, p);
+  const low = lo === null ? "" : t(p.min_open ? "range.above" : "range.from", { lo });
+  const upTo = lo === null ? "range.up_to" : "range.to";
+  const high = hi === null ? "" : t(p.max_open ? "range.below" : upTo, { hi });
+  const span = [low, high].filter(Boolean)
+    .join(t(p.min_open && hi !== null ? "range.join_open" : "range.join"));
+  return withUnit(span ? t("range.expected", { what, span }) : what, p);
 }
 export function span(p) {
   const lo = p.min === null ? "−∞" : shortNumber(p.min);
   const hi = p.max === null ? "∞" : shortNumber(p.max);
   const excluded = [p.min_open && p.min !== null ? lo : null,
                     p.max_open && p.max !== null ? hi : null].filter(Boolean);
-  const note = excluded.length ? ` (${excluded.join(" and ")} excluded)` : "";
+  const note = excluded.length
+    ? t("range.excluded", { values: excluded.join(t("range.and")) }) : "";
   return withUnit(`${lo}–${hi}`, p) + note;
 }
 // A refused value is said at the top (with the other messages) and under the panel's
@@ -97,9 +100,10 @@ export function refuse(system, p, typed, kept) {
 }
 // ×2 / ÷2 past an end of the accepted range: the step stops at that end, and says so
 export function sayClamped(system, wanted, set) {
-  say(system, `${DECL[system].title}, ${readableName(DT_DECL)}: ${shortNumber(wanted)} s is ` +
-      `outside ${span(DT_DECL)}; ${set} s is the ${set === DT_LO ? "smallest" : "largest"} ` +
-      `accepted.`);
+  say(system, t("dt.clamped", {
+    system: systemTitle(system), name: readableName(DT_DECL, system), wanted: shortNumber(wanted),
+    span: span(DT_DECL), set, end: t(set === DT_LO ? "dt.smallest" : "dt.largest"),
+  }));
 }
 function say(system, text) {
   message(text);
@@ -110,20 +114,18 @@ function say(system, text) {
   noteTimers[system] = setTimeout(() => { note.hidden = true; }, NOTE_MS);
 }
 // what people read (the core's Param.label and symbol: "initial angle θ₀"), not the code name
-export function readableName(p) {
-  return [p.label || p.name, p.symbol].filter(Boolean).join(" ");
+export function readableName(p, system) {
+  const label = p === DT_DECL ? t("dt.name") : system ? paramLabel(system, p) : p.label;
+  return [label || p.name, p.symbol].filter(Boolean).join(" ");
 }
 function rejection(system, p, typed, kept) {
-  const head = `${DECL[system].title}, ${readableName(p)}: `;
-  const tail = `; kept ${withUnit(String(kept), p)}.`;
+  const head = t("reject.head", { system: systemTitle(system), name: readableName(p, system) });
+  const tail = t("reject.tail", { kept: withUnit(String(kept), p) });
   const text = typed === null || typed === undefined ? "" : String(typed).trim();
-  if (!text) return `${head}empty; expected ${expected(p)}${tail}`;
+  const parts = { head, tail, text, expected: expected(p), span: span(p) };
+  if (!text) return t("reject.empty", parts);
   const x = parseNumber(text);
-  if (!Number.isFinite(x)) {
-    return `${head}${quote(text)} is not a number; expected ${expected(p)}${tail}`;
-  }
-  if (p.kind === "int" && !Number.isInteger(x)) {
-    return `${head}${text} is not a whole number; expected ${expected(p)}${tail}`;
-  }
-  return `${head}${text} is outside ${span(p)}${tail}`;
+  if (!Number.isFinite(x)) return t("reject.nan", { ...parts, text: quote(text) });
+  if (p.kind === "int" && !Number.isInteger(x)) return t("reject.int", parts);
+  return t("reject.range", parts);
 }

@@ -2,6 +2,7 @@
 // demand, the log scale, and the view options (display only, no simulation change).
 
 import { data, SYSTEMS, INTEGRATORS, COLUMNS, BREAKDOWN } from "./data.js";
+import { t } from "./i18n.js";
 import { findModel, model, newModel } from "./models.js";
 import { state } from "./urlstate.js";
 import { userMethod, userNames } from "./method.js";
@@ -53,7 +54,7 @@ function ensureStyleItems(system) {
     const renderer = newModel("GlyphRenderer", { data_source: source, glyph });
     fig.renderers = [...fig.renderers, renderer];
     return newModel("LegendItem", {
-      label: { value: data.energyAxis.breakdownLabels[kind] }, renderers: [renderer],
+      label: { value: t(`energy.${kind}`) }, renderers: [renderer],
       name: `${system}:legend-style:${kind}`,
     });
   });
@@ -131,7 +132,7 @@ export function applyView() {
       if (item) item.visible = breakdown;
     }
     setLogScale(system, state.log && !breakdown);
-    model(`${system}:energy:yaxis`).axis_label = data.energyAxis.labels[state.energy];
+    model(`${system}:energy:yaxis`).axis_label = t(`energy.axis.${state.energy}`);
     model(`${system}:energy`).height = data.energyAxis.heights[state.energy];
   }
   // the breakdown is in joules on a linear axis: "Log scale" does nothing there

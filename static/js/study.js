@@ -6,6 +6,7 @@
 // (studystate.js). Every text is set as textContent, never as HTML.
 
 import { data, SYSTEMS } from "./data.js";
+import { t } from "./i18n.js";
 import { findModel } from "./models.js";
 import { saveState, state } from "./urlstate.js";
 import { send, handlers } from "./worker.js";
@@ -13,9 +14,10 @@ import {
   STUDY, STUDY_KEYS, checkStudySetting, studyExpected, studySettings,
 } from "./studystate.js";
 
-const FIELDS = [ // [settings field, label, kind]
-  ["duration", "Duration T (s)", "text"], ["dt_max", "dt max (s)", "text"],
-  ["dt_min", "dt min (s)", "text"], ["points", "Points", "text"], ["error", "Error", "select"],
+const FIELDS = [ // [settings field, its label's catalog key (views.i18n), kind]
+  ["duration", "study.duration", "text"], ["dt_max", "study.dt_max", "text"],
+  ["dt_min", "study.dt_min", "text"], ["points", "study.points", "text"],
+  ["error", "study.error", "select"],
 ];
 const SOURCES = ["points", "excluded", "lines", "refs"];
 const studyViews = Object.fromEntries(SYSTEMS.map((s) => [s, {
@@ -30,31 +32,34 @@ function el(tag, attrs = {}, text = "") {
   if (text) node.textContent = text;
   return node;
 }
+// an element whose text is the catalog's `key`, in the page's language (localize.js
+// sets it again when the language changes)
+function textEl(tag, attrs, key) {
+  return el(tag, Object.assign({ "data-i18n": key }, attrs), t(key));
+}
 
 // -- the panel's study block -------------------------------------------------------------
 function buildBlock(system) {
   const section = document.querySelector(`.il-panel[data-system="${system}"]`);
   if (!section) return;
   const toggle = el("div", { class: "il-study-switch", role: "group",
-                             "aria-label": "Live view or study" });
-  for (const [view, label] of [["live", "Live"], ["study", "Study"]]) {
-    const button = el("button", { type: "button", "data-view": view,
-                                  id: `il-study-${system}-${view}` }, label);
+                             "aria-label": t("study.switch") });
+  for (const [view, key] of [["live", "study.live"], ["study", "study.study"]]) {
+    const button = textEl("button", { type: "button", "data-view": view,
+                                      id: `il-study-${system}-${view}` }, key);
     button.addEventListener("click", () => setOpen(system, view === "study", true));
     toggle.appendChild(button);
   }
   section.querySelector(".il-panel-title").after(toggle);
 
   const block = el("div", { class: "il-study", id: `il-study-${system}`, hidden: "" });
-  block.appendChild(el("p", { class: "il-study-intro" },
-    "Error at T against the time step and against the cost (force evaluations), every " +
-    "selected integrator, log–log; dashed: slopes 1, 2 and 4; × marks a point left out of " +
-    "the fit (tap or hover it for why). The live view goes on meanwhile."));
+  block.appendChild(textEl("p", { class: "il-study-intro" }, "study.intro"));
   const form = el("div", { class: "il-study-form" });
   const defaults = STUDY.defaults[system];
   for (const [field, label, kind] of FIELDS) {
     const id = `il-study-${system}-${field}`;
-    const wrap = el("label", { for: id }, label);
+    const wrap = el("label", { for: id });
+    wrap.appendChild(textEl("span", {}, label));
     let input;
     if (kind === "select") {
       input = el("select", { id });
@@ -69,15 +74,15 @@ function buildBlock(system) {
     form.appendChild(wrap);
     void defaults;
   }
-  const run = el("button", { type: "button", class: "il-study-run", id: `il-study-${system}-run` },
-                 "Run study");
+  const run = textEl("button", { type: "button", class: "il-study-run",
+                                 id: `il-study-${system}-run` }, "study.run");
   run.addEventListener("click", () => startStudy(system));
-  const stop = el("button", { type: "button", id: `il-study-${system}-stop` }, "Stop");
+  const stop = textEl("button", { type: "button", id: `il-study-${system}-stop` }, "study.stop");
   stop.addEventListener("click", () => stopStudy(system));
   form.append(run, stop);
   block.appendChild(form);
   const progress = el("progress", { id: `il-study-${system}-progress`, max: "1", value: "0",
-                                    "aria-label": "study progress" });
+                                    "aria-label": t("study.progress") });
   block.appendChild(progress);
   block.appendChild(el("p", { class: "il-study-status", id: `il-study-${system}-status`,
                               role: "status" }));
@@ -88,11 +93,11 @@ function buildBlock(system) {
                                   id: `il-study-${system}-${role}` }));
   }
   const exports = el("div", { class: "il-study-export" });
-  const csv = el("button", { type: "button", id: `il-study-${system}-csv`, disabled: "" },
-                 "Download CSV");
+  const csv = textEl("button", { type: "button", id: `il-study-${system}-csv`, disabled: "" },
+                     "control.download_csv");
   csv.addEventListener("click", () => download(`${system}-study.csv`,
     new Blob([studyViews[system].csv], { type: "text/csv" })));
-  const png = el("button", { type: "button", id: `il-study-${system}-png` }, "Download PNG");
+  const png = textEl("button", { type: "button", id: `il-study-${system}-png` }, "study.png");
   png.addEventListener("click", async () => {
     const blob = await (await fetch(await studyPng(system))).blob();
     download(`${system}-study.png`, blob);
@@ -167,7 +172,7 @@ function startStudy(system) {
                         settings: studySettings(state, system) });
   showError(system, null);
   document.getElementById(`il-study-${system}-csv`).disabled = true;
-  setProgress(system, 0, "Starting the study…");
+  setProgress(system, 0, t("study.starting"));
   // JavaScript null would reach Python as jsnull: an unset bound is left out (the default)
   const settings = Object.fromEntries(Object.entries(view.settings)
     .filter(([, v]) => v !== null && v !== undefined));
@@ -180,7 +185,8 @@ function stopStudy(system) {
   if (!view.running) return;
   view.running = false;
   send({ type: "study-stop", system });
-  setProgress(system, view.progress, `Stopped after ${view.points} of ${view.total} points.`);
+  setProgress(system, view.progress,
+              t("study.stopped", { points: view.points, total: view.total }));
 }
 
 function setProgress(system, fraction, text) {
@@ -203,8 +209,8 @@ function receiveStudy(msg) {
   if (!view || !view.running) return; // stopped meanwhile, or restarted: a late message
   if (msg.error) {
     view.running = false;
-    showError(system, `Study: ${msg.error}`);
-    setProgress(system, 0, "The study did not run.");
+    showError(system, t("study.failed.why", { error: msg.error }));
+    setProgress(system, 0, t("study.failed"));
     return;
   }
   view.progress = msg.progress;
@@ -231,12 +237,11 @@ function receiveStudy(msg) {
     view.seconds = msg.seconds;
     view.pageSeconds = (performance.now() - view.startedAt) / 1000;
     document.getElementById(`il-study-${system}-csv`).disabled = false;
-    setProgress(system, 1, `Done: ${msg.points} points in ${view.pageSeconds.toFixed(1)} s. ` +
-                `Fitted slopes: ${slopeText(view.slopes)}.`);
+    setProgress(system, 1, t("study.done", { points: msg.points,
+      seconds: view.pageSeconds.toFixed(1), slopes: slopeText(view.slopes) }));
   } else {
-    setProgress(system, msg.progress,
-                `Running: ${msg.points} of ${msg.total} points. Slopes so far: ` +
-                `${slopeText(view.slopes)}.`);
+    setProgress(system, msg.progress, t("study.running",
+      { points: msg.points, total: msg.total, slopes: slopeText(view.slopes) }));
   }
 }
 

@@ -2,8 +2,9 @@
 // rewritten on every change), and links to the current view.
 
 import { data, SYSTEMS, DECL, INTEGRATORS, DEFAULTS } from "./data.js";
+import { browserLanguage, language, LANGUAGES, t } from "./i18n.js";
 import { message, quote } from "./messages.js";
-import { checkParam, checkRange, paramDecl } from "./params.js";
+import { checkParam, checkRange, expected, paramDecl } from "./params.js";
 import { defaultStudyState, readStudyKey, writeStudyKeys } from "./studystate.js";
 
 // -- state and the URL query -------------------------------------------------------------
@@ -16,6 +17,7 @@ function defaultState() {
     energy: DEFAULTS.energy, log: DEFAULTS.log, phase: DEFAULTS.phase,
     embed: DEFAULTS.embed, dt: Object.assign({}, DEFAULTS.dt),
     lesson: null, // the lesson whose note is shown (scenarios.js), or null
+    lang: language(), // i18n.js read the URL's lang (or the browser's language) first
     params: Object.fromEntries(SYSTEMS.map((s) => [s, Object.assign({}, DEFAULTS.params[s])])),
     ...defaultStudyState(),
   };
@@ -29,10 +31,17 @@ function stateFromQuery(search) {
   const state = defaultState();
   const query = new URLSearchParams(search);
   const fallback = (key, raw, expected, shown) =>
-    message(`Link setting "${key}": got ${quote(raw)}, expected ${expected}; using ` +
-            `${shown}.`);
+    message(t("msg.link_setting", { key, raw: quote(raw), expected, shown }));
+  const theDefault = t("msg.the_default");
   for (const [key, raw] of query) {
     if (readStudyKey(state, key, raw, fallback)) continue;
+    if (key === "lang") {
+      if (!LANGUAGES.includes(raw)) {
+        fallback(key, raw, t("expect.language", { names: LANGUAGES.join(", ") }),
+                 state.lang);
+      }
+      continue;
+    }
     if (key === "hide") {
       const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
       const bad = names.filter((n) => !INTEGRATORS.includes(n));
@@ -46,46 +55,50 @@ function stateFromQuery(search) {
       const bad = names.filter((n) => !valid.includes(n));
       const good = [...new Set(names.filter((n) => valid.includes(n)))];
       if (bad.length || !good.length) {
-        fallback(key, raw, `a comma-separated list of ${valid.join(", ")}`,
-                 good.length ? good.join(", ") : "the default");
+        fallback(key, raw, t("expect.list", { names: valid.join(", ") }),
+                 good.length ? good.join(", ") : theDefault);
       }
       if (good.length) state[key] = good;
     } else if (key === "speed") {
       const x = checkRange(raw, data.speedRange);
       if (x === undefined) {
-        fallback(key, raw, `a number in [${data.speedRange.join(", ")}]`,
-                 `the default ${DEFAULTS.speed}`);
+        fallback(key, raw, t("expect.range", { lo: data.speedRange[0], hi: data.speedRange[1] }),
+                 t("msg.default_value", { value: DEFAULTS.speed }));
       } else state.speed = x;
     } else if (FLAGS.has(key)) {
       if (raw === "1" || raw === "0") state[FLAGS.get(key)] = raw === "1";
-      else fallback(key, raw, "0 or 1", "the default");
+      else fallback(key, raw, t("expect.flag"), theDefault);
     } else if (key === "lesson") {
       if (data.lessons.some((l) => l.id === raw)) state.lesson = raw;
       else fallback(key, raw, `one of ${data.lessons.map((l) => l.id).join(", ")}`, "none");
     } else if (key === "energy") {
       if (data.energyModes.includes(raw)) state.energy = raw;
-      else fallback(key, raw, `one of ${data.energyModes.join(", ")}`, "the default");
+      else fallback(key, raw, t("expect.one_of", { names: data.energyModes.join(", ") }), theDefault);
     } else if (key.includes(".") && SYSTEMS.includes(key.split(".")[0])) {
       const [system, name] = key.split(/\.(.*)/s);
       if (name === "dt") {
         const x = checkRange(raw, data.dtRange);
         if (x === undefined) {
-          fallback(key, raw, `a time step in [${data.dtRange.join(", ")}] s`,
-                   `the default ${DEFAULTS.dt[system]} s`);
+          fallback(key, raw, t("expect.dt", { lo: data.dtRange[0], hi: data.dtRange[1] }),
+                   t("msg.default_value", { value: `${DEFAULTS.dt[system]} s` }));
         } else state.dt[system] = x;
         continue;
       }
       const p = paramDecl(system, name);
       if (!p) {
-        message(`Link setting ${quote(key)} ignored: ${system} has no parameter ` +
-                `${quote(name)} (parameters: ${DECL[system].params.map((q) => q.name).join(", ")}).`);
+        message(t("msg.unknown_param", { key: quote(key), system, name: quote(name),
+                                         names: DECL[system].params.map((q) => q.name).join(", ") }));
         continue;
       }
       const x = checkParam(p, raw);
-      if (x === undefined) fallback(key, raw, p.accepted, `the default ${p.default}`);
+      if (x === undefined) {
+        // the core's declaration says it in English; the catalog's parts in other languages
+        const accepted = language() === "en" ? p.accepted : expected(p);
+        fallback(key, raw, accepted, t("msg.default_value", { value: p.default }));
+      }
       else state.params[system][name] = x;
     } else {
-      message(`Link setting ${quote(key)} ignored: unknown setting.`);
+      message(t("msg.unknown_setting", { key: quote(key) }));
     }
   }
   state.hidden = state.hidden.filter((n) => state.integrators.includes(n));
@@ -116,6 +129,8 @@ function queryFromState(state) {
     }
   }
   writeStudyKeys(state, query);
+  // the language is in the link when it is not what the browser asks for anyway
+  if (state.lang !== browserLanguage()) query.set("lang", state.lang);
   return query.toString();
 }
 

@@ -2,6 +2,7 @@
 // URL and the worker; typed values are checked before BokehJS takes them.
 
 import { data, SYSTEMS, DECL, INTEGRATORS, PARAM_DEBOUNCE_MS } from "./data.js";
+import { t } from "./i18n.js";
 import { live, setStatusText } from "./live.js";
 import { message } from "./messages.js";
 import { model, quietly, onChange } from "./models.js";
@@ -18,7 +19,7 @@ export function setWidgetsFromState() {
     model("controls:integrators").value = state.integrators.slice();
     const play = model("controls:play");
     play.active = state.playing;
-    play.label = state.playing ? "Pause" : "Play";
+    play.label = t(state.playing ? "control.pause" : "control.play");
     model("controls:speed").value = state.speed;
     model("controls:show_exact").active = state.exact;
     model("controls:log_scale").active = state.log;
@@ -39,7 +40,7 @@ function setPlaying(playing) {
   quietly(() => {
     const play = model("controls:play");
     play.active = playing;
-    play.label = playing ? "Pause" : "Play";
+    play.label = t(playing ? "control.pause" : "control.play");
   });
   for (const system of state.systems) {
     const entry = live.systems[system];
@@ -67,7 +68,7 @@ export function wireWidgets() {
   onChange(model("controls:integrators"), "value", (value) => {
     const names = INTEGRATORS.filter((n) => value.includes(n));
     if (!names.length) {
-      message("Choose at least one integrator.");
+      message(t("msg.choose_integrator"));
       quietly(() => { model("controls:integrators").value = state.integrators.slice(); });
       return;
     }
@@ -169,7 +170,7 @@ export function wireWidgets() {
 function chooseSystems(active) {
   const chosen = active.map((i) => SYSTEMS[i]);
   if (!chosen.length) {
-    message("Choose at least one system.");
+    message(t("msg.choose_system"));
     quietly(() => {
       model("controls:systems").active = state.systems.map((s) => SYSTEMS.indexOf(s));
     });
@@ -189,8 +190,8 @@ function chooseSystems(active) {
 
 function copyLink() {
   const link = linkFor(state);
-  const done = () => message("Link copied to the clipboard.", "note");
-  const fallback = () => message(`Link to this view: ${link}`, "note");
+  const done = () => message(t("msg.copied"), "note");
+  const fallback = () => message(t("msg.link", { link }), "note");
   if (navigator.clipboard && window.isSecureContext) {
     navigator.clipboard.writeText(link).then(done, fallback);
   } else {

@@ -56,7 +56,7 @@ from integrator_lab.server.controls import (
 from integrator_lab.server.methods import MethodEditor
 from integrator_lab.server.sessions import LOAD, REGISTRY, session_label
 from integrator_lab.server.study import StudyView
-from integrator_lab.views import figures
+from integrator_lab.views import figures, i18n
 from integrator_lab.views.figures import ENERGY_MODES
 from integrator_lab.views.live import Live, SystemRun, method_label
 from integrator_lab.views.scenarios import SCENARIOS, get_scenario
@@ -167,6 +167,11 @@ class Dashboard(pn.viewable.Viewer):
         doc="A one-click view that shows one thing an integrator does, with a note of what "
         "to look for (the static page's Lessons)",
     )
+    lang = param.Selector(
+        default=i18n.DEFAULT_LANGUAGE,
+        objects=list(i18n.LANGUAGES),
+        doc="Language of the labels (views.i18n): en or ja",
+    )
 
     hidden = param.ListSelector(
         default=[],
@@ -190,6 +195,12 @@ class Dashboard(pn.viewable.Viewer):
             hidden=list(self.hidden),
         )
         self.panels = {name: figures.PanelModels(name, config) for name in self.systems}
+        # the figures' texts in the dashboard's language (the catalog's table, as on the page)
+        i18n.localize(self._find_model, self.systems, self.lang)
+        if self.lang != i18n.DEFAULT_LANGUAGE:  # this instance's copy of the parameter
+            self.param.energy_mode.objects = {
+                self._text(f"control.energy.{mode}"): mode for mode in ENERGY_MODES
+            }
         # the simulation: pacing (this session's share of the server), the bad-settings
         # policy and failures, as on the static page (views.live.Live)
         # a visitor's Python code runs here only when the operator allowed it (--allow-code)
@@ -291,6 +302,18 @@ class Dashboard(pn.viewable.Viewer):
         if self.lesson:
             self._lesson_changed()
 
+    def _text(self, key: str, **values) -> str:
+        """The catalog's text ``key`` in this dashboard's language."""
+        return i18n.text(key, self.lang, **values)
+
+    def _find_model(self, name: str):
+        """The Bokeh model ``name`` of one of the panels, or None."""
+        for models in self.panels.values():
+            found = models.layout.select_one({"name": name})
+            if found is not None:
+                return found
+        return None
+
     @property
     def runs(self) -> dict[str, SystemRun]:
         """``{system name: SystemRun}``, what runs (:class:`~integrator_lab.views.live.Live`)."""
@@ -323,24 +346,42 @@ class Dashboard(pn.viewable.Viewer):
 
         # "Log scale" does nothing to the breakdown (joules, linear): greyed out there, with
         # an icon beside it saying why (hover, or tap on a touch screen)
-        self._log_checkbox = control(pn.widgets.Checkbox, "log_scale")
+        self._log_checkbox = control(
+            pn.widgets.Checkbox, "log_scale", name=self._text("control.log")
+        )
         self._log_tip = pn.widgets.TooltipIcon(
-            value=figures.LOG_SCALE_TIP, css_classes=["il-log_scale-tip"], margin=(5, 0)
+            value=self._text("control.log.tip"), css_classes=["il-log_scale-tip"], margin=(5, 0)
         )
         self._grey_log_scale()
         header = pn.FlexBox(
             control(
-                pn.widgets.MultiChoice, "integrators", name="Integrators", min_width=280, width=360
+                pn.widgets.MultiChoice,
+                "integrators",
+                name=self._text("control.integrators"),
+                min_width=280,
+                width=360,
             ),
-            control(pn.widgets.Toggle, "playing", name="Pause", color="primary", width=80),
-            control(pn.widgets.Button, "step", name="Step", width=70),
-            control(pn.widgets.Button, "reset", name="Reset", width=70),
-            control(pn.widgets.FloatSlider, "speed", width=200, format="0.0"),
+            control(
+                pn.widgets.Toggle,
+                "playing",
+                name=self._text("control.pause" if self.playing else "control.play"),
+                color="primary",
+                width=80,
+            ),
+            control(pn.widgets.Button, "step", name=self._text("control.step"), width=70),
+            control(pn.widgets.Button, "reset", name=self._text("control.reset"), width=70),
+            control(
+                pn.widgets.FloatSlider,
+                "speed",
+                name=self._text("control.speed"),
+                width=200,
+                format="0.0",
+            ),
             control(pn.widgets.RadioButtonGroup, "energy_mode"),
             self._log_checkbox,
             self._log_tip,
-            control(pn.widgets.Checkbox, "show_exact"),
-            control(pn.widgets.Checkbox, "show_phase"),
+            control(pn.widgets.Checkbox, "show_exact", name=self._text("control.exact")),
+            control(pn.widgets.Checkbox, "show_phase", name=self._text("control.phase")),
             align_items="flex-end",
             gap="8px",
             sizing_mode="stretch_width",
@@ -363,7 +404,7 @@ class Dashboard(pn.viewable.Viewer):
             download = pn.widgets.FileDownload(
                 callback=lambda name=name: self.csv(name),
                 filename=f"{name}.csv",
-                label="Download CSV",
+                label=self._text("control.download_csv"),
                 color="light",
                 width=140,
                 css_classes=[f"il-{name}-download"],
@@ -374,6 +415,11 @@ class Dashboard(pn.viewable.Viewer):
             for widget in widgets:  # long titles wrap in their cell, as on the static page
                 widget.stylesheets = [*widget.stylesheets, figures.WRAP_TITLE]
             self._dt_widgets[name] = widgets[0]  # dt is declared first
+            # the parameters' titles in the dashboard's language (the core's stay English)
+            declared = [key for key in self.settings[name].param if key != "name"]
+            for key, widget in zip(declared, widgets):
+                if key != "dt":
+                    widget.name = self._text(f"paramtitle.{name}.{key}")
             dt_row = self._dt_row(name)
             self._label_dt(name)
             settings = pn.GridBox(*widgets, ncols=3, sizing_mode="stretch_width")
@@ -400,7 +446,7 @@ class Dashboard(pn.viewable.Viewer):
             visible=False,
         )
         return pn.Column(
-            pn.pane.Markdown(f"## {TITLE}", margin=(0, 10)),
+            pn.pane.Markdown(f"## {self._text('page.heading')}", margin=(0, 10)),
             pn.pane.Bokeh(self.banner),
             control(pn.widgets.Select, "lesson", width=300),
             self.lesson_note,
@@ -423,7 +469,7 @@ class Dashboard(pn.viewable.Viewer):
         settings = self.settings[name]
         recommended = self.runs[name].system.recommended_dt
         slider = pn.widgets.FloatSlider(
-            label=figures.DT_SLIDER_TITLE,
+            label=self._text("dt.slider", **i18n.range_values()),
             value=dt_position(settings.dt),
             sizing_mode="stretch_width",
             min_width=120,
@@ -472,8 +518,8 @@ class Dashboard(pn.viewable.Viewer):
                 css_classes=[f"il-{name}-dt-{role}"],
             )
             for label, role, tip in (
-                ("÷2", "half", figures.DT_HALF_TITLE),
-                ("×2", "double", figures.DT_DOUBLE_TITLE),
+                ("÷2", "half", self._text("dt.half")),
+                ("×2", "double", self._text("dt.double")),
             )
         ]
         buttons[0].on_click(lambda _: scale(0.5))
@@ -695,8 +741,8 @@ class Dashboard(pn.viewable.Viewer):
         if not (self.playing or self._moved or self._fresh):
             if self._status_due:  # paused: the status says so
                 for name, run in self.runs.items():
-                    self.panels[name].status.text = figures.status_text(
-                        run.runner.time, run.rtf, paused=True
+                    self.panels[name].status.text = i18n.status_text(
+                        self.lang, run.runner.time, run.rtf, paused=True
                     )
             return
         parts, systems, offset, sent_fresh = [], [], 1, set()
@@ -724,8 +770,8 @@ class Dashboard(pn.viewable.Viewer):
             self._mark_diverged(name, frame["diverged"])
             self._show_alerts(name, frame.get("alerts") or [])
             if self._status_due:
-                self.panels[name].status.text = figures.status_text(
-                    frame["time"], run.rtf, paused=not self.playing
+                self.panels[name].status.text = i18n.status_text(
+                    self.lang, frame["time"], run.rtf, paused=not self.playing
                 )
         self._moved.clear()
         self.updates += 1
@@ -825,9 +871,9 @@ class Dashboard(pn.viewable.Viewer):
             css = figures.dt_slider_css(recommended)
             if slider.stylesheets != [css]:
                 slider.stylesheets = [css]
-        label = self.settings[name].param["dt"].label
+        label = self._text("dt.title")
         if run.dt > 1.5 * recommended:
-            label = f"{label}: {recommended:g} recommended"
+            label = self._text("dt.title.coarse", recommended=f"{recommended:g}")
         if widget.name != label:
             widget.name = label
 
@@ -977,7 +1023,7 @@ class Dashboard(pn.viewable.Viewer):
     @param.depends("playing", watch=True)
     def _playing_changed(self):
         if hasattr(self, "_play_button"):
-            self._play_button.name = "Pause" if self.playing else "Play"
+            self._play_button.name = self._text("control.pause" if self.playing else "control.play")
 
     @param.depends("step", watch=True)
     def _step(self):

@@ -11,6 +11,7 @@ import logging
 import sys
 
 from integrator_lab.cli.argtypes import integer_in, port
+from integrator_lab.views.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 DEFAULT_PORT = 5006
 DEFAULT_ADDRESS = "127.0.0.1"
@@ -68,6 +69,12 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "THIS MACHINE, with this server's rights, unconfined (the page says so in a banner); "
         "without it, only tableaux and splittings (data) are accepted",
     )
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=DEFAULT_LANGUAGE,
+        help="language of the labels (default en; a page's ?lang= overrides it)",
+    )
     parser.set_defaults(func=cmd_serve)
     return parser
 
@@ -99,6 +106,7 @@ def cmd_serve(args) -> int:
             session_lifetime_ms=args.unused_session_lifetime,
             stalled_client_timeout=args.stalled_client_timeout / 1e3,
             allow_code=args.allow_code,
+            lang=args.lang,
         )
     except OSError as exc:  # port taken, address not local, ...
         print(

@@ -20,6 +20,24 @@ from tornado.web import RequestHandler
 from integrator_lab.server import transport
 from integrator_lab.server.app import TITLE, Dashboard
 from integrator_lab.server.sessions import REGISTRY, STALLED_CLIENT_TIMEOUT
+from integrator_lab.views import i18n
+
+#: the labels' language when the page's URL names none (``integrator-lab serve --lang``)
+DEFAULT_LANG = {"lang": i18n.DEFAULT_LANGUAGE}
+
+
+def session_language() -> tuple[str, str | None]:
+    """The language of this session: the URL's ``?lang=`` if it names one of
+    :data:`i18n.LANGUAGES`, else the server's; and what to say about a ``lang`` refused."""
+    default = DEFAULT_LANG["lang"]
+    raw = (pn.state.session_args or {}).get("lang")
+    if not raw:
+        return default, None
+    wanted = raw[-1].decode("utf-8", "replace")
+    try:
+        return i18n.language(wanted), None
+    except ValueError as exc:
+        return default, f"{exc}; using {default}."
 
 
 def create_app(allow_code: bool = False) -> Dashboard:
@@ -27,7 +45,10 @@ def create_app(allow_code: bool = False) -> Dashboard:
     ``allow_code``: visitors' Python methods run (``integrator-lab serve --allow-code``)."""
     doc = pn.state.curdoc
     transport.serve_css_locally(doc, pn.state.rel_path)
-    dashboard = Dashboard(allow_code=allow_code)
+    lang, problem = session_language()
+    dashboard = Dashboard(allow_code=allow_code, lang=lang)
+    if problem:
+        dashboard._show_error(problem)
     dashboard.attach(doc)
     dashboard.start()
     return dashboard
@@ -51,6 +72,7 @@ def make_server(
     session_lifetime_ms: int = 5000,
     stalled_client_timeout: float = STALLED_CLIENT_TIMEOUT,
     allow_code: bool = False,
+    lang: str = i18n.DEFAULT_LANGUAGE,
     **server_options,
 ):
     """A Bokeh server (not started) serving the dashboard at ``/`` and ``/status``.
@@ -61,6 +83,7 @@ def make_server(
     gets a new one, and ``/status`` names sessions by a digest only. A session whose page
     owes an acknowledgement for ``stalled_client_timeout`` seconds is ended.
     """
+    DEFAULT_LANG["lang"] = i18n.language(lang)
     if port == 0:
         port = free_port(address)
     hosts = {"localhost", "127.0.0.1", address}

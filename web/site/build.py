@@ -54,7 +54,7 @@ from integrator_lab.site.snapshot import (
     make_snapshot,
     pyodide_version,
 )
-from integrator_lab.views import figures
+from integrator_lab.views import figures, i18n
 from integrator_lab.views.scenarios import page_lessons
 from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_about, integrator_label
 from integrator_lab.views.shared import page_constants
@@ -227,6 +227,14 @@ def page_data(config: figures.DashboardConfig) -> dict:
         "labels": {name: integrator_label(name) for name in INTEGRATORS},
         "abouts": {name: integrator_about(name) for name in INTEGRATORS},
         "lineStyles": _line_styles(),
+        # the texts in every language, and which Bokeh model shows which (views.i18n)
+        "i18n": {
+            "catalog": i18n.catalog(),
+            "modelTexts": i18n.model_texts(systems),
+            "values": i18n.range_values(),
+            "languages": dict(i18n.LANGUAGE_NAMES),
+            "default": i18n.DEFAULT_LANGUAGE,
+        },
         # the energy plot's axes and breakdown lines (figures.SystemFigures._refresh)
         "energyAxis": {
             "tickCode": figures.SIGNED_LOG_TICK_CODE,
@@ -261,11 +269,12 @@ def _panel_sections(systems) -> str:
         title = html.escape(SYSTEMS[name].title)
         sections.append(
             f'<section class="il-panel" data-system="{name}" aria-label="{title}">'
-            f'<h2 class="il-panel-title">{title}</h2>'
+            f'<h2 class="il-panel-title" data-i18n="system.{name}">{title}</h2>'
             f'<p class="il-panel-status" id="il-status-{name}">t = 0.00 s</p>'
             f'<p class="il-panel-alert" id="il-alert-{name}" role="alert" hidden></p>'
-            f'<div class="il-loading" data-system="{name}"><span>Starting Python in your '
-            f'browser…</span></div><div class="il-panel-body">'
+            f'<div class="il-loading" data-system="{name}"><span data-i18n="page.loading">'
+            f"{html.escape(i18n.text('page.loading'))}</span></div>"
+            '<div class="il-panel-body">'
             + "".join(
                 f'<div class="il-root il-part-{part}" id="il-panel-{name}-{part}"></div>'
                 for part in PANEL_PARTS

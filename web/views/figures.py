@@ -682,6 +682,7 @@ class SystemFigures:
             y_range=DataRange1d(only_visible=True, name=n("energy:y")),
         )
         self.energy_fig.yaxis[0].name = n("energy:yaxis")
+        self.energy_fig.xaxis[0].name = n("energy:xaxis")
         self.energy_fig.ygrid[0].name = n("energy:ygrid")
         # the axes the energy plot switches between (see _refresh)
         self._axes = {
@@ -715,6 +716,8 @@ class SystemFigures:
             x_range=DataRange1d(only_visible=True, name=n("phase:x")),
             y_range=DataRange1d(only_visible=True, name=n("phase:y")),
         )
+        self.phase_fig.xaxis[0].name = n("phase:xaxis")
+        self.phase_fig.yaxis[0].name = n("phase:yaxis")
         for f in (self.energy_fig, self.phase_fig):
             f.toolbar.logo = None
             f.min_border_left = 60

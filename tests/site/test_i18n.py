@@ -1,0 +1,281 @@
+"""The page in English and Japanese: the one catalog (integrator_lab.views.i18n) and, in
+Chromium against the real built page, ``?lang=ja``, a Japanese browser, ``?lang=en`` over it,
+and the EN / 日本語 switch."""
+
+from __future__ import annotations
+
+import re
+import string
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from test_static_page import SYSTEMS, open_page, site  # noqa: F401 (fixtures)
+
+from integrator_lab.core import SYSTEMS as DECLARED_SYSTEMS
+from integrator_lab.views import i18n
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and kanji
+
+
+def _placeholders(template):
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+# -- the catalog ---------------------------------------------------------------------------
+def test_every_key_has_english_and_japanese_with_the_same_placeholders():
+    catalog = i18n.catalog()
+    assert catalog, "empty catalog"
+    for key, entry in catalog.items():
+        assert set(entry) == set(i18n.LANGUAGES), key
+        assert entry["en"], f"{key}: no English"
+        assert entry["ja"], f"{key}: no Japanese"
+        assert _placeholders(entry["en"]) == _placeholders(entry["ja"]), key
+
+
+def test_every_declared_parameter_system_and_integrator_has_a_japanese_label():
+    catalog = i18n.catalog()
+    for system, cls in DECLARED_SYSTEMS.items():
+        assert JAPANESE.search(catalog[f"system.{system}"]["ja"]), system
+        for p in cls.PARAMS:
+            label = i18n.PARAM_LABELS_JA.get(system, {}).get(p.name, "")
+            assert JAPANESE.search(label), f"{system}.{p.name}: no Japanese label"
+            # the Japanese title keeps the declared symbol and unit
+            title = catalog[f"paramtitle.{system}.{p.name}"]["ja"]
+            assert title.startswith(label) and p.symbol in title, title
+    for name in i18n.INTEGRATORS:
+        assert JAPANESE.search(catalog[f"integrator.{name}"]["ja"]), name
+        assert catalog[f"label.{name}"]["ja"].startswith(name)  # the code name, as in the URL
+
+
+def test_japanese_uses_the_standard_physics_terms():
+    def ja(key):
+        return i18n.text(key, "ja")
+
+    assert ja("system.pendulum") == "振り子"
+    assert ja("system.cradle") == "ニュートンのゆりかご"
+    assert ja("system.spring") == "減衰ばね振動子"
+    assert ja("control.integrators") == "積分法"
+    assert "時間刻み" in ja("dt.title")
+    assert ja("control.energy.error") == "エネルギー誤差"
+    assert ja("control.phase") == "位相空間"
+    assert ja("control.exact") == "厳密解"
+    assert ja("integrator.euler") == "陽的オイラー法"
+    assert ja("integrator.symplectic-euler") == "シンプレクティック・オイラー法"
+    assert ja("integrator.velocity-verlet") == "速度ベルレ法"
+    assert "ルンゲ＝クッタ法" in ja("integrator.rk4")
+    assert ja("integrator.implicit-euler") == "陰的オイラー法"
+
+
+def test_the_catalogs_english_is_what_the_dashboard_is_built_with():
+    """Applying English to a freshly built dashboard changes nothing: the catalog and the
+    models' own texts agree, and every model the table names exists."""
+    from bokeh.document import Document
+
+    from integrator_lab.views import figures
+
+    config = figures.DashboardConfig()
+    models = figures.build_dashboard(config)
+    doc = Document()
+    doc.add_root(models.layout())
+    rows = i18n.model_texts(config.systems)
+    before = {}
+    for name, prop, _ in rows:
+        model = doc.select_one({"name": name})
+        assert model is not None, f"no model named {name}"
+        before[(name, prop)] = getattr(model, prop)
+    i18n.localize(lambda n: doc.select_one({"name": n}), config.systems, "en")
+    for name, prop, _ in rows:
+        assert getattr(doc.select_one({"name": name}), prop) == before[(name, prop)], name
+    # and Japanese changes each of them
+    i18n.localize(lambda n: doc.select_one({"name": n}), config.systems, "ja")
+    for name, prop, _ in rows:
+        value = getattr(doc.select_one({"name": name}), prop)
+        shown = " ".join(value) if isinstance(value, list) else value
+        assert JAPANESE.search(shown), f"{name}.{prop} = {value!r}"
+
+
+def test_status_line_in_japanese_has_the_numbers_of_the_english_one():
+    from integrator_lab.views.shared import status_text
+
+    assert i18n.status_text("en", 1.234, 0.98, paused=True) == status_text(1.234, 0.98, paused=True)
+    assert (
+        i18n.status_text("ja", 1.234, 0.98, paused=True)
+        == "t = 1.23 s · 実時間の 0.98 倍 · 一時停止中"
+    )
+    with pytest.raises(ValueError, match="lang.*en, ja"):
+        i18n.language("fr")
+
+
+# -- the page in Chromium ------------------------------------------------------------------
+#: words of the English interface that must not be left in the Japanese page
+ALLOWED = re.compile(
+    r"Integrator Lab|Python|Pyodide|Web Worker|K\+P|rad|CSV|PNG|"
+    + "|".join(re.escape(n) for n in sorted(i18n.INTEGRATORS, key=len, reverse=True))
+)
+
+VISIBLE_TEXTS = """() => {
+  const I = window.integratorLab, out = {};
+  const q = (sel) => Array.from(document.querySelectorAll(sel)).map((e) => e.textContent);
+  out.heading = q(".il-top h1"); out.tagline = q(".il-tagline"); out.footer = q(".il-footer");
+  out.titles = q(".il-panel-title"); out.status = q(".il-panel-status");
+  out.study = q(".il-study-switch button, .il-study-form label span, .il-study button");
+  out.title = [document.title];
+  const data = JSON.parse(document.getElementById("il-data").textContent);
+  for (const [name, prop] of data.i18n.modelTexts) {
+    let v;
+    try { v = I.model(name)[prop]; } catch { continue; } // a model only Panel's dashboard has
+    out[`${name}.${prop}`] = Array.isArray(v) ? v : [v];
+  }
+  out.play = [I.model("controls:play").label];
+  for (const s of data.systems) {
+    out[`${s}.energy`] = [I.model(`${s}:energy:yaxis`).axis_label];
+    out[`${s}.dt`] = [I.model(`${s}:dt`).title];
+    out[`${s}.legend`] = I.model(`${s}:energy:legend`).items.map((i) => i.label.value);
+  }
+  return out;
+}"""
+
+
+def _english_leftovers(texts):
+    out = []
+    for where, values in texts.items():
+        for value in values:
+            rest = ALLOWED.sub("", value)
+            words = [w for w in re.findall(r"[A-Za-z]{3,}", rest)]
+            if words:
+                out.append((where, value, words))
+    return out
+
+
+def _lang_in_url(page):
+    return parse_qs(urlsplit(page.page.url).query).get("lang")
+
+
+@pytest.mark.browser
+def test_lang_ja_shows_the_page_in_japanese_with_no_english_left(open_page):  # noqa: F811
+    page = open_page("?lang=ja")
+    page.wait_live()
+    page.wait("document.querySelector('.il-panel-status').textContent.includes('実時間')")
+    ja = i18n.catalog()
+    assert page.js("document.documentElement.lang") == "ja"
+    assert page.page.locator(".il-top h1").inner_text() == ja["page.heading"]["ja"]
+    assert page.page.locator(".il-tagline").inner_text() == ja["page.tagline"]["ja"]
+    assert page.js("window.integratorLab.model('controls:integrators').title") == "積分法"
+    assert page.page.locator(".il-panel-title").first.inner_text() == "振り子"
+    axis = page.js("window.integratorLab.model('pendulum:energy:yaxis').axis_label")
+    assert axis == ja["energy.axis.error"]["ja"]
+    assert page.js("window.integratorLab.model('pendulum:param:theta0').title") == (
+        "初期角度 θ₀ (rad)"
+    )
+    status = page.page.locator("#il-status-spring").inner_text()
+    assert re.fullmatch(r"t = \d+\.\d\d s · 実時間の (\d+\.\d\d|–) 倍", status), status
+    # the widgets draw what the models say (Bokeh renders into shadow roots)
+    assert page.page.get_by_role("button", name="一時停止").count() == 1
+    assert page.page.get_by_role("button", name="リセット").count() == 1
+    leftovers = _english_leftovers(page.js(VISIBLE_TEXTS))
+    assert leftovers == []
+    # paused: the status line says so in Japanese
+    page.page.get_by_role("button", name="一時停止").click()
+    page.wait("document.querySelector('#il-status-spring').textContent.endsWith('一時停止中')")
+    assert page.errors == []
+
+
+@pytest.mark.browser
+def test_a_japanese_browser_gets_japanese_and_lang_en_overrides_it(open_page):  # noqa: F811
+    page = open_page("", locale="ja-JP")
+    page.wait_live()
+    assert page.js("navigator.languages[0]").startswith("ja")
+    assert page.js("document.documentElement.lang") == "ja"
+    assert page.js("window.integratorLab.model('controls:play').label") == "一時停止"
+    assert page.page.locator(".il-panel-title").nth(2).inner_text() == "減衰ばね振動子"
+    assert _lang_in_url(page) is None  # the browser's own language needs no mention
+
+    page = open_page("?lang=en", locale="ja-JP")
+    page.wait_live()
+    assert page.js("document.documentElement.lang") == "en"
+    assert page.page.locator(".il-top h1").inner_text() == "Integrator Lab"
+    assert page.js("window.integratorLab.model('controls:play').label") == "Pause"
+    assert page.page.locator(".il-panel-title").first.inner_text() == "Pendulum"
+    assert _lang_in_url(page) == ["en"]  # kept: it is not what this browser asks for
+    assert page.errors == []
+
+
+@pytest.mark.browser
+def test_the_switch_toggles_the_language_and_the_url(open_page):  # noqa: F811
+    page = open_page("?systems=spring", locale="en-US")
+    page.wait_live()
+    assert page.js("document.documentElement.lang") == "en"
+    assert page.page.locator("#il-lang button[aria-pressed=true]").inner_text() == "EN"
+    page.page.get_by_role("button", name="日本語").click()
+    page.wait("document.documentElement.lang === 'ja'")
+    assert _lang_in_url(page) == ["ja"]
+    assert parse_qs(urlsplit(page.page.url).query)["systems"] == ["spring"]  # the rest stays
+    assert page.js("window.integratorLab.state().lang") == "ja"
+    assert page.page.locator(".il-top h1").inner_text() == i18n.text("page.heading", "ja")
+    assert page.js("window.integratorLab.model('spring:param:stiffness').title") == (
+        "ばね定数 k (N/m)"
+    )
+    assert page.js("window.integratorLab.model('controls:play').label") == "一時停止"
+    page.wait("document.querySelector('#il-status-spring').textContent.includes('実時間')")
+    assert page.page.locator("#il-lang button[aria-pressed=true]").inner_text() == "日本語"
+    # the link carries the language: a reload stays in Japanese
+    page.page.reload()
+    page.wait_live()
+    assert page.js("document.documentElement.lang") == "ja"
+    page.page.get_by_role("button", name="EN").click()
+    page.wait("document.documentElement.lang === 'en'")
+    assert _lang_in_url(page) is None
+    assert page.js("window.integratorLab.model('spring:param:stiffness').title") == (
+        "stiffness k (N/m)"
+    )
+    page.wait("document.querySelector('#il-status-spring').textContent.includes('real time')")
+    assert page.errors == []
+
+
+@pytest.mark.browser
+def test_refused_values_and_diverged_marks_are_said_in_japanese(open_page):  # noqa: F811
+    page = open_page(
+        "?lang=ja&systems=spring&integrators=euler,rk4&spring.dt=0.5&spring.damping=0"
+        "&spring.mass=abc&lang2=1"
+    )
+    page.wait_live()
+    messages = page.messages()
+    assert any(m.startswith("リンクの設定「spring.mass」") for m in messages), messages
+    assert any("lang2" in m and "無視しました" in m for m in messages), messages
+    # explicit Euler multiplies the undamped energy by 1 + (ω dt)² every step: it runs away
+    page.wait("window.integratorLab.status().systems.spring.integrators.euler.divergedAt !== null")
+    time.sleep(0.5)
+    marks = page.js("window.integratorLab.model('spring:scene:status').data.text")
+    assert marks and re.fullmatch(r"euler: t = [\d.e+-]+ s で発散", marks[0]), marks
+    # a typed value out of range: the message names the parameter in Japanese
+    page.set_model("spring:param:mass", "value", -1)
+    page.wait("document.querySelector('#il-note-spring').textContent.length > 0")
+    note = page.page.locator("#il-note-spring").inner_text()
+    assert note.startswith("減衰ばね振動子、質量 m：") and "範囲" in note, note
+    assert page.errors == []
+
+
+@pytest.mark.browser
+def test_japanese_fits_a_phone(open_page):  # noqa: F811
+    page = open_page("?lang=ja", viewport=(390, 844))
+    page.wait_live()
+    assert page.js("document.documentElement.scrollWidth") <= 390
+    # the header and the panel titles are not clipped
+    clipped = page.js(
+        "Array.from(document.querySelectorAll('.il-top > *, .il-panel-title, .il-panel-status'))"
+        ".filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"
+    )
+    assert clipped == []
+    assert page.errors == []
+
+
+@pytest.mark.browser
+def test_the_file_url_note_is_in_the_browsers_language(open_page, site):  # noqa: F811
+    page = open_page("", locale="ja-JP")
+    page.page.goto(Path(site["dir"], "index.html").as_uri())
+    page.wait("!document.getElementById('il-served').hidden", timeout=20_000)
+    assert page.page.locator("#il-served").inner_text() == i18n.text("page.file_url", "ja")
+    loading = page.page.locator(".il-loading span").first.inner_text()
+    assert loading == i18n.text("page.file_url.short", "ja")

@@ -1,0 +1,532 @@
+"""The user interface's texts in English and Japanese: the one catalog of both dashboards.
+
+English is the default; ``?lang=ja`` (or a browser whose first language is Japanese) shows the
+static page in Japanese, ``integrator-lab serve --lang ja`` (or ``?lang=ja``) the Panel
+dashboard. Standard library only.
+
+How to add a text (a label, a message, a tooltip):
+
+1. Add an entry to :data:`TEXTS`: ``"area.what": {"en": "...", "ja": "..."}``. Both languages
+   are required and must use the same ``{placeholders}`` (tests/site/test_i18n.py checks).
+   Keys are dotted, grouped by where the text shows (``page.``, ``control.``, ``energy.``,
+   ``dt.``, ``status.``, ``msg.``, ``boot.``, ``study.``...).
+2. Use it: in Python ``text(key, lang, **values)``; in the page's JavaScript
+   ``t(key, values)`` from ``static/js/i18n.js`` (the page gets the whole catalog in its
+   build-time data, ``catalog()``).
+3. A fixed text of a Bokeh model (a widget's title or label, an axis label) that should follow
+   the language goes into :func:`model_texts` instead of being set in code: the page
+   (``static/js/localize.js``) and the Panel dashboard (:func:`localize`) apply that table.
+
+Texts that come from the core's declarations are keyed by their names and generated here:
+``system.NAME`` (the system's title; the Japanese in :data:`SYSTEM_TITLES_JA`),
+``param.SYSTEM.NAME`` (a parameter's label; :data:`PARAM_LABELS_JA`, which needs an entry for
+every declared parameter), ``paramtitle.SYSTEM.NAME`` (label, symbol and unit),
+``integrator.NAME`` (title) and ``label.NAME`` (the legend's short label). The core's
+declarations themselves stay English.
+"""
+
+from __future__ import annotations
+
+import re
+
+from integrator_lab.core import INTEGRATORS, SYSTEMS
+from integrator_lab.views import shared
+from integrator_lab.views.scene import integrator_label, phase_labels
+
+LANGUAGES = ("en", "ja")
+#: the energy breakdown's line styles (figures.BREAKDOWN_KINDS): ``energy.KIND`` names them
+BREAKDOWN_KINDS = ("total", "kinetic", "potential", "dissipated")
+DEFAULT_LANGUAGE = "en"
+#: what the language switch shows for each language
+LANGUAGE_NAMES = {"en": "EN", "ja": "日本語"}
+
+TEXTS: dict[str, dict[str, str]] = {
+    # -- the page around the dashboard
+    "page.title": {
+        "en": "Integrator Lab: numerical integrators side by side",
+        "ja": "Integrator Lab：数値積分法を並べて比べる",
+    },
+    "page.heading": {"en": "Integrator Lab", "ja": "Integrator Lab 数値積分ラボ"},
+    "page.tagline": {
+        "en": "What a time integrator does to a pendulum, a Newton's cradle and a damped "
+        "spring: every selected integrator runs at once, in its own colour; the dashed grey "
+        "ghost is the exact solution.",
+        "ja": "時間積分法が振り子、ニュートンのゆりかご、減衰ばね振動子に何をするかを見る："
+        "選んだ積分法がすべて同時に、それぞれの色で動きます。灰色の破線の影が厳密解です。",
+    },
+    "page.footer": {
+        "en": "The physics runs in Python (Pyodide, in a Web Worker) in this browser tab; no "
+        "server code runs. Hover a body for its integrator's order and properties.",
+        "ja": "物理計算はこのブラウザのタブの中の Python（Web Worker 上の Pyodide）で動き、"
+        "サーバー側では何も実行されません。物体にポインタを重ねると、その積分法の次数と性質が"
+        "表示されます。",
+    },
+    "page.loading": {
+        "en": "Starting Python in your browser…",
+        "ja": "ブラウザで Python を起動しています…",
+    },
+    "page.language": {"en": "Language", "ja": "言語"},
+    "page.file_url": {
+        "en": "This page must be served over HTTP to run (browsers block its Web Worker from "
+        "file://): run `integrator-lab preview`, or `python3 -m http.server` in this folder, "
+        "and open the printed http://127.0.0.1 address.",
+        "ja": "このページは HTTP で配信しないと動きません（ブラウザは file:// からの Web Worker "
+        "を止めます）：`integrator-lab preview` か、このフォルダで `python3 -m http.server` を"
+        "実行し、表示された http://127.0.0.1 のアドレスを開いてください。",
+    },
+    "page.file_url.short": {
+        "en": "Not running: open this page over HTTP (see above)",
+        "ja": "停止中：このページを HTTP で開いてください（上を参照）",
+    },
+    # -- the controls above the panels
+    "control.integrators": {"en": "Integrators", "ja": "積分法"},
+    "control.integrators.tip": {
+        "en": "Integrators run in lockstep on every system; hover a body in the animation for "
+        "its order and properties.",
+        "ja": "選んだ積分法はすべての系で同じ時間刻みで同時に進みます。アニメーションの物体に"
+        "ポインタを重ねると、次数と性質が表示されます。",
+    },
+    "control.systems.tip": {
+        "en": "Systems shown (at least one)",
+        "ja": "表示する系（1 つ以上）",
+    },
+    "control.play": {"en": "Play", "ja": "再生"},
+    "control.pause": {"en": "Pause", "ja": "一時停止"},
+    "control.step": {"en": "Step", "ja": "1 ステップ"},
+    "control.step.tip": {
+        "en": "Advance every system by one time step",
+        "ja": "すべての系を時間刻み 1 つ分だけ進める",
+    },
+    "control.reset": {"en": "Reset", "ja": "リセット"},
+    "control.reset.tip": {"en": "Back to t = 0", "ja": "t = 0 に戻す"},
+    "control.speed": {"en": "Speed (× real time)", "ja": "速度（実時間の何倍か）"},
+    "control.exact": {"en": "Exact solution", "ja": "厳密解"},
+    "control.energy.error": {"en": "Energy error", "ja": "エネルギー誤差"},
+    "control.energy.breakdown": {"en": "Energy breakdown", "ja": "エネルギーの内訳"},
+    "control.log": {"en": "Log scale", "ja": "対数目盛"},
+    "control.log.tip": {
+        "en": "The energy error on a signed log axis: a gain of 10^k as far above 0 as a loss "
+        "of 10^k is below it. Unchecked: a linear axis. The energy breakdown (in joules, on a "
+        "linear axis) does not use it.",
+        "ja": "エネルギー誤差を符号付き対数軸で描きます：10^k の増加は 0 の上に、10^k の減少は"
+        "同じ距離だけ 0 の下に。チェックを外すと線形軸。エネルギーの内訳（ジュール、線形軸）"
+        "には使いません。",
+    },
+    "control.phase": {"en": "Phase space", "ja": "位相空間"},
+    "control.copy": {"en": "Copy link", "ja": "リンクをコピー"},
+    "control.download_csv": {"en": "Download CSV", "ja": "CSV をダウンロード"},
+    "control.copy.tip": {
+        "en": "Copy a link to this exact view",
+        "ja": "この表示そのままへのリンクをコピー",
+    },
+    # -- the plots
+    "axis.time": {"en": "t (s)", "ja": "時刻 t (s)"},
+    "energy.axis.error": {"en": "ΔE/E₀: ↑ gain, ↓ loss", "ja": "ΔE/E₀：↑ 増加、↓ 減少"},
+    "energy.axis.breakdown": {"en": "energy (J)", "ja": "エネルギー (J)"},
+    "energy.total": {"en": "total K+P+dissipated", "ja": "合計 K+P+散逸"},
+    "energy.kinetic": {"en": "kinetic", "ja": "運動エネルギー"},
+    "energy.potential": {"en": "potential", "ja": "位置エネルギー"},
+    "energy.dissipated": {"en": "dissipated", "ja": "散逸"},
+    "energy.exact": {"en": "exact", "ja": "厳密"},
+    "energy.gain": {"en": "gain", "ja": "増加"},
+    "energy.loss": {"en": "loss", "ja": "減少"},
+    # -- the time step
+    "dt.title": {"en": "time step dt (s)", "ja": "時間刻み dt (s)"},
+    "dt.title.coarse": {
+        "en": "time step dt (s): {recommended} recommended",
+        "ja": "時間刻み dt (s)：推奨 {recommended}",
+    },
+    "dt.tip": {
+        "en": "fixed time step of every integrator; recommended {recommended} s for these "
+        "parameters; accepted: {lo} to {hi} s",
+        "ja": "すべての積分法に共通の固定時間刻み。このパラメータでの推奨値は {recommended} s、"
+        "受け付ける範囲は {lo}〜{hi} s",
+    },
+    "dt.slider": {
+        "en": "time step dt, log scale ({lo} to {hi} s)",
+        "ja": "時間刻み dt、対数目盛（{lo}〜{hi} s）",
+    },
+    "dt.half": {"en": "Halve the time step (÷2)", "ja": "時間刻みを半分に (÷2)"},
+    "dt.double": {"en": "Double the time step (×2)", "ja": "時間刻みを 2 倍に (×2)"},
+    "dt.mark": {"en": "recommended {dt} s", "ja": "推奨 {dt} s"},
+    "dt.name": {"en": "time step", "ja": "時間刻み"},
+    "dt.clamped": {
+        "en": "{system}, {name}: {wanted} s is outside {span}; {set} s is the {end} accepted.",
+        "ja": "{system}、{name}：{wanted} s は範囲 {span} の外です。受け付ける{end}値 {set} s "
+        "にしました。",
+    },
+    "dt.smallest": {"en": "smallest", "ja": "最小"},
+    "dt.largest": {"en": "largest", "ja": "最大"},
+    # -- a panel's status line and marks (views.shared fills them the same way)
+    "status.running": {"en": shared.STATUS_TEXT, "ja": "t = {time} s · 実時間の {rtf} 倍"},
+    "status.stopped": {"en": shared.STOPPED_TEXT, "ja": "t = {time} s · 停止"},
+    "status.paused": {"en": shared.PAUSED_TEXT, "ja": "t = {time} s · 一時停止中"},
+    "status.diverged": {"en": shared.DIVERGED_TEXT, "ja": "{name}: t = {at} s で発散"},
+    # -- messages
+    "msg.choose_integrator": {
+        "en": "Choose at least one integrator.",
+        "ja": "積分法を 1 つ以上選んでください。",
+    },
+    "msg.choose_system": {
+        "en": "Choose at least one system.",
+        "ja": "系を 1 つ以上選んでください。",
+    },
+    "msg.copied": {
+        "en": "Link copied to the clipboard.",
+        "ja": "リンクをクリップボードにコピーしました。",
+    },
+    "msg.link": {"en": "Link to this view: {link}", "ja": "この表示へのリンク：{link}"},
+    "msg.draw_failed": {
+        "en": "The dashboard could not be drawn: {error}",
+        "ja": "ダッシュボードを描画できませんでした：{error}",
+    },
+    "msg.link_setting": {
+        "en": 'Link setting "{key}": got {raw}, expected {expected}; using {shown}.',
+        "ja": "リンクの設定「{key}」：{raw} は受け付けられません（{expected}）。{shown} を"
+        "使います。",
+    },
+    "msg.unknown_setting": {
+        "en": "Link setting {key} ignored: unknown setting.",
+        "ja": "リンクの設定 {key} は無視しました：そのような設定はありません。",
+    },
+    "msg.unknown_param": {
+        "en": "Link setting {key} ignored: {system} has no parameter {name} (parameters: {names}).",
+        "ja": "リンクの設定 {key} は無視しました：{system} にパラメータ {name} はありません"
+        "（パラメータ：{names}）。",
+    },
+    "msg.the_default": {"en": "the default", "ja": "既定値"},
+    "msg.default_value": {"en": "the default {value}", "ja": "既定値 {value}"},
+    "expect.list": {
+        "en": "a comma-separated list of {names}",
+        "ja": "{names} をコンマで区切って並べたもの",
+    },
+    "expect.range": {"en": "a number in [{lo}, {hi}]", "ja": "[{lo}, {hi}] の数"},
+    "expect.dt": {"en": "a time step in [{lo}, {hi}] s", "ja": "[{lo}, {hi}] s の時間刻み"},
+    "expect.flag": {"en": "0 or 1", "ja": "0 か 1"},
+    "expect.one_of": {"en": "one of {names}", "ja": "{names} のどれか"},
+    "expect.language": {"en": "one of {names}", "ja": "{names} のどれか"},
+    # what a refused parameter value says (static/js/params.js composes these)
+    "reject.empty": {
+        "en": "{head}empty; expected {expected}{tail}",
+        "ja": "{head}空欄です。{expected} を入力してください{tail}",
+    },
+    "reject.nan": {
+        "en": "{head}{text} is not a number; expected {expected}{tail}",
+        "ja": "{head}{text} は数ではありません。{expected} を入力してください{tail}",
+    },
+    "reject.int": {
+        "en": "{head}{text} is not a whole number; expected {expected}{tail}",
+        "ja": "{head}{text} は整数ではありません。{expected} を入力してください{tail}",
+    },
+    "reject.range": {
+        "en": "{head}{text} is outside {span}{tail}",
+        "ja": "{head}{text} は範囲 {span} の外です{tail}",
+    },
+    "reject.head": {"en": "{system}, {name}: ", "ja": "{system}、{name}："},
+    "reject.tail": {"en": "; kept {kept}.", "ja": "。{kept} のままにします。"},
+    "range.number": {"en": "a number", "ja": "数"},
+    "range.whole": {"en": "a whole number", "ja": "整数"},
+    "range.from": {"en": "from {lo}", "ja": "{lo} 以上"},
+    "range.above": {"en": "above {lo}", "ja": "{lo} より大きく"},
+    "range.to": {"en": "to {hi}", "ja": "{hi} 以下"},
+    "range.up_to": {"en": "up to {hi}", "ja": "{hi} 以下"},
+    "range.below": {"en": "below {hi}", "ja": "{hi} 未満"},
+    "range.join": {"en": " ", "ja": "、"},
+    "range.join_open": {"en": " and up ", "ja": "、"},
+    "range.expected": {"en": "{what} {span}", "ja": "{span}の{what}"},
+    "range.one_of": {"en": "one of {names}", "ja": "{names} のどれか"},
+    "range.excluded": {"en": " ({values} excluded)", "ja": "（{values} を除く）"},
+    "range.and": {"en": " and ", "ja": " と "},
+    # -- the study view of a panel (static/js/study.js)
+    "study.live": {"en": "Live", "ja": "ライブ"},
+    "study.study": {"en": "Study", "ja": "収束の調査"},
+    "study.switch": {"en": "Live view or study", "ja": "ライブ表示か収束の調査か"},
+    "study.intro": {
+        "en": "Error at T against the time step and against the cost (force evaluations), "
+        "every selected integrator, log–log; dashed: slopes 1, 2 and 4; × marks a point left "
+        "out of the fit (tap or hover it for why). The live view goes on meanwhile.",
+        "ja": "時刻 T での誤差を、時間刻みに対して、また計算量（力の評価回数）に対して、選んだ"
+        "積分法ごとに両対数で描きます。破線は傾き 1、2、4。× は当てはめから除いた点です"
+        "（タップかポインタで理由を表示）。その間もライブ表示は続きます。",
+    },
+    "study.duration": {"en": "Duration T (s)", "ja": "時間 T (s)"},
+    "study.dt_max": {"en": "dt max (s)", "ja": "dt 最大 (s)"},
+    "study.dt_min": {"en": "dt min (s)", "ja": "dt 最小 (s)"},
+    "study.points": {"en": "Points", "ja": "点の数"},
+    "study.error": {"en": "Error", "ja": "誤差"},
+    "study.run": {"en": "Run study", "ja": "調査を実行"},
+    "study.stop": {"en": "Stop", "ja": "停止"},
+    "study.png": {"en": "Download PNG", "ja": "PNG をダウンロード"},
+    "study.progress": {"en": "study progress", "ja": "調査の進み具合"},
+    "study.starting": {"en": "Starting the study…", "ja": "調査を始めています…"},
+    "study.stopped": {
+        "en": "Stopped after {points} of {total} points.",
+        "ja": "{total} 点のうち {points} 点で停止しました。",
+    },
+    "study.failed": {"en": "The study did not run.", "ja": "調査を実行できませんでした。"},
+    "study.failed.why": {"en": "Study: {error}", "ja": "調査：{error}"},
+    "study.done": {
+        "en": "Done: {points} points in {seconds} s. Fitted slopes: {slopes}.",
+        "ja": "完了：{points} 点を {seconds} 秒で計算。当てはめた傾き：{slopes}。",
+    },
+    "study.running": {
+        "en": "Running: {points} of {total} points. Slopes so far: {slopes}.",
+        "ja": "実行中：{total} 点のうち {points} 点。ここまでの傾き：{slopes}。",
+    },
+    # -- booting Python in the page
+    "boot.failed": {
+        "en": "The simulation could not start: {file} did not load ({detail}). {advice}",
+        "ja": "シミュレーションを開始できませんでした：{file} を読み込めませんでした"
+        "（{detail}）。{advice}",
+    },
+    "boot.failed.short": {
+        "en": "Not running: {file} did not load (see the message at the top)",
+        "ja": "停止中：{file} を読み込めませんでした（上のメッセージを参照）",
+    },
+    "boot.slow": {
+        "en": "Still starting after {seconds} s, loading {what}. A slow connection may need "
+        "longer; if nothing changes, reload the page.",
+        "ja": "{seconds} 秒たっても起動中です（{what} を読み込み中）。回線が遅いと時間が"
+        "かかります。変化がなければページを再読み込みしてください。",
+    },
+    "boot.slow.short": {"en": "Still loading {what}…", "ja": "{what} を読み込み中…"},
+    "boot.reload": {
+        "en": "Reload the page to try again.",
+        "ja": "ページを再読み込みしてもう一度試してください。",
+    },
+    "boot.missing": {
+        "en": "The host has no {file}: publish the whole folder that `integrator-lab build` "
+        "writes, not just index.html.",
+        "ja": "ホストに {file} がありません：index.html だけでなく、`integrator-lab build` が"
+        "書き出すフォルダ全体を公開してください。",
+    },
+    "boot.refused": {
+        "en": "The host refused {file}; check its logs.",
+        "ja": "ホストが {file} を拒否しました。ホストのログを確認してください。",
+    },
+    "boot.connection": {
+        "en": "If it keeps failing, check the connection: a proxy, firewall or browser "
+        "extension may block {file}.",
+        "ja": "失敗が続く場合は接続を確認してください：プロキシ、ファイアウォール、ブラウザの"
+        "拡張機能が {file} をブロックしているかもしれません。",
+    },
+    "boot.wasm": {
+        "en": "The host must serve .wasm files as application/wasm.",
+        "ja": "ホストは .wasm ファイルを application/wasm として配信する必要があります。",
+    },
+    "boot.js": {
+        "en": "The host must serve .{ext} files as JavaScript (text/javascript).",
+        "ja": "ホストは .{ext} ファイルを JavaScript（text/javascript）として配信する必要が"
+        "あります。",
+    },
+    "boot.worker": {
+        "en": "the simulation worker (static/worker.mjs)",
+        "ja": "シミュレーションの Worker（static/worker.mjs）",
+    },
+}
+
+#: the systems' titles (``system.NAME``; English: the core's ``title``)
+SYSTEM_TITLES_JA = {
+    "pendulum": "振り子",
+    "cradle": "ニュートンのゆりかご",
+    "spring": "減衰ばね振動子",
+    "constant-force": "一定の力を受ける物体",
+    "drag": "抵抗を受ける物体",
+}
+#: the systems' one-line descriptions (``system.NAME.tip``; English: the core's)
+SYSTEM_DESCRIPTIONS_JA = {
+    "pendulum": "剛体の棒の先のおもりが重力で振れる。",
+    "cradle": "糸でつるした球が、柔らかく減衰のある接触（DEM）で衝突する。",
+    "spring": "ばねと粘性ダンパーにつながれた質量：m x'' = -k x - b x'。",
+    "constant-force": "一定の力で押される物体：m x'' = F。",
+    "drag": "一定の力で押され、抵抗（実際の抵抗またはゲームエンジン流）を受ける物体。",
+}
+#: the parameters' labels (``param.SYSTEM.NAME``; English: the core's ``Param.label``); every
+#: declared parameter needs one (tests/site/test_i18n.py)
+PARAM_LABELS_JA = {
+    "pendulum": {
+        "length": "棒の長さ",
+        "gravity": "重力加速度",
+        "mass": "おもりの質量",
+        "theta0": "初期角度",
+        "omega0": "初期角速度",
+        "model": "モデル",
+    },
+    "cradle": {
+        "balls": "球の数",
+        "lifted": "持ち上げる球の数",
+        "angle": "持ち上げる角度",
+        "length": "糸の長さ",
+        "radius": "球の半径",
+        "mass": "球の質量",
+        "mass_ratio": "持ち上げる球の質量比",
+        "stiffness": "接触の剛性",
+        "restitution": "反発係数",
+        "gap": "すき間",
+        "contact": "接触則",
+        "gravity": "重力加速度",
+    },
+    "spring": {
+        "mass": "質量",
+        "stiffness": "ばね定数",
+        "damping": "減衰係数",
+        "x0": "初期位置",
+        "v0": "初速度",
+    },
+    "constant-force": {"mass": "質量", "force": "力", "x0": "初期位置", "v0": "初速度"},
+    "drag": {"mass": "質量", "force": "力", "drag": "抵抗率", "v0": "初速度", "model": "モデル"},
+}
+#: the integrators' titles (``integrator.NAME``; English: the core's ``title``)
+INTEGRATOR_TITLES_JA = {
+    "euler": "陽的オイラー法",
+    "symplectic-euler": "シンプレクティック・オイラー法",
+    "velocity-verlet": "速度ベルレ法",
+    "leapfrog": "リープフロッグ法（位置ベルレ法）",
+    "midpoint": "陽的中点法",
+    "heun": "ホイン法",
+    "rk4": "4 次のルンゲ＝クッタ法",
+    "implicit-euler": "陰的オイラー法",
+    "implicit-midpoint": "陰的中点法",
+    "yoshida4": "吉田の 4 次法",
+    "rk45": "ドルマン＝プリンス法 5(4)、適応刻み",
+}
+#: the phase plot's axis words (``phase.x.SYSTEM``, ``phase.y.SYSTEM``), put before the
+#: symbols of scene.phase_labels; by the unit of the first coordinate
+PHASE_WORDS_JA = {"rad": ("角度", "角速度"), "m": ("位置", "速度")}
+
+
+def _label_ja(name: str) -> str:
+    """The legend's short label in Japanese: the code name, the order, symplectic or not."""
+    text = integrator_label(name)
+    text = re.sub(r" \((\d)(?:st|nd|rd|th) if damped\)", r"（減衰ありは \1 次）", text)
+    text = re.sub(r"(\d)(?:st|nd|rd|th) order", r"\1 次", text)
+    return text.replace("· symplectic", "· シンプレクティック")
+
+
+def _title(label: str, symbol: str, unit: str) -> str:
+    """As core.params.Param.title: "initial angle θ₀ (rad)"."""
+    text = " ".join(part for part in (label, symbol) if part)
+    return f"{text} ({unit})" if unit else text
+
+
+def _declared() -> dict[str, dict[str, str]]:
+    """Catalog entries of what the core declares (see the module docstring)."""
+    out: dict[str, dict[str, str]] = {}
+    for system, cls in SYSTEMS.items():
+        out[f"system.{system}"] = {"en": cls.title, "ja": SYSTEM_TITLES_JA.get(system, "")}
+        out[f"system.{system}.tip"] = {
+            "en": cls.description,
+            "ja": SYSTEM_DESCRIPTIONS_JA.get(system, ""),
+        }
+        labels = PARAM_LABELS_JA.get(system, {})
+        for p in cls.PARAMS:
+            ja = labels.get(p.name, "")
+            out[f"param.{system}.{p.name}"] = {"en": p.label, "ja": ja}
+            out[f"paramtitle.{system}.{p.name}"] = {
+                "en": p.title,
+                "ja": _title(ja, p.symbol, p.unit.replace(" or ", " または ")) if ja else "",
+            }
+        x_label, v_label = phase_labels(cls())
+        words = PHASE_WORDS_JA.get(cls().coordinate_units[0], ("", ""))
+        out[f"phase.x.{system}"] = {"en": x_label, "ja": f"{words[0]} {x_label}".strip()}
+        out[f"phase.y.{system}"] = {"en": v_label, "ja": f"{words[1]} {v_label}".strip()}
+    for name, integrator in INTEGRATORS.items():
+        out[f"integrator.{name}"] = {
+            "en": integrator.title,
+            "ja": INTEGRATOR_TITLES_JA.get(name, ""),
+        }
+        out[f"label.{name}"] = {"en": integrator_label(name), "ja": _label_ja(name)}
+    return out
+
+
+def catalog() -> dict[str, dict[str, str]]:
+    """Every text: ``{key: {"en": ..., "ja": ...}}`` (an empty string: not translated yet)."""
+    return {**TEXTS, **_declared()}
+
+
+_CATALOG = catalog()
+
+
+def language(value: str | None) -> str:
+    """``value`` if it is one of :data:`LANGUAGES`, else ValueError naming the accepted ones."""
+    if value is None:
+        return DEFAULT_LANGUAGE
+    if value not in LANGUAGES:
+        raise ValueError(f"lang: got {value!r}, expected one of {', '.join(LANGUAGES)}")
+    return value
+
+
+def text(key: str, lang: str = DEFAULT_LANGUAGE, **values) -> str:
+    """The text ``key`` in ``lang`` (English where that is missing), placeholders filled."""
+    entry = _CATALOG[key]
+    template = entry.get(lang) or entry["en"]
+    return template.format(**values) if values else template
+
+
+def status_text(lang: str, time: float, rtf: float | None, *, paused: bool = False) -> str:
+    """:func:`shared.status_text` in ``lang``."""
+    digits = shared.TEXT_DIGITS
+    if paused:  # no rate: the clock stands
+        return text("status.paused", lang, time=f"{time:.{digits['time']}f}")
+    rate = shared.NO_RATE if rtf is None else f"{rtf:.{digits['rtf']}f}"
+    return text("status.running", lang, time=f"{time:.{digits['time']}f}", rtf=rate)
+
+
+def model_texts(systems) -> list[list]:
+    """Fixed texts of the dashboard's Bokeh models: ``[model name, property, key]``; a list
+    of keys for a list property (a button group's labels). ``{lo}`` and ``{hi}`` of the
+    time-step slider's title are the accepted range (:func:`localize` and the page fill it)."""
+    rows: list[list] = [
+        ["controls:integrators", "title", "control.integrators"],
+        ["controls:integrators", "description", "control.integrators.tip"],
+        ["controls:systems", "labels", [f"system.{s}" for s in systems]],
+        ["controls:step", "label", "control.step"],
+        ["controls:reset", "label", "control.reset"],
+        ["controls:speed", "title", "control.speed"],
+        ["controls:show_exact", "label", "control.exact"],
+        ["controls:energy_mode", "labels", ["control.energy.error", "control.energy.breakdown"]],
+        ["controls:log_scale", "label", "control.log"],
+        ["controls:show_phase", "label", "control.phase"],
+        ["controls:copy_link", "label", "control.copy"],
+    ]
+    for s in systems:
+        rows += [
+            [f"{s}:energy:xaxis", "axis_label", "axis.time"],
+            [f"{s}:phase:xaxis", "axis_label", f"phase.x.{s}"],
+            [f"{s}:phase:yaxis", "axis_label", f"phase.y.{s}"],
+            [f"{s}:dt:slider", "title", "dt.slider"],
+            [f"{s}:title", "text", f"system.{s}"],
+        ]
+        rows += [
+            [f"{s}:param:{p.name}", "title", f"paramtitle.{s}.{p.name}"] for p in SYSTEMS[s].PARAMS
+        ]
+    return rows
+
+
+def range_values() -> dict[str, str]:
+    """The placeholders of the model texts: the accepted time steps."""
+    return {"lo": f"{shared.DT_RANGE[0]:g}", "hi": f"{shared.DT_RANGE[1]:g}"}
+
+
+def localize(find, systems, lang: str) -> None:
+    """Set the texts of :func:`model_texts` on Bokeh models; ``find(name)`` returns the model
+    of that name or None (a model the dashboard does not have is skipped)."""
+    values = range_values()
+    for name, prop, key in model_texts(systems):
+        model = find(name)
+        if model is None:
+            continue
+        if isinstance(key, list):
+            setattr(model, prop, [text(k, lang) for k in key])
+        else:
+            setattr(model, prop, text(key, lang).format(**values))
+    # the legends' entries there are so far (lines are made on demand)
+    for s in systems:
+        for name in INTEGRATORS:
+            item = find(f"{s}:legend:{name}")
+            if item is not None:
+                item.label = {"value": text(f"label.{name}", lang)}
+        for kind in BREAKDOWN_KINDS:
+            item = find(f"{s}:legend-style:{kind}")
+            if item is not None:
+                item.label = {"value": text(f"energy.{kind}", lang)}
