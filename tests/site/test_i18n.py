@@ -99,11 +99,12 @@ def test_the_catalogs_english_is_what_the_dashboard_is_built_with():
 def test_status_line_in_japanese_has_the_numbers_of_the_english_one():
     from integrator_lab.views.shared import status_text
 
-    assert i18n.status_text("en", 1.234, 0.98, paused=True) == status_text(1.234, 0.98, paused=True)
-    assert (
-        i18n.status_text("ja", 1.234, 0.98, paused=True)
-        == "t = 1.23 s · 実時間の 0.98 倍 · 一時停止中"
-    )
+    for paused in (False, True):
+        english = status_text(1.234, 0.98, paused=paused)
+        assert i18n.status_text("en", 1.234, 0.98, paused=paused) == english
+    assert i18n.status_text("ja", 1.234, 0.98) == "t = 1.23 s · 実時間の 0.98 倍"
+    # paused, the clock stands: no rate, in either language
+    assert i18n.status_text("ja", 1.234, 0.98, paused=True) == "t = 1.23 s · 一時停止中"
     with pytest.raises(ValueError, match="lang.*en, ja"):
         i18n.language("fr")
 
