@@ -11,6 +11,7 @@ export const live = {
   notice: null, // the boot is slow (text)
   step: null, // what the worker is loading (files of the site)
   framesDrawn: 0, // animation frames that showed new simulation data
+  offscreen: false, // an embedded demo scrolled out of view: paused (embed.js)
   systems: Object.fromEntries(SYSTEMS.map((s) => [s, {
     simTime: 0, realTimeFactor: null, received: 0, layout: null, diverged: {},
     lastStatus: 0, frames: 0, pending: {}, lastFlush: 0, alerts: [], stopped: false,
@@ -29,6 +30,6 @@ export function setStatusText(system, time, rtf) {
   // plain text outside Bokeh: a Bokeh Div would re-lay the panel out at every update
   document.getElementById(`il-status-${system}`).textContent =
     live.systems[system].stopped ? fill(TEXTS.stopped, { time: t })
-      : state.playing ? fill(TEXTS.status, { time: t, rtf: shown })
+      : state.playing && !live.offscreen ? fill(TEXTS.status, { time: t, rtf: shown })
         : fill(TEXTS.paused, { time: t }); // paused: no rate to speak of
 }

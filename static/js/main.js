@@ -9,13 +9,15 @@
 
 import { data, SYSTEMS } from "./data.js";
 import { message } from "./messages.js";
-import { saveState } from "./urlstate.js";
+import { onSave, saveState } from "./urlstate.js";
 import { applyView, sizePlots } from "./plots.js";
 import { showLegend } from "./legend.js";
 import { helpOnTap, releaseTouch } from "./touch.js";
 import { startWorker, dashboardDrawn } from "./worker.js";
 import { setWidgetsFromState, wireWidgets } from "./widgets.js";
 import { publishApi } from "./status.js";
+import { clearStaleScenes } from "./frames.js";
+import { pauseOffscreen, showOpenLink } from "./embed.js";
 import { initStudy } from "./study.js";
 import { showLessons } from "./scenarios.js";
 
@@ -71,14 +73,23 @@ Promise.all(embeds).then(() => {
   try { avoidNeedlessRestyles(); } catch { /* an optimisation only */ }
   setWidgetsFromState();
   applyView();
+  clearStaleScenes();
   showLegend();
   sizePlots();
   releaseTouch();
   helpOnTap();
   wireWidgets();
+  onSave(showOpenLink);
   saveState();
+  pauseOffscreen();
+  // the URL's view is applied: show it (BokehJS repaints in the next animation frame,
+  // before the browser does)
+  document.documentElement.classList.remove("il-pending");
   document.documentElement.dataset.drawn = "1";
   performance.mark("il:drawn");
   dashboardDrawn(); // the worker buffers messages until Python is up
   initStudy(); // after: a study opened by the link starts at once (the worker buffers it)
-}, (error) => message(`The dashboard could not be drawn: ${error.message}`));
+}, (error) => {
+  document.documentElement.classList.remove("il-pending");
+  message(`The dashboard could not be drawn: ${error.message}`);
+});
