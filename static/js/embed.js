@@ -13,6 +13,9 @@ const link = document.getElementById("il-open");
 export function showOpenLink() {
   link.hidden = !state.embed;
   if (!state.embed) return;
+  // on the title line of the first panel shown: the top rows are the embed's scarce room
+  const first = document.querySelector(`.il-panel[data-system="${state.systems[0]}"]`);
+  if (first && link.parentElement !== first) first.prepend(link);
   const query = queryFromState(Object.assign({}, state, { embed: false }));
   link.href = "index.html" + (query ? "?" + query : "");
 }

@@ -75,6 +75,7 @@ Promise.all(embeds).then(() => {
   applyView();
   clearStaleScenes();
   showLegend();
+  showOpenLink();
   sizePlots();
   releaseTouch();
   helpOnTap();
