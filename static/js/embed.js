@@ -8,8 +8,8 @@ import { send } from "./worker.js";
 
 const link = document.getElementById("il-open");
 
-// The full page's URL for the current state, relative to this site (index.html beside this
-// page), so it holds wherever the site is published.
+// The full page's URL for the current state, relative to this site (this page's own file,
+// index.html), so it holds wherever the site is published.
 export function showOpenLink() {
   link.hidden = !state.embed;
   if (!state.embed) return;
@@ -17,7 +17,8 @@ export function showOpenLink() {
   const first = document.querySelector(`.il-panel[data-system="${state.systems[0]}"]`);
   if (first && link.parentElement !== first) first.prepend(link);
   const query = queryFromState(Object.assign({}, state, { embed: false }));
-  link.href = "index.html" + (query ? "?" + query : "");
+  const page = location.pathname.split("/").pop() || "index.html";
+  link.href = page + (query ? "?" + query : "");
 }
 
 // Whether the simulation should step now: playing, and (in a frame) in view.

@@ -1,8 +1,8 @@
 // Integrator Lab page: applying what the worker sends: a system's layout (after a start or a
 // reset) and its frames (scene, samples in batches, divergence marks, alerts, status).
 
-import { data, DEFAULTS, ROLLOVER, COLUMNS, SCENE_LAYOUT, STATUS_INTERVAL_MS, STREAM_INTERVAL_MS }
-  from "./data.js";
+import { data, DEFAULTS, ROLLOVER, COLUMNS, SCENE_LAYOUT, STATUS_INTERVAL_MS,
+  STREAM_INTERVAL_MS } from "./data.js";
 import { message } from "./messages.js";
 import { state, saveState } from "./urlstate.js";
 import { live, divergedText, setStatusText } from "./live.js";
