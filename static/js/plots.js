@@ -158,7 +158,7 @@ export function plotHeight(windowHeight) {
 // the window leaves below the page's top rows, and the plots (below the time-step row, beside
 // the animation) down to the window's bottom edge, within bounds.
 const EMBED_PLOT_RANGE = [140, 460]; // px
-const EMBED_MARGIN = 10; // px below the last part
+const EMBED_MARGIN = 16; // px below the last part (the panel's and the page's padding)
 function fitEmbed() {
   const first = document.getElementById(`il-panel-${state.systems[0]}-scene`);
   if (!first) return;
