@@ -31,6 +31,14 @@ window.integratorLabEarly = (() => {
     }, { once: true });
     return early;
   }
+  // The first paint already shows the URL's view: the dashboard stays hidden until main.js
+  // has applied the URL's state to the models drawn at build time (their defaults), and an
+  // embed (embed=1, the last one given wins, as in urlstate.js) never shows the page's header.
+  const root = document.documentElement;
+  root.classList.add("il-pending");
+  if (new URLSearchParams(location.search).getAll("embed").pop() === "1") {
+    root.classList.add("il-embed");
+  }
   const boot = JSON.parse(document.getElementById("il-boot-config").textContent);
   // a new worker, told where its files are; the page replaces a worker that stopped
   // answering (a user's method that never returns) with another one from here

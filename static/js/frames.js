@@ -1,8 +1,8 @@
 // Integrator Lab page: applying what the worker sends: a system's layout (after a start or a
 // reset) and its frames (scene, samples in batches, divergence marks, alerts, status).
 
-import { data, ROLLOVER, COLUMNS, SCENE_LAYOUT, STATUS_INTERVAL_MS, STREAM_INTERVAL_MS }
-  from "./data.js";
+import { data, DEFAULTS, ROLLOVER, COLUMNS, SCENE_LAYOUT, STATUS_INTERVAL_MS,
+  STREAM_INTERVAL_MS } from "./data.js";
 import { t } from "./i18n.js";
 import { message } from "./messages.js";
 import { state, saveState } from "./urlstate.js";
@@ -58,6 +58,23 @@ export function applyLayout(layout, errors) {
   entry.fresh = true;
   entry.counts = layout.counts;
   setStatusText(system, 0, null);
+}
+
+// The scenes drawn at build time show the default integrators and parameters. A system the
+// URL sets otherwise shows none of them (its lanes, bodies, pivots would be the wrong ones):
+// its scene stays empty, under its loading note, until the worker's first layout.
+export function clearStaleScenes() {
+  const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+  for (const system of state.systems) {
+    const params = state.params[system];
+    const defaults = DEFAULTS.params[system];
+    if (same(state.integrators, DEFAULTS.integrators) &&
+        Object.keys(params).every((name) => params[name] === defaults[name])) continue;
+    for (const role of [...SCENE_LAYOUT.map(([r]) => r), "fixtures", "status"]) {
+      const source = model(`${system}:scene:${role}`);
+      source.data = Object.fromEntries(Object.keys(source.data).map((c) => [c, []]));
+    }
+  }
 }
 
 // The worker refused new settings and goes on with the ones in force (views.live.Live, as the

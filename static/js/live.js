@@ -13,6 +13,7 @@ export const live = {
   step: null, // what the worker is loading (files of the site)
   framesDrawn: 0, // animation frames that showed new simulation data
   restarts: 0, // workers replaced because they stopped answering (user code)
+  offscreen: false, // an embedded demo scrolled out of view: paused (embed.js)
   systems: Object.fromEntries(SYSTEMS.map((s) => [s, {
     simTime: 0, realTimeFactor: null, received: 0, layout: null, diverged: {},
     lastStatus: 0, frames: 0, pending: {}, lastFlush: 0, alerts: [], stopped: false,
@@ -30,6 +31,6 @@ export function setStatusText(system, time, rtf) {
   // plain text outside Bokeh: a Bokeh Div would re-lay the panel out at every update
   document.getElementById(`il-status-${system}`).textContent =
     live.systems[system].stopped ? t("status.stopped", { time: shownTime })
-      : state.playing ? t("status.running", { time: shownTime, rtf: shown })
+      : state.playing && !live.offscreen ? t("status.running", { time: shownTime, rtf: shown })
         : t("status.paused", { time: shownTime }); // paused: no rate to speak of
 }

@@ -13,7 +13,7 @@ import { localize, onLanguage, wireLanguageSwitch } from "./localize.js";
 import { message } from "./messages.js";
 import { model, quietly } from "./models.js";
 import { relabelSystem } from "./frames.js";
-import { saveState } from "./urlstate.js";
+import { onSave, saveState } from "./urlstate.js";
 import { applyView, sizePlots } from "./plots.js";
 import { showLegend } from "./legend.js";
 import { helpOnTap, releaseTouch } from "./touch.js";
@@ -21,6 +21,8 @@ import { startWorker, dashboardDrawn } from "./worker.js";
 import { setWidgetsFromState, wireWidgets } from "./widgets.js";
 import { state } from "./urlstate.js";
 import { publishApi } from "./status.js";
+import { clearStaleScenes } from "./frames.js";
+import { pauseOffscreen, showOpenLink } from "./embed.js";
 import { initStudy } from "./study.js";
 import { showLessons } from "./scenarios.js";
 import { initEditor } from "./editor.js";
@@ -89,15 +91,25 @@ Promise.all(embeds).then(() => {
   });
   localize();
   applyView();
+  clearStaleScenes();
   showLegend();
+  showOpenLink();
   sizePlots();
   releaseTouch();
   helpOnTap();
   wireWidgets();
+  onSave(showOpenLink);
   saveState();
+  pauseOffscreen();
+  // the URL's view is applied: show it (BokehJS repaints in the next animation frame,
+  // before the browser does)
+  document.documentElement.classList.remove("il-pending");
   document.documentElement.dataset.drawn = "1";
   performance.mark("il:drawn");
   dashboardDrawn(); // the worker buffers messages until Python is up
   initStudy(); // after: a study opened by the link starts at once (the worker buffers it)
   initEditor(); // after "init": a method from the link follows it to the worker
-}, (error) => message(t("msg.draw_failed", { error: error.message })));
+}, (error) => {
+  document.documentElement.classList.remove("il-pending");
+  message(t("msg.draw_failed", { error: error.message }));
+});

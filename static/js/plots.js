@@ -1,7 +1,7 @@
 // Integrator Lab page: the energy and phase plots: their sample sources, lines built on
 // demand, the log scale, and the view options (display only, no simulation change).
 
-import { data, SYSTEMS, INTEGRATORS, COLUMNS, BREAKDOWN } from "./data.js";
+import { data, SYSTEMS, DECL, INTEGRATORS, COLUMNS, BREAKDOWN } from "./data.js";
 import { t } from "./i18n.js";
 import { findModel, model, newModel } from "./models.js";
 import { state } from "./urlstate.js";
@@ -133,14 +133,21 @@ export function applyView() {
     }
     setLogScale(system, state.log && !breakdown);
     model(`${system}:energy:yaxis`).axis_label = t(`energy.axis.${state.energy}`);
-    model(`${system}:energy`).height = data.energyAxis.heights[state.energy];
+    if (!state.embed) model(`${system}:energy`).height = data.energyAxis.heights[state.energy];
   }
   // the breakdown is in joules on a linear axis: "Log scale" does nothing there
   model("controls:log_scale").disabled = breakdown;
   document.getElementById("il-panels").style.setProperty(
     "--il-columns", String(Math.max(1, state.systems.length)));
-  document.body.classList.toggle("il-embed", state.embed);
-  for (const system of SYSTEMS) model(`${system}:params`).visible = !state.embed;
+  document.documentElement.classList.toggle("il-embed", state.embed);
+  // an embed keeps, of a panel's fields, only the compact time-step row (slider, ÷2, ×2)
+  for (const system of SYSTEMS) {
+    model(`${system}:dt`).visible = !state.embed;
+    for (const p of DECL[system].params) {
+      model(`${system}:param:${p.name}`).visible = !state.embed;
+    }
+  }
+  if (state.embed && sizedFor !== null) fitEmbed(); // once drawn: e.g. the phase plot shown
 }
 
 // -- plot sizes --------------------------------------------------------------------------
@@ -154,9 +161,34 @@ export function plotHeight(windowHeight) {
   const [low, high] = PLOT_HEIGHT_RANGE;
   return Math.round(Math.min(high, Math.max(low, windowHeight * PLOT_HEIGHT_SHARE)));
 }
+// An embed fits its <iframe>, whose height the host page chose: the animation no taller than
+// the window leaves below the page's top rows, and the plots (below the time-step row, beside
+// the animation) down to the window's bottom edge, within bounds.
+const EMBED_PLOT_RANGE = [140, 460]; // px
+const EMBED_MARGIN = 16; // px below the last part (the panel's and the page's padding)
+function fitEmbed() {
+  const first = document.getElementById(`il-panel-${state.systems[0]}-scene`);
+  if (!first) return;
+  const top = (el) => el.getBoundingClientRect().top + window.scrollY;
+  document.body.style.setProperty("--il-chrome", `${Math.round(top(first)) + EMBED_MARGIN}px`);
+  const [low, high] = EMBED_PLOT_RANGE;
+  for (const system of state.systems) {
+    const plots = document.getElementById(`il-panel-${system}-plots`);
+    const room = (window.innerHeight - top(plots) - EMBED_MARGIN) / (state.phase ? 2 : 1);
+    const height = Math.round(Math.min(high, Math.max(low, room)));
+    for (const role of ["energy", "phase"]) {
+      const fig = model(`${system}:${role}`);
+      if (fig.height !== height) fig.height = height;
+    }
+  }
+}
 let sizedFor = null;
 export function sizePlots() {
-  if (state.embed) return;
+  if (state.embed) {
+    fitEmbed();
+    sizedFor = 0; // a resize fits it again
+    return;
+  }
   const height = plotHeight(window.innerHeight);
   if (height === sizedFor) return;
   sizedFor = height;

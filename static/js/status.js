@@ -31,7 +31,9 @@ export function status() {
     };
   }
   const ready = live.ready && state.systems.every((s) => live.systems[s].frames > 0);
-  return { ready, error: live.error, notice: live.notice, running: state.playing,
+  // running: stepping now (playing, and, for an embed, in view: embed.js)
+  return { ready, error: live.error, notice: live.notice,
+           running: state.playing && !live.offscreen, offscreen: live.offscreen,
            framesDrawn: live.framesDrawn, restarts: live.restarts, workerTimings: live.workerTimings,
            boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems,
            method: methodStatus() };

@@ -105,7 +105,7 @@ function stateFromQuery(search) {
   return state;
 }
 
-function queryFromState(state) {
+export function queryFromState(state) {
   const query = new URLSearchParams();
   if (state.lesson) query.set("lesson", state.lesson);
   const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -148,9 +148,14 @@ export function linkFor(state) {
 }
 
 export const state = stateFromQuery(location.search);
+const saveListeners = []; // called after every change of the URL (embed.js's link)
+export function onSave(fn) {
+  saveListeners.push(fn);
+}
 export function saveState() {
   const query = queryFromState(state);
   history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + fragment);
+  for (const fn of saveListeners) fn();
 }
 
 export function systemSettings(system) {

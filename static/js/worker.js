@@ -101,7 +101,7 @@ function initWorker() {
   const systems = Object.fromEntries(state.systems.map((s) => [s, systemSettings(s)]));
   worker.postMessage({
     type: "init", systems, integrators: state.integrators, speed: state.speed,
-    playing: state.playing,
+    playing: state.playing && !live.offscreen, // an embed out of view waits (embed.js)
   });
 }
 

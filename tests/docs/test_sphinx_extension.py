@@ -61,10 +61,16 @@ def query_of(frame: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def demo_build(tmp_path_factory):
-    """Two demos on the home page and one far down a page one folder deeper."""
+    """Two demos on the home page, one far down a page one folder deeper, and a page with
+    two demos far apart."""
     root = tmp_path_factory.mktemp("demo-project")
     src = write_project(
-        root / "src", {"index": SPRING_DEMO + PENDULUM_DEMO, "guide/deeper": SPACER + SPRING_DEMO}
+        root / "src",
+        {
+            "index": SPRING_DEMO + PENDULUM_DEMO,
+            "guide/deeper": SPACER + SPRING_DEMO,
+            "guide/apart": SPRING_DEMO + SPACER + PENDULUM_DEMO,
+        },
     )
     status, log = sphinx_build(src, root / "out")
     assert status == 0, log
@@ -317,5 +323,36 @@ def test_a_demo_far_down_starts_only_when_scrolled_into_view(demo_build, browser
             polling=100,
         )
         assert any(url.split("?")[0].endswith(f"/{SITE_DIR}/index.html") for url in requested)
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_a_demo_scrolled_out_of_view_stops_stepping_until_it_is_back(
+    demo_build, browser, http_root
+):
+    base = http_root(demo_build)
+    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    try:
+        page.goto(base + "guide/apart.html")
+        top, far = page.locator("iframe").all()
+        spring = top.element_handle().content_frame()
+        wait_until_running(spring)
+        far.scroll_into_view_if_needed()  # the spring demo is 12000 px above now
+        pendulum = far.element_handle().content_frame()
+        first, later = wait_until_running(pendulum)
+        assert later["systems"]["pendulum"]["simTime"] > first["systems"]["pendulum"]["simTime"]
+        paused = spring.evaluate("integratorLab.status()")
+        time.sleep(1.0)
+        still = spring.evaluate("integratorLab.status()")
+        assert paused["running"] is False and still["running"] is False
+        assert still["systems"]["spring"]["simTime"] == paused["systems"]["spring"]["simTime"]
+        assert spring.evaluate("integratorLab.state().playing") is True  # the URL's setting
+        top.scroll_into_view_if_needed()
+        spring.wait_for_function("integratorLab.status().running", timeout=10_000)
+        start = spring.evaluate("integratorLab.status().systems.spring.simTime")
+        time.sleep(1.0)
+        assert spring.evaluate("integratorLab.status().systems.spring.simTime") > start
+        assert pendulum.evaluate("integratorLab.status().running") is False
     finally:
         page.close()

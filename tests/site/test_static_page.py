@@ -457,7 +457,9 @@ def test_narrow_screens_stack_the_panels_and_embed_is_compact(open_page):
     assert boxes[0]["y"] < boxes[1]["y"] < boxes[2]["y"]
     assert abs(boxes[0]["x"] - boxes[1]["x"]) < 1
     assert not page.page.locator(".il-top").is_visible()
-    assert page.js("window.integratorLab.model('cradle:params').visible") is False
+    # of a panel's fields, an embed keeps only the compact time-step row
+    assert page.js("window.integratorLab.model('cradle:param:balls').visible") is False
+    assert page.js("window.integratorLab.model('cradle:dt:slider').visible") is True
 
 
 def _visible_box(page, selector):

@@ -1,0 +1,170 @@
+"""The page embedded in an <iframe> (``embed=1``, what the Sphinx directive shows): its first
+paint already follows the URL, compact time-step and integrator controls, a link to the same
+view in the full lab, and a pause while the frame is scrolled out of view (issue 14).
+
+Browser checks run the real built page in Chromium (the ``site`` and ``open_page`` fixtures
+of test_static_page.py).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from test_static_page import BOOT_TIMEOUT_MS, open_page, site  # noqa: F401 - fixtures
+
+pytestmark = pytest.mark.browser
+
+# Records, at every animation frame from the very first one, what is visible: which panels,
+# whether the page header is, and which integrators the scene of each visible panel draws
+# (bodies with a finite position), with the dt field's and slider's values.
+PROBE = """
+window.__ilFrames = [];
+(function probe() {
+  const shown = (el) => !!el && el.checkVisibility({ visibilityProperty: true });
+  const record = { panels: [], header: false, bodies: {} };
+  if (document.body) {
+    record.header = shown(document.querySelector(".il-top"));
+    for (const panel of document.querySelectorAll(".il-panel")) {
+      const system = panel.dataset.system;
+      const body = document.getElementById(`il-panel-${system}-scene`);
+      if (!shown(panel)) continue;
+      record.panels.push(system);
+      if (!shown(body) || !window.Bokeh || !Bokeh.documents.length) continue;
+      let source = null;
+      for (const doc of Bokeh.documents) {
+        source = source || doc.get_model_by_name(`${system}:scene:bodies`);
+      }
+      if (!source) continue;
+      const names = source.data.integrator || [];
+      const xs = source.data.x || [];
+      record.bodies[system] = [...new Set(
+        Array.from(names).filter((_, i) => Number.isFinite(xs[i])))];
+    }
+  }
+  window.__ilFrames.push(record);
+  requestAnimationFrame(probe);
+})();
+"""
+
+
+def test_the_first_paint_of_an_embed_already_shows_the_urls_view(open_page):  # noqa: F811
+    wanted = ["rk4", "implicit-euler"]
+    page = open_page(defer=True, viewport=(700, 420))
+    page.page.add_init_script(PROBE)
+    page.query = f"?embed=1&systems=pendulum&integrators={','.join(wanted)}&pendulum.theta0=2.5"
+    page.go()
+    page.wait_live()
+    page.wait("window.integratorLab.status().systems.pendulum.simTime > 0.3")
+    frames = page.js("window.__ilFrames")
+    with_panel = [f for f in frames if f["panels"]]
+    drawn = [f for f in with_panel if "pendulum" in f["bodies"]]
+    assert len(drawn) > 5  # the probe saw the demo, from its first frames on
+    for frame in frames:
+        assert frame["panels"] in ([], ["pendulum"]), frame  # cradle, spring: never
+        assert frame["header"] is False, frame  # an embed never shows the page's header
+    for frame in drawn:
+        # never the build-time default integrators: the URL's ones, or none (before Python)
+        assert set(frame["bodies"]["pendulum"]) <= set(wanted), frame
+    assert sorted(drawn[-1]["bodies"]["pendulum"]) == sorted(wanted)
+    assert page.errors == []
+
+
+def test_an_embed_has_a_compact_time_step_slider_and_integrator_toggles(open_page):  # noqa: F811
+    width, height = 700, 420
+    page = open_page("?embed=1&systems=spring&integrators=euler,rk4", viewport=(width, height))
+    page.wait_live()
+    p = page.page
+    # the time-step row (slider, ÷2, ×2) is in view; the other fields are the full lab's
+    for role in ("dt:slider", "dt:half", "dt:double"):
+        assert page.js(f"window.integratorLab.model('spring:{role}').visible") is True
+    row = p.locator("#il-panel-spring-params").bounding_box()
+    assert row["y"] + row["height"] <= height and row["x"] + row["width"] <= width
+    assert page.js("window.integratorLab.model('spring:param:stiffness').visible") is False
+    assert page.js("window.integratorLab.model('spring:dt').visible") is False
+    dt = page.status()["systems"]["spring"]["dt"]
+    p.locator("#il-panel-spring-params button", has_text="÷2").click()
+    page.wait(f"window.integratorLab.status().systems.spring.dt === {dt / 2}")
+    # the legend's chips toggle an integrator, small, in view
+    chips = p.locator("#il-legend .il-chip")
+    assert chips.count() == 2
+    for k in range(2):
+        box = chips.nth(k).bounding_box()
+        assert box["height"] <= 26 and box["y"] + box["height"] <= height
+    chips.filter(has_text="euler ·").first.click()
+    assert page.js("window.integratorLab.state().hidden") == ["euler"]
+    assert page.errors == []
+
+
+def test_the_open_link_opens_the_same_view_in_the_full_lab(open_page):  # noqa: F811
+    query = "?embed=1&systems=cradle&integrators=rk4,euler&cradle.balls=3&cradle.dt=0.0005"
+    page = open_page(query, viewport=(700, 420))
+    page.wait("document.documentElement.dataset.drawn === '1'")
+    link = page.page.locator("#il-open")
+    assert link.is_visible() and link.inner_text().startswith("Open in Integrator Lab")
+    assert link.get_attribute("target") == "_blank"
+    href = link.get_attribute("href")
+    assert href.startswith("index.html?")  # relative to the embedded site
+    state = parse_qs(urlsplit(href).query)
+    assert "embed" not in state
+    expected = parse_qs(query[1:])
+    del expected["embed"]
+    assert state == expected
+    # the link follows a change made in the embed
+    page.page.locator("#il-legend .il-chip", has_text="euler ·").click()
+    assert parse_qs(urlsplit(link.get_attribute("href")).query)["hide"] == ["euler"]
+    with page.context.expect_page() as opened:
+        link.click()
+    lab = opened.value
+    lab.wait_for_function("document.documentElement.dataset.drawn === '1'")
+    assert parse_qs(urlsplit(lab.url).query) == dict(expected, hide=["euler"])
+    assert lab.locator(".il-top").is_visible()  # the full lab, not an embed
+    assert lab.evaluate("window.integratorLab.state().embed") is False
+    # the full page shows no such link
+    assert not lab.locator("#il-open").is_visible()
+    assert page.errors == []
+
+
+HOST = """<!doctype html><meta charset="utf-8"><body style="margin:0">
+<iframe id="a" src="index.html?embed=1&systems=spring" width="700" height="420"></iframe>
+<div style="height:3000px"></div>
+<iframe id="b" src="index.html?embed=1&systems=spring" width="700" height="420"></iframe>
+</body>"""
+
+
+def test_a_demo_scrolled_out_of_view_pauses_and_resumes_in_view(open_page, site):  # noqa: F811
+    Path(site["dir"], "two-demos.html").write_text(HOST, encoding="utf-8")
+    page = open_page("two-demos.html", viewport=(900, 700))
+    p = page.page
+    a, b = (p.locator(f"#{k}").element_handle().content_frame() for k in "ab")
+    for frame in (a, b):
+        frame.wait_for_function(
+            "window.integratorLab && window.integratorLab.status().ready", timeout=BOOT_TIMEOUT_MS
+        )
+
+    def sim_times():
+        return [f.evaluate("window.integratorLab.status().systems.spring.simTime") for f in (a, b)]
+
+    def running():
+        return [f.evaluate("window.integratorLab.status().running") for f in (a, b)]
+
+    before = sim_times()
+    time.sleep(1.5)
+    after = sim_times()
+    assert after[0] > before[0] + 0.5  # in view: it runs
+    assert after[1] == before[1]  # out of view: it does not step
+    assert running() == [True, False]
+    assert "paused" in b.locator("#il-status-spring").inner_text()
+    # scrolled into view, it resumes, and the first one, now out of view, pauses
+    p.locator("#b").scroll_into_view_if_needed()
+    b.wait_for_function("window.integratorLab.status().running", timeout=10_000)
+    time.sleep(0.5)
+    before = sim_times()
+    time.sleep(1.5)
+    after = sim_times()
+    assert after[1] > before[1] + 0.5
+    assert after[0] == before[0]
+    assert running() == [False, True]
+    assert page.errors == []
