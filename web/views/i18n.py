@@ -47,6 +47,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ja": "Integrator Lab：数値積分法を並べて比べる",
     },
     "page.heading": {"en": "Integrator Lab", "ja": "Integrator Lab 数値積分ラボ"},
+    # an embed's link to the whole lab with the same settings (static/js/embed.js)
+    "page.open": {"en": "Open in Integrator Lab ↗", "ja": "Integrator Lab で開く ↗"},
     "page.tagline": {
         "en": "What a time integrator does to a pendulum, a Newton's cradle and a damped "
         "spring: every selected integrator runs at once, in its own colour; the dashed grey "
