@@ -18,6 +18,7 @@ import { setWidgetsFromState, wireWidgets } from "./widgets.js";
 import { publishApi } from "./status.js";
 import { initStudy } from "./study.js";
 import { showLessons } from "./scenarios.js";
+import { enableDrag } from "./drag.js";
 
 publishApi();
 showLessons();
@@ -76,6 +77,7 @@ Promise.all(embeds).then(() => {
   releaseTouch();
   helpOnTap();
   wireWidgets();
+  enableDrag();
   saveState();
   document.documentElement.dataset.drawn = "1";
   performance.mark("il:drawn");

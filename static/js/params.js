@@ -101,7 +101,7 @@ export function sayClamped(system, wanted, set) {
       `outside ${span(DT_DECL)}; ${set} s is the ${set === DT_LO ? "smallest" : "largest"} ` +
       `accepted.`);
 }
-function say(system, text) {
+export function say(system, text) {
   message(text);
   const note = document.getElementById(`il-note-${system}`);
   note.textContent = text;
