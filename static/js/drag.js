@@ -29,6 +29,13 @@ function sceneView(system) {
 }
 
 // the pointer in the scene's data coordinates, and the size of one pixel there
+// the scene's hover tooltips (integrator, order) would cover the body being dragged
+function showTips(view, shown) {
+  for (const tool of view.model.toolbar.tools) {
+    if (tool.type === "HoverTool" || tool.constructor.name === "HoverTool") tool.active = shown;
+  }
+}
+
 function toData(view, event) {
   const box = view.el.getBoundingClientRect();
   const frame = view.frame;
@@ -199,8 +206,10 @@ function move(event) {
 
 function release(event) {
   if (!drag || event.pointerId !== drag.pointerId) return;
-  const { system, params, clamped } = drag;
+  const { system, params, clamped, view } = drag;
   live.systems[system].dragging = false;
+  view.el.style.cursor = "";
+  showTips(view, true);
   drag = null;
   window.removeEventListener("pointermove", move, true);
   window.removeEventListener("pointerup", release, true);
@@ -234,7 +243,10 @@ function press(event) {
     // the body is taken: no text selection, no scrolling, no Bokeh gesture
     event.preventDefault();
     event.stopPropagation();
-    drag = { system, view, pointerId: event.pointerId, params: null, clamped: [], ...found };
+    drag = { system, view, pointerId: event.pointerId, pointerType: event.pointerType,
+             params: null, clamped: [], ...found };
+    view.el.style.cursor = "grabbing";
+    showTips(view, false);
     live.systems[system].dragging = true;
     send({ type: "play", value: false }); // this system's run waits for the release
     window.addEventListener("pointermove", move, true);
@@ -245,8 +257,33 @@ function press(event) {
   }
 }
 
+// A finger on a body drags it rather than scroll the page: a touch's scroll can only be
+// refused at its touchstart (which follows its pointerdown); elsewhere a touch scrolls.
+function holdTouch(event) {
+  if (drag && drag.pointerType === "touch") event.preventDefault();
+}
+
+// a mouse over a body shows that it can be taken
+let hovered = null; // the scene view whose cursor was set
+function hover(event) {
+  if (drag || event.pointerType !== "mouse" || event.buttons) return;
+  let over = null;
+  for (const system of state.systems) {
+    if (!live.systems[system].layout) continue;
+    const view = sceneView(system);
+    if (!view || !view.el.isConnected) continue;
+    const at = toData(view, event);
+    if (at.inside && hit(system, view, at)) over = view;
+  }
+  if (hovered && hovered !== over) hovered.el.style.cursor = "";
+  if (over) over.el.style.cursor = "grab";
+  hovered = over;
+}
+
 export function enableDrag() {
   document.addEventListener("pointerdown", press, true);
+  document.addEventListener("touchstart", holdTouch, { capture: true, passive: false });
+  document.addEventListener("pointermove", hover, { passive: true });
 }
 
 // for status(): the system being dragged, or null

@@ -199,3 +199,43 @@ def test_a_drag_beyond_the_declared_range_is_clamped_and_says_so(open_page):
     assert "lift angle θ₀" in text and "outside 0–1.5 rad" in text and "set to 1.5 rad" in text
     assert _query(page)["cradle.angle"] == ["1.5"]
     assert page.errors == []
+
+
+def test_on_a_phone_a_finger_drags_the_bob_and_a_swipe_off_the_bodies_scrolls(open_page):
+    page = open_page(
+        "?systems=pendulum&speed=0.1", viewport=(390, 844), has_touch=True, is_mobile=True
+    )
+    page.wait_live()
+    page.wait_samples(3, ["pendulum"])
+    page.js("scrollBy(0, 300)")
+    page.wait("scrollY === 300")
+    m = _scene(page, "pendulum")
+    length = page.js("window.integratorLab.state().params.pendulum.length")
+    pivot = ((m["bar"]["x0"][0] + m["bar"]["x1"][0]) / 2, m["bar"]["y0"][0])
+    target = -0.8
+    end = _px(m, pivot[0] + length * math.sin(target), pivot[1] - length * math.cos(target))
+    start = _px(m, m["x"][0], m["y"][0])
+    cdp = page.context.new_cdp_session(page.page)
+
+    def touch(kind, *points):
+        points = [{"x": x, "y": y} for x, y in points]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", start)
+    for k in range(1, 11):
+        touch("touchMove", tuple(a + (b - a) * k / 10 for a, b in zip(start, end)))
+    touch("touchEnd")
+    page.wait("window.integratorLab.state().params.pendulum.theta0 < 0")
+    assert page.js("scrollY") == 300  # the finger moved the bob, not the page
+    theta0 = page.js("window.integratorLab.state().params.pendulum.theta0")
+    assert abs(theta0 - target) <= 2 * m["pixel"] / length
+    assert float(_query(page)["pendulum.theta0"][0]) == theta0
+    # a swipe up from an empty part of the scene (above the first lane's bar) scrolls
+    x, y = _px(m, pivot[0], pivot[1] + 0.2 * length)
+    touch("touchStart", (x, y))
+    for k in range(1, 11):
+        touch("touchMove", (x, y - 20 * k))
+    touch("touchEnd")
+    page.wait("scrollY > 300")
+    assert page.js("window.integratorLab.state().params.pendulum.theta0") == theta0
+    assert page.errors == []
