@@ -148,14 +148,11 @@ def test_dragging_the_spring_mass_sets_x0_from_its_rest_position(open_page):
     assert page.errors == []
 
 
-def _cradle_pivots(m, lane, balls):
+def _cradle_pivots(m, lane, balls, radius):
     """The pivots of a cradle lane: evenly spaced along its bar, which reaches one ball's
-    width beyond the first and the last pivot; the first ball hangs lifted, the others at
-    rest straight under their pivots."""
-    rest = m["x"][lane * balls + 1 : (lane + 1) * balls]
-    spacing = rest[1] - rest[0]
-    first = rest[0] - spacing
-    return [first + k * spacing for k in range(balls)], m["bar"]["y0"][lane]
+    width beyond the first and the last pivot."""
+    first, last = m["bar"]["x0"][lane] + 2 * radius, m["bar"]["x1"][lane] - 2 * radius
+    return [first + k * (last - first) / (balls - 1) for k in range(balls)], m["bar"]["y0"][lane]
 
 
 def test_dragging_a_cradle_ball_lifts_it_and_the_balls_to_its_left(open_page):
@@ -163,7 +160,7 @@ def test_dragging_a_cradle_ball_lifts_it_and_the_balls_to_its_left(open_page):
     m = _scene(page, "cradle")
     params = page.js("window.integratorLab.state().params.cradle")
     balls, length = params["balls"], params["length"]
-    xs, pivot_y = _cradle_pivots(m, 0, balls)
+    xs, pivot_y = _cradle_pivots(m, 0, balls, params["radius"])
     target = 0.7  # rad, to the left
     ball = 1  # the second from the left: it and the first are lifted
     start = (m["x"][ball], m["y"][ball])
@@ -187,7 +184,7 @@ def test_a_drag_beyond_the_declared_range_is_clamped_and_says_so(open_page):
     m = _scene(page, "cradle")
     params = page.js("window.integratorLab.state().params.cradle")
     balls, length = params["balls"], params["length"]
-    xs, pivot_y = _cradle_pivots(m, 0, balls)
+    xs, pivot_y = _cradle_pivots(m, 0, balls, params["radius"])
     # above the horizontal: 2 rad, beyond the declared 0 to 1.5 rad (half the string's
     # length out, so the point stays in the first lane)
     wanted = 2.0
