@@ -285,6 +285,3 @@ export function enableDrag() {
   document.addEventListener("touchstart", holdTouch, { capture: true, passive: false });
   document.addEventListener("pointermove", hover, { passive: true });
 }
-
-// for status(): the system being dragged, or null
-export const dragging = () => (drag ? drag.system : null);
