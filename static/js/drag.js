@@ -31,8 +31,13 @@ function sceneView(system) {
 // the pointer in the scene's data coordinates, and the size of one pixel there
 // the scene's hover tooltips (integrator, order) would cover the body being dragged
 function showTips(view, shown) {
+  const Hover = Bokeh.Models.get("HoverTool");
   for (const tool of view.model.toolbar.tools) {
-    if (tool.type === "HoverTool" || tool.constructor.name === "HoverTool") tool.active = shown;
+    if (!(tool instanceof Hover)) continue;
+    tool.active = shown;
+    // a tooltip already open stays until its tool clears it (BokehJS's HoverToolView)
+    const toolView = Bokeh.index.query_one((v) => v.model === tool);
+    if (!shown && toolView && typeof toolView._clear === "function") toolView._clear();
   }
 }
 

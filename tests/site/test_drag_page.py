@@ -107,6 +107,8 @@ def test_dragging_the_pendulum_bob_sets_theta0_pauses_and_restarts_from_there(op
         lane_pivot = ((mid["bar"]["x0"][k] + mid["bar"]["x1"][k]) / 2, mid["bar"]["y0"][k])
         angle = math.atan2(mid["x"][k] - lane_pivot[0], -(mid["y"][k] - lane_pivot[1]))
         assert abs(angle - target) <= tolerance, mid["integrator"][k]
+    # no hover tooltip over the body in hand
+    assert page.page.locator(".bk-Tooltip:visible, .bk-tooltip:visible").count() == 0
     page.page.screenshot(path=str(pages.ARTIFACTS / "drag-pendulum-mid.png"))
     page.page.mouse.up()
     names = page.js("window.integratorLab.state().integrators")
