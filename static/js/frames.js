@@ -165,7 +165,7 @@ function showAlerts(system, alerts) {
 
 export function applyFrame(system, f) {
   const entry = live.systems[system];
-  if (!entry.counts) return;
+  if (!entry.counts || entry.dragging) return; // a dragged body shows the pointer's state
   showAlerts(system, f.alerts || []);
   if (f.failed) { // the system stopped: its picture and plots stay as they were
     entry.stopped = true;

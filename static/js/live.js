@@ -17,6 +17,7 @@ export const live = {
   systems: Object.fromEntries(SYSTEMS.map((s) => [s, {
     simTime: 0, realTimeFactor: null, received: 0, layout: null, diverged: {},
     lastStatus: 0, frames: 0, pending: {}, lastFlush: 0, alerts: [], stopped: false,
+    dragging: false, // a body of this system is being dragged (drag.js)
   }])),
 };
 

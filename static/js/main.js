@@ -26,6 +26,7 @@ import { pauseOffscreen, showOpenLink } from "./embed.js";
 import { initStudy } from "./study.js";
 import { showLessons } from "./scenarios.js";
 import { initEditor } from "./editor.js";
+import { enableDrag } from "./drag.js";
 
 publishApi();
 showLessons();
@@ -99,6 +100,7 @@ Promise.all(embeds).then(() => {
   helpOnTap();
   wireWidgets();
   onSave(showOpenLink);
+  enableDrag();
   saveState();
   pauseOffscreen();
   // the URL's view is applied: show it (BokehJS repaints in the next animation frame,

@@ -105,7 +105,7 @@ export function sayClamped(system, wanted, set) {
     span: span(DT_DECL), set, end: t(set === DT_LO ? "dt.smallest" : "dt.largest"),
   }));
 }
-function say(system, text) {
+export function say(system, text) {
   message(text);
   const note = document.getElementById(`il-note-${system}`);
   note.textContent = text;

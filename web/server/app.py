@@ -35,12 +35,14 @@ import html
 import io
 import json
 import logging
+import math
 import time
 from importlib import resources
 
 import numpy as np
 import panel as pn
 import param
+from bokeh import events
 from bokeh.core.property.validation import validate
 from bokeh.models import Button, Column, ColumnDataSource, CustomJS, Div, Spacer, Tooltip
 
@@ -60,7 +62,7 @@ from integrator_lab.views import figures, i18n
 from integrator_lab.views.figures import ENERGY_MODES
 from integrator_lab.views.live import Live, SystemRun, method_label
 from integrator_lab.views.scenarios import SCENARIOS, get_scenario
-from integrator_lab.views.scene import color_of, exact_curve, integrator_label
+from integrator_lab.views.scene import clamp_to, color_of, exact_curve, integrator_label
 from integrator_lab.views.shared import (
     DT_RANGE,
     PANEL_SYSTEMS,
@@ -90,6 +92,8 @@ MAX_UNACKED = 2 * ACK_EVERY
 ACK_TIMEOUT = 1.0
 #: longest wall time one tick covers (s): after a stall the clock skips the rest
 MAX_TICK_WALL = 0.25
+#: systems whose bodies can be dragged in the scene to set the initial state
+DRAGGABLE = ("pendulum", "cradle", "spring")
 ENERGY_LABELS = dict(zip(figures.ENERGY_MODE_LABELS, ENERGY_MODES))
 #: the Lessons menu: its label -> lesson id ("" for none)
 NO_LESSON = "Choose a lesson…"
@@ -285,6 +289,13 @@ class Dashboard(pn.viewable.Viewer):
         for name, models in self.panels.items():
             models.clear()  # the first frame brings the samples, from t = 0
             self._show_run(name)
+        # direct manipulation: a body dragged in a scene sets its system's initial state
+        self._drag: dict | None = None  # {system, lane, ball, clamped} while one is held
+        for name in set(self.systems) & set(DRAGGABLE):
+            fig = self.panels[name].scene_fig
+            fig.on_event(events.PanStart, functools.partial(self._drag_start, name))
+            fig.on_event(events.Pan, functools.partial(self._drag_move, name))
+            fig.on_event(events.PanEnd, functools.partial(self._drag_end, name))
         # each system's study view: the live run's parameters and integrators, on Run
         self.studies = {
             name: StudyView(name, functools.partial(self._study_input, name))
@@ -685,7 +696,8 @@ class Dashboard(pn.viewable.Viewer):
         if show:
             self._apply_requests()
         started = time.perf_counter()
-        self.live.speed, self.live.playing = self.speed, self.playing
+        # a body held in a scene: every run waits for its release
+        self.live.speed, self.live.playing = self.speed, self.playing and self._drag is None
         moved = self.live.advance(wall)
         LOAD.record(time.perf_counter() - started)
         if self._steps_requested:
@@ -954,6 +966,61 @@ class Dashboard(pn.viewable.Viewer):
     def _request_method(self, definition: dict | None) -> None:
         """Run the user's method ``definition`` (None: remove it) from the next update."""
         self._method_requested = (definition,)
+
+    # -- direct manipulation (the static page's static/js/drag.js does the same) ----------
+    def _drag_start(self, name: str, event) -> None:
+        run = self.runs.get(name)
+        if run is None or event.x is None or event.y is None:
+            return
+        scene = run.scene
+        # a fingertip's margin: 3 % of the view's width
+        grab = 0.03 * abs(scene.x_range[1] - scene.x_range[0])
+        hidden = set(self.hidden)
+        states = [
+            None if lane_name in hidden else lane.q
+            for lane_name, lane in zip(run.integrators, run.runner.lanes)
+        ]
+        found = scene.body_at(states, event.x, event.y, grab)
+        if found is None or run.integrators[found[0]] in hidden:
+            return
+        self._drag = {"system": name, "lane": found[0], "ball": found[1], "clamped": {}}
+        self._drag_move(name, event)
+
+    def _drag_move(self, name: str, event) -> None:
+        drag = self._drag
+        if drag is None or drag["system"] != name or event.x is None or event.y is None:
+            return
+        run = self.runs[name]
+        wanted = run.scene.dragged_params(drag["lane"], drag["ball"], event.x, event.y)
+        declared = {p.name: p for p in SYSTEMS[name].PARAMS}
+        # a millionth of the view: finer than any pixel, and a short number in the fields
+        digits = max(0, 6 - math.ceil(math.log10(abs(run.scene.x_range[1]))))
+        values, drag["clamped"] = {}, {}
+        for key, value in wanted.items():
+            if declared[key].kind == "float":
+                value = round(value, 3 if key != "x0" else digits)
+            kept, clamped = clamp_to(declared[key], value)
+            if clamped:
+                drag["clamped"][key] = (value, kept)
+            values[key] = kept
+        # each new value rebuilds the run (at t = 0, paused while held): the preview
+        self.settings[name].param.update(**values)
+
+    def _drag_end(self, name: str, event) -> None:
+        drag = self._drag
+        if drag is None or drag["system"] != name:
+            return
+        self._drag_move(name, event)
+        self._drag = None
+        declared = {p.name: p for p in SYSTEMS[name].PARAMS}
+        for key, (value, kept) in drag["clamped"].items():
+            p = declared[key]
+            self._notes.append(
+                f"{self.runs[name].title}, {p.title}: dragged to {value:g}, outside "
+                f"{p.accepted()}; set to {kept:g}."
+            )
+        if drag["clamped"]:
+            self._rebuild_requested.add(name)  # the notes go with the next rebuild
 
     def _show_error(self, text: str) -> None:
         if text:

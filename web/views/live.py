@@ -156,6 +156,10 @@ class SystemRun:
             "n_ghost_links": scene.n_ghost_links,
             "counts": scene.counts(),
             "fixtures": {k: list(v) for k, v in scene.fixtures.items()},
+            # where each lane's origin sits in the view and the system's pivots about it:
+            # the page maps a dragged body back to the initial state (static/js/drag.js)
+            "origins": [list(o) for o in scene.offsets],
+            "pivots": [list(p) for p in scene.geometry.pivots],
             "exact_curve": curve,
             "columns": list(SAMPLE_COLUMNS),
         }

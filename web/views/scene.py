@@ -396,6 +396,41 @@ class Scene:
             segments = self._zigzag(self.wall, x - half_w, y)
         return placed, segments
 
+    # -- direct manipulation (the Panel dashboard; the static page's static/js/drag.js) ---
+    def body_at(self, states, x, y, grab=0.0):
+        """The body under the view point ``(x, y)`` with the lanes at ``states``:
+        ``(lane, ball)`` of the nearest centre within its half size plus ``grab``, or None."""
+        best = None
+        half_w, half_h = self._body_w / 2.0 + grab, self._body_h / 2.0 + grab
+        for lane, q in enumerate(states):
+            if q is None or not _finite(q):
+                q = self._last_q.get(lane, self._initial_q)
+            placed, _segments = self._draw(lane, q)
+            for ball, (bx, by, _pinned, _angle) in enumerate(placed):
+                dx, dy = abs(bx - x), abs(by - y)
+                if self.shape == "rect":
+                    inside = dx <= half_w and dy <= half_h
+                else:
+                    inside = math.hypot(dx, dy) <= half_w
+                if inside and (best is None or math.hypot(dx, dy) < best[0]):
+                    best = (math.hypot(dx, dy), lane, ball)
+        return None if best is None else best[1:]
+
+    def dragged_params(self, lane, ball, x, y) -> dict:
+        """The initial-state parameters that put body ``ball`` of lane ``lane`` at the view
+        point ``(x, y)``, as the core declares them and before any range check: pendulum
+        θ₀ from its pivot (ω₀ = 0); spring x₀, the displacement from rest (v₀ = 0); cradle:
+        that ball and every ball to its left lifted, to the left, by ``angle`` (the
+        declarations lift only the leftmost balls, to the left)."""
+        ox, oy = self.offsets[lane]
+        if self.geometry.wall is not None:
+            return {"x0": x - ox, "v0": 0.0}
+        px, py = self.geometry.pivots[ball]
+        dx, dy = x - (px + ox), y - (py + oy)
+        if self.kind == "pendulum":
+            return {"theta0": math.atan2(dx, -dy), "omega0": 0.0}
+        return {"angle": math.atan2(-dx, -dy), "lifted": ball + 1}
+
     def _zigzag(self, start, end, y):
         lead = 0.08 * (end - start) if end > start else 0.0
         a, b = start + lead, end - lead
@@ -561,3 +596,11 @@ def sample_every(dt: float, per_second: float = 60.0) -> int:
     """Runner ``every`` so that the energy plots get about ``per_second`` samples per
     simulated second."""
     return max(1, int(round(1.0 / (per_second * dt))))
+
+
+def clamp_to(param, value):
+    """``value`` within ``param``'s declared closed range: ``(value set, clamped?)``."""
+    low = -math.inf if param.min is None else param.min
+    high = math.inf if param.max is None else param.max
+    kept = min(max(value, low), high)
+    return kept, kept != value

@@ -1,0 +1,292 @@
+// Integrator Lab page: direct manipulation. Dragging the pendulum's bob, a cradle ball or the
+// spring's mass in a scene sets that system's initial state: while the pointer is down the
+// simulation of that system waits and every lane shows the body where the pointer puts it;
+// on release the system restarts from there (t = 0, every integrator and the exact solution)
+// and the URL says so. Pointer events, so a mouse, a pen and a finger all work; a press that
+// misses every body is left alone (a touch there scrolls the page as before).
+//
+// A lane's geometry comes from the worker's layout (views.live: `origins`, the offset of each
+// lane in the view, and the system's `pivots` about it), that is from the core's
+// scene_geometry(); the parameters set are the core's declarations, clamped to their ranges:
+// pendulum θ₀ (and ω₀ = 0), spring x₀ (and v₀ = 0), cradle: the ball grabbed and every ball
+// to its left are lifted (`lifted`), pulled out to the left by `angle` (the declarations only
+// lift the leftmost balls, to the left, from 0 to 1.5 rad).
+
+import { DECL, SYSTEMS } from "./data.js";
+import { live } from "./live.js";
+import { model } from "./models.js";
+import { paramDecl, readableName, say, span } from "./params.js";
+import { state, saveState, systemSettings } from "./urlstate.js";
+import { send } from "./worker.js";
+
+// a press within this many pixels of a body's edge still grabs it (a fingertip is broad)
+const GRAB_PX = 12;
+// what a drag sets, per system: the parameters fixed to zero with it
+const AT_REST = { pendulum: { omega0: 0 }, spring: { v0: 0 } };
+
+function sceneView(system) {
+  return Bokeh.index.query_one((v) => v.model && v.model.name === `${system}:scene`);
+}
+
+// the pointer in the scene's data coordinates, and the size of one pixel there
+// the scene's hover tooltips (integrator, order) would cover the body being dragged
+function showTips(view, shown) {
+  const Hover = Bokeh.Models.get("HoverTool");
+  for (const tool of view.model.toolbar.tools) {
+    if (!(tool instanceof Hover)) continue;
+    tool.active = shown;
+    // a tooltip already open stays until its tool clears it (BokehJS's HoverToolView)
+    const toolView = Bokeh.index.query_one((v) => v.model === tool);
+    if (!shown && toolView && typeof toolView._clear === "function") toolView._clear();
+  }
+}
+
+function toData(view, event) {
+  const box = view.el.getBoundingClientRect();
+  const frame = view.frame;
+  const sx = event.clientX - box.left - frame.bbox.left;
+  const sy = event.clientY - box.top - frame.bbox.top;
+  const xr = model(`${view.model.name}:x_range`);
+  return {
+    x: frame.x_scale.invert(sx), y: frame.y_scale.invert(sy), sx, sy,
+    inside: sx >= 0 && sy >= 0 && sx <= frame.bbox.width && sy <= frame.bbox.height,
+    pixel: Math.abs(xr.end - xr.start) / frame.bbox.width,
+  };
+}
+
+// the body under the pointer: {lane, ball} (nearest centre within its size + GRAB_PX)
+function hit(system, view, at) {
+  const layout = live.systems[system].layout;
+  const bodies = model(`${system}:scene:bodies`).data;
+  const lanes = layout.integrators.length;
+  const perLane = lanes ? layout.counts.bodies / lanes : 0;
+  let best = null;
+  for (let row = 0; row < layout.counts.bodies; row += 1) {
+    if (state.hidden.includes(bodies.integrator[row])) continue;
+    let x = bodies.x[row];
+    let y = bodies.y[row];
+    if (!Number.isFinite(x) || !Number.isFinite(y)) { x = bodies.fx[row]; y = bodies.fy[row]; }
+    if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+    const dx = Math.abs(x - at.x) / at.pixel;
+    const dy = Math.abs(y - at.y) / at.pixel;
+    const halfW = bodies.w[row] / 2 / at.pixel + GRAB_PX;
+    const halfH = bodies.h[row] / 2 / at.pixel + GRAB_PX;
+    const inside = layout.shape === "rect" ? dx <= halfW && dy <= halfH
+      : Math.hypot(dx, dy) <= halfW;
+    const distance = Math.hypot(dx, dy);
+    if (inside && (!best || distance < best.distance)) {
+      best = { lane: Math.floor(row / perLane), ball: row % perLane, distance };
+    }
+  }
+  return best;
+}
+
+// a value rounded to what one pixel can tell (`unit` per pixel), never finer than 1e-6
+function toPixel(value, unit) {
+  const digits = Math.min(6, Math.max(0, Math.ceil(-Math.log10(unit))));
+  return Number(value.toFixed(digits));
+}
+function clampTo(p, x) {
+  const lo = p.min === null ? -Infinity : p.min;
+  const hi = p.max === null ? Infinity : p.max;
+  return Math.min(Math.max(x, lo), hi);
+}
+
+// the parameters a pointer at `at` asks for, each {name: [wanted, set]}
+function wanted(system, drag, at) {
+  const layout = live.systems[system].layout;
+  const [ox, oy] = layout.origins[drag.lane];
+  const params = state.params[system];
+  const set = (name, value, unit) => {
+    const p = paramDecl(system, name);
+    const rounded = toPixel(value, unit);
+    return [p, rounded, clampTo(p, rounded)];
+  };
+  if (system === "pendulum") {
+    const [px, py] = layout.pivots[0];
+    // x = L sin θ, y = −L cos θ about the pivot: θ from the downward vertical
+    const theta = Math.atan2(at.x - (px + ox), -(at.y - (py + oy)));
+    return [set("theta0", theta, at.pixel / params.length)];
+  }
+  if (system === "cradle") {
+    const [px, py] = layout.pivots[drag.ball];
+    // lifted balls are pulled out to the left: the angle is positive to the left
+    const angle = Math.atan2(-(at.x - (px + ox)), -(at.y - (py + oy)));
+    return [set("angle", angle, at.pixel / params.length),
+            [paramDecl(system, "lifted"), drag.ball + 1, drag.ball + 1]];
+  }
+  // the spring: the mass's x is its displacement from rest (drawn at the lane's origin)
+  return [set("x0", at.x - ox, at.pixel)];
+}
+
+// the initial positions (view coordinates) of each ball of a lane, for `params`
+function ballsAt(system, lane, params) {
+  const layout = live.systems[system].layout;
+  const [ox, oy] = layout.origins[lane];
+  if (system === "spring") return [[params.x0 + ox, oy]];
+  const length = params.length;
+  return layout.pivots.map(([px, py], k) => {
+    const theta = system === "pendulum" ? params.theta0
+      : k < params.lifted ? -params.angle : 0;
+    return [px + ox + length * Math.sin(theta), py + oy - length * Math.cos(theta)];
+  });
+}
+
+// the preview: every lane's bodies (and rods, or springs) where the new state puts them
+function preview(system, params) {
+  const layout = live.systems[system].layout;
+  const lanes = layout.integrators.length;
+  const source = model(`${system}:scene:bodies`);
+  const bodies = Object.assign({}, source.data);
+  const links = Object.assign({}, model(`${system}:scene:links`).data);
+  for (const c of ["x", "y", "fx", "fy", "ax", "ay", "angle"]) bodies[c] = Array.from(bodies[c]);
+  for (const c of ["x0", "y0", "x1", "y1", "fx0", "fy0", "fx1", "fy1"]) {
+    links[c] = Array.from(links[c]);
+  }
+  const perBody = lanes ? layout.counts.bodies / lanes : 0;
+  const perLink = lanes ? layout.counts.links / lanes : 0;
+  for (let lane = 0; lane < lanes; lane += 1) {
+    ballsAt(system, lane, params).forEach(([x, y], k) => {
+      const row = lane * perBody + k;
+      const old = Number.isFinite(bodies.x[row]) ? bodies.x[row] : bodies.fx[row];
+      bodies.x[row] = x; bodies.y[row] = y;
+      bodies.fx[row] = bodies.fy[row] = bodies.ax[row] = bodies.ay[row] = NaN;
+      if (system !== "spring") {
+        const link = lane * perLink + k;
+        const [px, py] = layout.pivots[k];
+        const [ox, oy] = layout.origins[lane];
+        links.x0[link] = px + ox; links.y0[link] = py + oy;
+        links.x1[link] = x; links.y1[link] = y;
+        links.fx0[link] = links.fy0[link] = links.fx1[link] = links.fy1[link] = NaN;
+        return;
+      }
+      // the spring's zigzag, stretched between the wall and the block's new left side
+      const wall = layout.fixtures.x0[lane];
+      const half = bodies.w[row] / 2;
+      const scale = (x - half - wall) / (old - half - wall);
+      for (let j = lane * perLink; j < (lane + 1) * perLink; j += 1) {
+        const live0 = Number.isFinite(links.x0[j]);
+        const [a, b, c, d] = live0 ? ["x0", "y0", "x1", "y1"] : ["fx0", "fy0", "fx1", "fy1"];
+        const stretched = (v) => (Number.isFinite(scale) ? wall + (v - wall) * scale : v);
+        const row0 = [stretched(links[a][j]), links[b][j], stretched(links[c][j]), links[d][j]];
+        [links.x0[j], links.y0[j], links.x1[j], links.y1[j]] = row0;
+        links.fx0[j] = links.fy0[j] = links.fx1[j] = links.fy1[j] = NaN;
+      }
+    });
+  }
+  source.data = bodies;
+  model(`${system}:scene:links`).data = links;
+  // the exact solution's ghost joins again from the new state
+  const ghost = model(`${system}:scene:ghost_bodies`);
+  const ghostData = Object.assign({}, ghost.data);
+  ghostData.x = Array.from(ghostData.x || [], () => NaN);
+  ghostData.y = Array.from(ghostData.y || [], () => NaN);
+  ghost.data = ghostData;
+  const ghostLinks = model(`${system}:scene:ghost_links`);
+  ghostLinks.data = Object.fromEntries(Object.entries(ghostLinks.data)
+    .map(([c, v]) => [c, Array.from(v, () => NaN)]));
+}
+
+function clampNote(system, clamped) {
+  const unit = (p) => (p.unit ? ` ${p.unit}` : "");
+  const parts = clamped.map(([p, value, set]) =>
+    `${readableName(p)}: dragged to ${value}${unit(p)}, outside ${span(p)}; set to ` +
+    `${set}${unit(p)}`);
+  say(system, `${DECL[system].title}, ${parts.join("; ")}.`);
+}
+
+let drag = null; // {system, lane, ball, pointerId, view, params}
+
+function move(event) {
+  if (!drag || event.pointerId !== drag.pointerId) return;
+  event.preventDefault();
+  const at = toData(drag.view, event);
+  const asked = wanted(drag.system, drag, at);
+  const params = Object.assign({}, state.params[drag.system], AT_REST[drag.system] || {});
+  for (const [p, , set] of asked) params[p.name] = set;
+  drag.params = params;
+  drag.clamped = asked.filter(([, value, set]) => value !== set);
+  preview(drag.system, params);
+}
+
+function release(event) {
+  if (!drag || event.pointerId !== drag.pointerId) return;
+  const { system, params, clamped, view } = drag;
+  live.systems[system].dragging = false;
+  view.el.style.cursor = "";
+  showTips(view, true);
+  drag = null;
+  window.removeEventListener("pointermove", move, true);
+  window.removeEventListener("pointerup", release, true);
+  window.removeEventListener("pointercancel", release, true);
+  if (event.type === "pointercancel" || !params) {
+    // the browser took the pointer (a scroll, a second finger): nothing is set, and the
+    // run starts again from the settings in force (the preview moved its bodies)
+    send(Object.assign({ type: "configure", system }, systemSettings(system)));
+    send({ type: "play", value: state.playing });
+    return;
+  }
+  if (clamped.length) clampNote(system, clamped);
+  state.params[system] = params;
+  saveState();
+  // a new run from the dragged state, at t = 0 (the worker rebuilds the system)
+  send(Object.assign({ type: "configure", system }, systemSettings(system)));
+  send({ type: "play", value: state.playing });
+}
+
+function press(event) {
+  if (drag || (event.pointerType === "mouse" && event.button !== 0)) return;
+  for (const system of state.systems) {
+    if (!SYSTEMS.includes(system) || !live.systems[system].layout) continue;
+    if (system !== "pendulum" && system !== "cradle" && system !== "spring") continue;
+    const view = sceneView(system);
+    if (!view || !view.el.isConnected) continue;
+    const at = toData(view, event);
+    if (!at.inside) continue;
+    const found = hit(system, view, at);
+    if (!found) return;
+    // the body is taken: no text selection, no scrolling, no Bokeh gesture
+    event.preventDefault();
+    event.stopPropagation();
+    drag = { system, view, pointerId: event.pointerId, pointerType: event.pointerType,
+             params: null, clamped: [], ...found };
+    view.el.style.cursor = "grabbing";
+    showTips(view, false);
+    live.systems[system].dragging = true;
+    send({ type: "play", value: false }); // this system's run waits for the release
+    window.addEventListener("pointermove", move, true);
+    window.addEventListener("pointerup", release, true);
+    window.addEventListener("pointercancel", release, true);
+    move(event);
+    return;
+  }
+}
+
+// A finger on a body drags it rather than scroll the page: a touch's scroll can only be
+// refused at its touchstart (which follows its pointerdown); elsewhere a touch scrolls.
+function holdTouch(event) {
+  if (drag && drag.pointerType === "touch") event.preventDefault();
+}
+
+// a mouse over a body shows that it can be taken
+let hovered = null; // the scene view whose cursor was set
+function hover(event) {
+  if (drag || event.pointerType !== "mouse" || event.buttons) return;
+  let over = null;
+  for (const system of state.systems) {
+    if (!live.systems[system].layout) continue;
+    const view = sceneView(system);
+    if (!view || !view.el.isConnected) continue;
+    const at = toData(view, event);
+    if (at.inside && hit(system, view, at)) over = view;
+  }
+  if (hovered && hovered !== over) hovered.el.style.cursor = "";
+  if (over) over.el.style.cursor = "grab";
+  hovered = over;
+}
+
+export function enableDrag() {
+  document.addEventListener("pointerdown", press, true);
+  document.addEventListener("touchstart", holdTouch, { capture: true, passive: false });
+  document.addEventListener("pointermove", hover, { passive: true });
+}
