@@ -20,7 +20,9 @@ export function quote(value) {
 
 export function setLoading(text, failed) {
   document.querySelectorAll(".il-loading").forEach((el) => {
-    el.querySelector("span").textContent = text;
+    const span = el.querySelector("span");
+    span.removeAttribute("data-i18n"); // what the boot says now, not the build's fixed text
+    span.textContent = text;
     el.classList.toggle("il-failed", Boolean(failed));
   });
 }
