@@ -1138,6 +1138,9 @@ def test_dragging_the_slider_sets_dt_on_a_log_scale(open_page):
     page = open_page("?systems=pendulum")
     page.wait_live()
     panel = page.page.locator('.il-panel[data-system="pendulum"]')
+    # the controls above grew (lessons, legend): the slider may start below the window
+    panel.locator(".noUi-base").scroll_into_view_if_needed()
+    time.sleep(0.3)
     base = panel.locator(".noUi-base").bounding_box()
     handle = panel.locator(".noUi-handle").bounding_box()
     # the recommended step is marked where it lies on the log scale
