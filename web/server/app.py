@@ -62,7 +62,7 @@ from integrator_lab.views import figures, i18n
 from integrator_lab.views.figures import ENERGY_MODES
 from integrator_lab.views.live import Live, SystemRun, method_label
 from integrator_lab.views.scenarios import SCENARIOS, get_scenario
-from integrator_lab.views.scene import clamp_to, color_of, exact_curve, integrator_label
+from integrator_lab.views.scene import clamp_to, color_of, exact_curve
 from integrator_lab.views.shared import (
     DT_RANGE,
     PANEL_SYSTEMS,
@@ -850,7 +850,7 @@ class Dashboard(pn.viewable.Viewer):
         labels = {
             n: method_label(method)
             if method is not None and n == method.name
-            else integrator_label(n)
+            else i18n.text(f"label.{n}", self.lang)
             for n in names
         }
         hidden = {*self.hidden, *self._method_hidden}
