@@ -53,7 +53,22 @@ def test_the_legend_hides_an_integrator_everywhere_and_the_run_goes_on(new_page)
 def test_no_horizontal_overflow_on_a_phone(new_page):
     page = new_page(viewport=(390, 844))
     page.wait_for_timeout(1000)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    wide = page.evaluate(
+        """() => { const out = [];
+        const walk = (root) => { for (const el of root.querySelectorAll('*')) {
+            const r = el.getBoundingClientRect();
+            if (r.right > 392 && r.width > 0) out.push(
+              `${el.tagName}.${String(el.className).slice(0, 60)} ${Math.round(r.right)}`);
+            if (el.shadowRoot) walk(el.shadowRoot); } };
+        walk(document);
+        for (const v of Object.values(Bokeh.index)) {
+          const all = [v]; while (all.length) { const x = all.pop();
+            if (x.el && x.el.getBoundingClientRect().right > 392)
+              out.unshift(`${x.model.type}:${x.model.name} ${Math.round(x.el.getBoundingClientRect().right)}`);
+            for (const c of (x.child_views ?? [])) all.push(c); } }
+        return out.slice(0, 12); }"""
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, wide
 
 
 def test_after_a_step_the_status_says_paused_without_a_rate(new_page):

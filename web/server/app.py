@@ -459,7 +459,7 @@ class Dashboard(pn.viewable.Viewer):
         return pn.Column(
             pn.pane.Markdown(f"## {self._text('page.heading')}", margin=(0, 10)),
             pn.pane.Bokeh(self.banner),
-            control(pn.widgets.Select, "lesson", width=300),
+            control(pn.widgets.Select, "lesson", max_width=300, sizing_mode="stretch_width"),
             self.lesson_note,
             self.method_editor.banner,
             header,

@@ -146,7 +146,7 @@ class MethodEditor:
 
     def panel(self) -> pn.Card:
         return pn.Card(
-            pn.Row(self.template, self.kind),
+            pn.FlexBox(self.template, self.kind, flex_wrap="wrap"),  # stacked on a phone
             self.text,
             pn.Row(self.run, self.remove),
             self.status,
