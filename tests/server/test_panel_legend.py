@@ -63,8 +63,8 @@ def test_no_horizontal_overflow_on_a_phone(new_page):
         walk(document);
         for (const v of Object.values(Bokeh.index)) {
           const all = [v]; while (all.length) { const x = all.pop();
-            if (x.el && x.el.getBoundingClientRect().right > 392)
-              out.unshift(`${x.model.type}:${x.model.name} ${Math.round(x.el.getBoundingClientRect().right)}`);
+            const right = x.el ? x.el.getBoundingClientRect().right : 0;
+            if (right > 392) out.unshift(`${x.model.type}:${x.model.name} ${Math.round(right)}`);
             for (const c of (x.child_views ?? [])) all.push(c); } }
         return out.slice(0, 12); }"""
     )
