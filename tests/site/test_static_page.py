@@ -1029,9 +1029,11 @@ def test_at_coarse_steps_every_body_stays_in_view_and_a_diverged_one_stays_put(o
     }
     assert ("spring", "euler") in diverged
     assert {key[0] for key in frozen_at} >= {system for system, _ in diverged}
-    for system, name in diverged:  # each with its mark
+    for system, name in diverged:  # each with its mark, its greyed body drawn
         marks = page.js(_SCENE_JS, system)["marks"]
         assert any(m.startswith(f"{name}:") and "diverged at t = " in m for m in marks)
+        shown = f"window.integratorLab.model('{system}:scene:diverged-bodies-renderer').visible"
+        assert page.js(shown) is True, system
     assert page.errors == []
 
 
