@@ -139,9 +139,10 @@ function preview(system, params) {
   const source = model(`${system}:scene:bodies`);
   const bodies = Object.assign({}, source.data);
   const links = Object.assign({}, model(`${system}:scene:links`).data);
-  for (const c of ["x", "y", "fx", "fy", "ax", "ay", "angle"]) bodies[c] = Array.from(bodies[c]);
-  for (const c of ["x0", "y0", "x1", "y1", "fx0", "fy0", "fx1", "fy1"]) {
-    links[c] = Array.from(links[c]);
+  for (const columns of [bodies, links]) { // the moving columns arrive as typed arrays
+    for (const c of Object.keys(columns)) {
+      if (ArrayBuffer.isView(columns[c])) columns[c] = Array.from(columns[c]);
+    }
   }
   const perBody = lanes ? layout.counts.bodies / lanes : 0;
   const perLink = lanes ? layout.counts.links / lanes : 0;
@@ -166,9 +167,10 @@ function preview(system, params) {
       const scale = (x - half - wall) / (old - half - wall);
       for (let j = lane * perLink; j < (lane + 1) * perLink; j += 1) {
         const live0 = Number.isFinite(links.x0[j]);
-        const [a, b, c, d] = live0 ? ["x0", "y0", "x1", "y1"] : ["fx0", "fy0", "fx1", "fy1"];
+        const [a, b, c, d] = live0 ? [links.x0, links.y0, links.x1, links.y1]
+          : [links.fx0, links.fy0, links.fx1, links.fy1];
         const stretched = (v) => (Number.isFinite(scale) ? wall + (v - wall) * scale : v);
-        const row0 = [stretched(links[a][j]), links[b][j], stretched(links[c][j]), links[d][j]];
+        const row0 = [stretched(a[j]), b[j], stretched(c[j]), d[j]];
         [links.x0[j], links.y0[j], links.x1[j], links.y1[j]] = row0;
         links.fx0[j] = links.fy0[j] = links.fx1[j] = links.fy1[j] = NaN;
       }

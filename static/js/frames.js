@@ -12,13 +12,6 @@ import { showDt } from "./params.js";
 import { sampleSource } from "./plots.js";
 import { methodHooks, userNames } from "./method.js";
 
-// scene roles whose source also feeds renderers that show only now and then: [a column that
-// is finite where they show something, the renderer] (figures.SystemFigures)
-const EXTRA_RENDERERS = {
-  bodies: [["fx", "scene:diverged-bodies-renderer"], ["ax", "scene:edge-arrows-renderer"]],
-  links: [["fx0", "scene:diverged-links-renderer"]],
-};
-
 // -- applying what the worker sends ------------------------------------------------------
 export function applyLayout(layout, errors) {
   const system = layout.system;
@@ -199,11 +192,11 @@ export function applyFrame(system, f) {
     model(`${system}:scene:${role}`).data = next;
     // the greyed (diverged) and edge-arrow renderers draw from the same source: while no
     // body diverged or left its lane they have nothing to show, and hidden cost nothing
-    const extras = EXTRA_RENDERERS[role];
+    const extras = data.frameLayout.extras[role]; // views.shared.SCENE_EXTRAS
     if (extras) {
       for (const [column, name] of extras) {
         const wanted = next[column] !== undefined && next[column].some(Number.isFinite);
-        const renderer = model(`${system}:${name}`);
+        const renderer = model(`${system}:scene:${name}`);
         if (renderer.visible !== wanted) renderer.visible = wanted;
       }
     }

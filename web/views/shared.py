@@ -148,10 +148,20 @@ def page_constants() -> dict:
     }
 
 
+#: renderers that draw from a scene role's source only now and then, with a column that is
+#: finite exactly where they show something: a view may hide them while it is all NaN
+#: (figures.SystemFigures names them ``<system>:scene:<renderer>``)
+SCENE_EXTRAS = {
+    "bodies": (("fx", "diverged-bodies-renderer"), ("ax", "edge-arrows-renderer")),
+    "links": (("fx0", "diverged-links-renderer"),),
+}
+
+
 def frame_layout() -> dict:
     """The frame buffer's layout as JSON: ``scene`` [[role, [columns]], ...] in buffer order,
-    then ``samples``, the columns of each integrator's part."""
+    then ``samples``, the columns of each integrator's part; ``extras``: :data:`SCENE_EXTRAS`."""
     return {
         "scene": [[role, list(cols)] for role, cols in FRAME_SCENE],
         "samples": list(SAMPLE_COLUMNS),
+        "extras": {role: [list(pair) for pair in pairs] for role, pairs in SCENE_EXTRAS.items()},
     }
