@@ -45,6 +45,34 @@ function node(tag, attrs, children) {
 }
 
 // -- the code box: CodeMirror, or a plain text box ---------------------------------------
+// CodeMirror's bundle (static/vendor/editor.js, about 465 kB) is read when the editor is
+// first opened: parsing it with the page took a tenth of the time to the first drawn
+// dashboard. Until then a stand-in keeps the code.
+function standInBox(text) {
+  let value = text;
+  return { standIn: true, get: () => value, set: (v) => { value = v; }, goToLine: () => {} };
+}
+let bundleLoaded = null; // the promise of CodeMirror's script (resolved, loaded or not)
+function loadBundle() {
+  const lazy = document.getElementById("il-editor-bundle");
+  if (window.IntegratorLabCodeEditor || !lazy) return Promise.resolve();
+  if (!bundleLoaded) {
+    bundleLoaded = new Promise((resolve) => {
+      const script = document.createElement("script");
+      script.src = lazy.dataset.url;
+      script.onload = resolve;
+      script.onerror = resolve; // the plain text box then
+      document.head.appendChild(script);
+    });
+  }
+  return bundleLoaded;
+}
+function openCodeBox() {
+  if (!codeBox.standIn) return;
+  loadBundle().then(() => {
+    if (codeBox.standIn) codeBox = makeCodeBox(editorRefs.codeHost, codeBox.get());
+  });
+}
 function makeCodeBox(host, text) {
   const api = window.IntegratorLabCodeEditor;
   if (api) {
@@ -341,6 +369,7 @@ export function initEditor() {
     text: "The code editor (static/vendor/editor.js) is not part of this page: a plain " +
           "text box instead, without highlighting or line numbers." });
   const codeHost = node("div", { id: "il-editor-code", class: "il-editor-code" });
+  editorRefs.codeHost = codeHost;
   editorRefs.python = node("div", { class: "il-editor-part" }, [
     node("p", { class: "il-editor-hint", text: "Define step(accel, q, v, t, dt) returning " +
       "(q, v); accel(q, v, t) gives the accelerations. Optionally NAME = \"...\" and " +
@@ -387,7 +416,10 @@ export function initEditor() {
   document.getElementById("il-panels").after(section);
   section.hidden = state.embed;
 
-  codeBox = makeCodeBox(codeHost, "");
+  codeBox = standInBox("");
+  editorRefs.details.addEventListener("toggle", () => {
+    if (editorRefs.details.open) openCodeBox();
+  });
   const first = templates["euler-code"]?.definition;
   if (first) codeBox.set(first.code);
   const ralston = templates.ralston?.definition;

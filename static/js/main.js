@@ -14,7 +14,7 @@ import { message } from "./messages.js";
 import { model, quietly } from "./models.js";
 import { relabelSystem } from "./frames.js";
 import { onSave, saveState } from "./urlstate.js";
-import { applyView, sizePlots } from "./plots.js";
+import { applyView, sizeDocuments, sizePlots } from "./plots.js";
 import { showLegend } from "./legend.js";
 import { helpOnTap, releaseTouch } from "./touch.js";
 import { startWorker, dashboardDrawn } from "./worker.js";
@@ -52,6 +52,7 @@ for (const part of Object.keys(data.items.controls.roots)) {
   box.id = `il-control-${part}`;
   controls.appendChild(box);
 }
+sizeDocuments([data.items.controls, ...SYSTEMS.map((system) => data.items.panels[system])]);
 const embeds = [embedParts("il-controls", data.items.controls, (part) => `il-control-${part}`)];
 for (const system of SYSTEMS) {
   embeds.push(embedParts(`il-${system}`, data.items.panels[system],

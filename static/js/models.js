@@ -2,10 +2,19 @@
 // them without echoing back to the worker.
 
 // -- Bokeh models ------------------------------------------------------------------------
+// A Bokeh document finds a model by name by looking at every model it has: the page asks
+// for the same few hundred names again and again (every frame), so it remembers what it
+// found, as long as the model is still part of a document.
+const found = new Map();
 export function findModel(name) {
+  const known = found.get(name);
+  if (known && known.document) return known;
   for (const doc of Bokeh.documents) {
-    const found = doc.get_model_by_name(name);
-    if (found) return found;
+    const model = doc.get_model_by_name(name);
+    if (model) {
+      found.set(name, model);
+      return model;
+    }
   }
   return null;
 }

@@ -133,7 +133,7 @@ export function applyView() {
     }
     setLogScale(system, state.log && !breakdown);
     model(`${system}:energy:yaxis`).axis_label = t(`energy.axis.${state.energy}`);
-    if (!state.embed) model(`${system}:energy`).height = data.energyAxis.heights[state.energy];
+    if (!state.embed) setHeights(system);
   }
   // the breakdown is in joules on a linear axis: "Log scale" does nothing there
   model("controls:log_scale").disabled = breakdown;
@@ -182,22 +182,46 @@ function fitEmbed() {
     }
   }
 }
-let sizedFor = null;
+// The energy plot is taller in breakdown mode by what the kinds' legend takes from it.
+function plotHeights() {
+  const base = plotHeight(window.innerHeight);
+  const { heights } = data.energyAxis;
+  return { energy: base + heights[state.energy] - heights.error, phase: base };
+}
+function setHeights(system) {
+  for (const [role, height] of Object.entries(plotHeights())) {
+    const fig = model(`${system}:${role}`);
+    if (fig.height !== height) fig.height = height;
+  }
+}
+// Before BokehJS draws: the plots' heights set in the documents themselves, so that the first
+// layout is the final one (setting them on drawn figures lays every panel out again, which
+// cost a fifth of the first draw). An embed is fitted once drawn: it measures the page.
+export function sizeDocuments(items) {
+  if (state.embed) return;
+  const heights = plotHeights();
+  const wanted = new Map(SYSTEMS.flatMap((s) => Object.entries(heights).map(
+    ([role, height]) => [`${s}:${role}`, height])));
+  const visit = (value) => {
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+    } else if (value && typeof value === "object") {
+      if (value.type === "object" && wanted.has(value.attributes?.name)) {
+        value.attributes.height = wanted.get(value.attributes.name);
+      }
+      for (const child of Object.values(value)) visit(child);
+    }
+  };
+  for (const item of items) visit(item.doc.roots);
+}
+let sizedFor = null; // null until the dashboard is drawn
 export function sizePlots() {
+  sizedFor = window.innerHeight;
   if (state.embed) {
-    fitEmbed();
-    sizedFor = 0; // a resize fits it again
+    fitEmbed(); // a resize fits it again
     return;
   }
-  const height = plotHeight(window.innerHeight);
-  if (height === sizedFor) return;
-  sizedFor = height;
-  for (const system of SYSTEMS) {
-    for (const role of ["energy", "phase"]) {
-      const fig = model(`${system}:${role}`);
-      if (fig.height !== height) fig.height = height;
-    }
-  }
+  for (const system of SYSTEMS) setHeights(system);
 }
 let resizeTimer = null;
 window.addEventListener("resize", () => {

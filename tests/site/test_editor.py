@@ -23,6 +23,8 @@ RUN_TIMEOUT_MS = 20_000
 def open_editor(page):
     page.wait_live()
     page.page.click("#il-editor summary")
+    # the code box (CodeMirror's bundle is read when the editor first opens, or the text box)
+    page.page.locator("#il-editor .cm-editor, #il-editor textarea").first.wait_for()
 
 
 def user_lanes(page):
@@ -240,5 +242,26 @@ def test_without_the_bundle_a_text_box_says_so_and_runs_the_method(browser, site
             "?.samples > 5",
             RUN_TIMEOUT_MS,
         )
+    finally:
+        page.close()
+
+
+def test_codemirror_is_read_only_when_the_editor_opens(browser, site):
+    """Its bundle is the page's biggest script after BokehJS: parsing it with the page delayed
+    the first drawn dashboard, so the page asks for it when the editor is first opened."""
+    from test_static_page import Page
+
+    page = Page(browser, site, "?systems=spring", defer=True)
+    try:
+        asked = []
+        page.page.on("request", lambda request: asked.append(request.url))
+        page.go()
+        page.wait_live()
+        bundle = [url for url in asked if url.endswith("/static/vendor/editor.js")]
+        assert bundle == []
+        open_editor(page)
+        assert page.page.locator("#il-editor .cm-editor").is_visible()
+        bundle = [url for url in asked if url.endswith("/static/vendor/editor.js")]
+        assert len(bundle) == 1
     finally:
         page.close()

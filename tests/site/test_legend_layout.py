@@ -204,6 +204,28 @@ def test_energy_plot_data_area_keeps_its_size_and_grows_with_the_window(open_pag
         assert big[system] > four[system], (system, big, four)
 
 
+def test_the_energy_plot_keeps_its_window_share_after_the_breakdown(open_page):  # noqa: F811
+    """The breakdown adds the kinds' legend to the energy plot; back to the energy error,
+    the plot is as tall as the window gave it at first (not the build-time height)."""
+    page = open_page("", viewport=(1920, 1080))
+    page.wait_live()
+    height = (
+        "(s) => Bokeh.documents.map((d) => d.get_model_by_name(s + ':energy')).find(Boolean).height"
+    )
+    mode = (
+        "(k) => { Bokeh.documents.map((d) => d.get_model_by_name('controls:energy_mode'))"
+        ".find(Boolean).active = k; }"
+    )
+    first = {s: page.js(height, s) for s in SYSTEMS}
+    page.js(mode, 1)  # breakdown
+    taller = {s: page.js(height, s) for s in SYSTEMS}
+    page.js(mode, 0)  # the energy error again
+    again = {s: page.js(height, s) for s in SYSTEMS}
+    for system in SYSTEMS:
+        assert taller[system] > first[system]
+        assert again[system] == first[system], (system, first, again)
+
+
 # -- no overlap, no overflow ---------------------------------------------------------------
 TITLE_BOXES = """(system) => {
   const boxes = [];

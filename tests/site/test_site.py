@@ -79,19 +79,22 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
         assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
         assert "cdn" not in text.lower()
         assert str(ROOT) not in text and str(Path.home()) not in text
-    # Python's worker starts first, then BokehJS loads and the page draws; the method
-    # editor's bundle comes last, after the page's content
+    # Python's worker starts first, then BokehJS loads and the page draws (its modules joined
+    # in one file); the method editor's bundle is not loaded with the page but named for later
     scripts = re.findall(r'<script (?:type="module" )?src="([^"]+)"', page)
     assert [re.sub(r"\.[0-9a-f]{12}\.", ".", src) for src in scripts] == [
         "static/start.js",
         "bokeh/bokeh.min.js",
         "bokeh/bokeh-widgets.min.js",
-        "static/js/main.js",
-        "static/vendor/editor.js",
+        "static/page.js",
     ]
-    # every module of the page is in the site, as it is in the package
+    assert re.search(r'id="il-editor-bundle" data-url="static/vendor/editor.js"', page)
+    # every module of the page is in the site, as it is in the package, and in the joined file
     modules = sorted(p.name for p in (ROOT / "static/js").glob("*.js"))
     assert sorted(p.name for p in (built / "static/js").glob("*.js")) == modules
+    joined = (built / "static/page.js").read_text()
+    assert not re.search(r"^import ", joined, flags=re.MULTILINE)
+    assert sorted(re.findall(r"^// ---- (\S+) ----$", joined, flags=re.MULTILINE)) == modules
     # the page names its icon: a browser would otherwise ask the host's root for /favicon.ico
     assert '<link rel="icon" href="favicon.ico">' in page
     # every URL is relative: the folder works from any path of any host
@@ -501,3 +504,41 @@ def test_clamp_to_keeps_a_dragged_value_in_the_declared_range():
     assert scene.clamp_to(angle, 2.0) == (1.5, True)
     assert scene.clamp_to(angle, -0.3) == (0.0, True)
     assert scene.clamp_to(angle, 0.7) == (0.7, False)
+
+
+def test_preview_compresses_what_gains_and_serves_the_rest_as_it_is(built):
+    """``integrator-lab preview`` answers as a compressing static host does: text and
+    WebAssembly gzip-encoded for a browser that accepts it, already compressed files (the
+    snapshot) and other clients unchanged; the bytes decoded are the file's."""
+    import gzip
+    import threading
+    import urllib.request
+
+    from integrator_lab.site.build import make_server
+
+    server = make_server(built, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = "http://{}:{}/".format(*server.server_address[:2])
+    boot = _boot_config(built)
+
+    def get(path, gzip_ok=True):
+        headers = {"Accept-Encoding": "gzip, deflate"} if gzip_ok else {}
+        with urllib.request.urlopen(urllib.request.Request(base + path, headers=headers)) as r:
+            return r.headers.get("Content-Encoding"), r.read()
+
+    try:
+        for path, file in (
+            ("", "index.html"),
+            ("static/page.js", "static/page.js"),
+            (boot["pyodide"] + "pyodide.asm.wasm", boot["pyodide"] + "pyodide.asm.wasm"),
+        ):
+            encoding, body = get(path)
+            assert encoding == "gzip", path
+            assert len(body) < 0.6 * (built / file).stat().st_size
+            assert gzip.decompress(body) == (built / file).read_bytes()
+            assert get(path, gzip_ok=False) == (None, (built / file).read_bytes())
+        snapshot = boot["snapshot"]["url"]
+        assert get(snapshot) == (None, (built / snapshot).read_bytes())
+    finally:
+        server.shutdown()
+        server.server_close()

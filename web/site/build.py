@@ -4,8 +4,9 @@ The site is self-contained, every file from its own origin::
 
     index.html                the page, with the dashboard's Bokeh models embedded (a
                               document per panel and one for the controls)
-    static/                   start.js (starts the worker), js/ (the page's ES modules, entry
-                              js/main.js), worker.mjs (module worker), style.css
+    static/                   start.js (starts the worker), page.js (the page's ES modules of
+                              js/, joined: web/site/modules.py), worker.mjs (module worker),
+                              style.css
     static/vendor/editor.js   the method editor (CodeMirror 6, bundled: web/site/editor.py)
     bokeh/bokeh.HASH.min.js   BokehJS, copied from the installed bokeh package
     pyodide/HASH/             Pyodide's core files, from node_modules/pyodide or the wheel
@@ -23,10 +24,12 @@ from ``file://``); :func:`serve` does that on 127.0.0.1.
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 import html
 import http.server
 import importlib.resources
+import io
 import json
 import shutil
 import subprocess
@@ -43,8 +46,9 @@ from integrator_lab.cli.argtypes import port
 from integrator_lab.core import INTEGRATORS, SYSTEMS
 from integrator_lab.core.custom import TEMPLATES
 from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir, pyodide_source
+from integrator_lab.site.editor import LAZY_TAG, BundleUnavailable, bundle_path
 from integrator_lab.site.editor import SITE_PATH as EDITOR_PATH
-from integrator_lab.site.editor import BundleUnavailable, bundle_path
+from integrator_lab.site.modules import inline_modules
 from integrator_lab.site.pack import _FILE_MODE, _ZIP_EPOCH, core_files
 from integrator_lab.site.snapshot import (
     BOOT_CODE,
@@ -68,6 +72,12 @@ ARCHIVE = "py/integrator_lab.zip"
 STATIC_FILES = ("start.js", "worker.mjs", "style.css", "editor.css")
 #: the folder of the page's ES modules (static/js/*.js, entry main.js), copied as it is
 STATIC_MODULES = "js"
+#: the page's modules joined into one (:mod:`.modules`), which the page loads: a browser finds
+#: a module's imports only once it has parsed it, and the three levels of ``static/js`` cost
+#: about a fifth of a second before the first draw (the files are in the site for reading)
+PAGE_MODULE = "static/page.js"
+#: the page template's reference to its entry module, which becomes one to PAGE_MODULE
+ENTRY_TAG = '<script type="module" src="static/js/main.js"></script>'
 BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
 #: what loadPyodide fetches when no package is loaded
 PYODIDE_FILES = (
@@ -317,6 +327,9 @@ def build_site(
     for module in static.joinpath(STATIC_MODULES).iterdir():
         if module.name.endswith(".js"):
             (out / "static" / STATIC_MODULES / module.name).write_bytes(module.read_bytes())
+    (out / PAGE_MODULE).write_text(
+        inline_modules(out / "static" / STATIC_MODULES, "main.js"), encoding="utf-8"
+    )
     bokeh_js = Path(bokeh.__file__).parent / "server" / "static" / "js"
     bokeh_names = {}
     for name in BOKEH_FILES:
@@ -341,7 +354,8 @@ def build_site(
     else:
         (out / EDITOR_PATH).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(editor, out / EDITOR_PATH)
-        editor_script = f'<script src="{EDITOR_PATH}"></script>'
+        # read by the page when the method editor is first opened (static/js/editor.js)
+        editor_script = LAZY_TAG
     frozen = None
     if snapshot:
         try:
@@ -357,6 +371,9 @@ def build_site(
     if hashed:
         archive_rel = f"py/{_hash_name(out / ARCHIVE)}"
     template = static.joinpath("index.html").read_text(encoding="utf-8")
+    if template.count(ENTRY_TAG) != 1:
+        raise RuntimeError(f"static/index.html: expected one {ENTRY_TAG}")
+    template = template.replace(ENTRY_TAG, f'<script type="module" src="{PAGE_MODULE}"></script>')
     for name, hashed_name in bokeh_names.items():
         if template.count(f'"bokeh/{name}"') != 1:
             raise RuntimeError(f"static/index.html: expected one reference to bokeh/{name}")
@@ -403,10 +420,43 @@ def favicon_png(size: int = 32) -> bytes:
 
 
 # -- serving -----------------------------------------------------------------------------
+#: files a host gains by compressing (the others are compressed already: the snapshot, the
+#: core's zip, the icon)
+COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".wasm")
+_gzipped: dict[tuple[str, int, int], bytes] = {}
+
+
+def _gzip_once(path: Path) -> bytes:
+    """``path`` gzip-compressed, kept for as long as the file does not change."""
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _gzipped:
+        _gzipped[key] = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+    return _gzipped[key]
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files with the right types, never cached (a rebuilt site shows at once)."""
+    """Static files with the right types, never cached (a rebuilt site shows at once), and
+    compressed when the browser accepts it and it helps (as a good static host does: the
+    page's scripts and Pyodide's WebAssembly are a third of their size gzipped)."""
 
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir() and self.path.split("?")[0].endswith("/"):
+            path = path / "index.html"
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (accepts and path.suffix in COMPRESSIBLE and path.is_file()):
+            return super().send_head()
+        body = _gzip_once(path)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def end_headers(self):
         self.send_header("Cache-Control", "no-cache")

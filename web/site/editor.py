@@ -24,6 +24,9 @@ ENTRY = Path(__file__).resolve().with_name("js") / "editor_entry.js"
 PACKAGED = Path(__file__).resolve().with_name("bundle") / "editor" / "editor.js"
 #: where the built site has it, relative to its root (static/js/editor.js looks for its API)
 SITE_PATH = "static/vendor/editor.js"
+#: the page's reference to the bundle: not a script the browser runs with the page (parsing it
+#: cost a tenth of the first draw) but where static/js/editor.js finds it when the editor opens
+LAZY_TAG = f'<script type="text/plain" id="il-editor-bundle" data-url="{SITE_PATH}"></script>'
 #: the npm packages the bundle is made of (and the bundler)
 PACKAGES = ("codemirror", "@codemirror/lang-python", "esbuild")
 #: building takes about a second; more means something is wrong

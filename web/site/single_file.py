@@ -35,6 +35,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from integrator_lab.site.build import PAGE_MODULE
+from integrator_lab.site.editor import LAZY_TAG
+from integrator_lab.site.editor import SITE_PATH as EDITOR_PATH
 from integrator_lab.site.modules import ModuleInlineError, inline_modules
 from integrator_lab.site.snapshot import SNAPSHOT
 
@@ -154,6 +157,8 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
     icon = "data:image/png;base64," + base64.b64encode((site / ICON).read_bytes()).decode("ascii")
     _one(ICON_LINK, page, "index.html: the icon")
     page = ICON_LINK.sub(lambda _: f'<link rel="icon" href="{icon}">', page)
+    # the editor's bundle, which the site loads on demand, is inlined as an ordinary script
+    page = page.replace(LAZY_TAG, f'<script src="{EDITOR_PATH}"></script>')
     outside_scripts = re.sub(r"<script\b[^>]*>.*?</script>", "", page, flags=re.DOTALL)
     referenced = re.findall(r'\b(?:src|href)="([^"]*)"', outside_scripts)
     referenced += re.findall(r'<script\b[^>]*\bsrc="([^"]*)"', page)
@@ -177,7 +182,7 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
 
     styles = re.findall(r'<link rel="stylesheet" href="([^":]+)">', page)
     page = re.sub(r'<link rel="stylesheet" href="([^":]+)">', inline_style, page)
-    entry = f"{MODULES_DIR}/{MODULES_ENTRY}"
+    entry = PAGE_MODULE  # the modules joined: joined again from their files, below
     module_tag = f'<script type="module" src="{entry}"></script>'
     _one(module_tag, page, f"index.html: the page's module script ({entry})")
     page = page.replace(module_tag, "")  # the modules go to the end of the body (below)
