@@ -63,6 +63,35 @@ def _assignment(text):
     return name.strip(), value.strip()
 
 
+def add_system_options(parser, default_integrators: str) -> None:
+    """SYSTEM, ``--integrator`` (repeatable) and the user's own methods: what ``run`` and
+    ``study`` simulate."""
+    parser.add_argument("system", metavar="SYSTEM", help="one of: " + ", ".join(SYSTEMS))
+    parser.add_argument(
+        "--integrator",
+        "-i",
+        action="append",
+        metavar="NAME",
+        help=f"integrator (repeatable; {default_integrators}); one of: " + ", ".join(INTEGRATORS),
+    )
+    add_method_options(parser)
+
+
+def add_output_options(parser) -> None:
+    """``--set NAME=VALUE`` (repeatable), ``--format`` and ``--output``: the system's
+    parameters and where the numbers go, for ``run`` and ``study``."""
+    parser.add_argument(
+        "--set",
+        action="append",
+        type=_assignment,
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a system parameter (repeatable)",
+    )
+    parser.add_argument("--format", choices=("json", "csv"), default="json")
+    parser.add_argument("--output", "-o", metavar="PATH", help="write here instead of stdout")
+
+
 def build_parser() -> Parser:
     parser = Parser(
         prog=PROG,
@@ -80,18 +109,7 @@ def build_parser() -> Parser:
         description="Simulate SYSTEM under one or more integrators in "
         "lockstep and write samples as JSON or CSV.",
     )
-    run.add_argument("system", metavar="SYSTEM", help="one of: " + ", ".join(SYSTEMS))
-    run.add_argument(
-        "--integrator",
-        "-i",
-        action="append",
-        metavar="NAME",
-        help="integrator (repeatable; default: "
-        + ", ".join(DEFAULT_INTEGRATORS)
-        + "); one of: "
-        + ", ".join(INTEGRATORS),
-    )
-    add_method_options(run)
+    add_system_options(run, "default: " + ", ".join(DEFAULT_INTEGRATORS))
     run.add_argument(
         "--dt",
         type=_time_span("dt"),
@@ -101,22 +119,13 @@ def build_parser() -> Parser:
         "--duration", type=_time_span("duration"), required=True, help="simulated time in s"
     )
     run.add_argument(
-        "--set",
-        action="append",
-        type=_assignment,
-        default=[],
-        metavar="NAME=VALUE",
-        help="set a system parameter (repeatable)",
-    )
-    run.add_argument(
         "--every",
         type=integer_in(1),
         default=1,
         metavar="N",
         help="keep every N-th step (default 1)",
     )
-    run.add_argument("--format", choices=("json", "csv"), default="json")
-    run.add_argument("--output", "-o", metavar="PATH", help="write here instead of stdout")
+    add_output_options(run)
     run.set_defaults(func=cmd_run)
 
     listing = sub.add_parser("list", help="list systems, parameters and integrators")

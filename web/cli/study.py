@@ -11,9 +11,14 @@ import json
 import sys
 
 from integrator_lab.cli.argtypes import integer_in
-from integrator_lab.cli.main import PROG, UsageError, _assignment, _time_span
-from integrator_lab.cli.methods import add_method_options
-from integrator_lab.core import INTEGRATORS, SYSTEMS, Study
+from integrator_lab.cli.main import (
+    PROG,
+    UsageError,
+    _time_span,
+    add_output_options,
+    add_system_options,
+)
+from integrator_lab.core import INTEGRATORS, Study
 from integrator_lab.core.study import (
     DEFAULT_POINTS,
     DT_MAX_FACTOR,
@@ -41,18 +46,7 @@ def add_subcommands(sub) -> None:
         "rk45 at a tight tolerance), the energy error and the cost (force evaluations, "
         "seconds), and fit the slope of log(error) against log(dt) over the asymptotic range.",
     )
-    study.add_argument("system", metavar="SYSTEM", help="one of: " + ", ".join(SYSTEMS))
-    study.add_argument(
-        "--integrator",
-        "-i",
-        action="append",
-        metavar="NAME",
-        help="integrator (repeatable; default: every fixed-step one: "
-        + ", ".join(FIXED_STEP_INTEGRATORS)
-        + "); one of: "
-        + ", ".join(INTEGRATORS),
-    )
-    add_method_options(study)
+    add_system_options(study, "default: every fixed-step one: " + ", ".join(FIXED_STEP_INTEGRATORS))
     study.add_argument(
         "--duration",
         type=_time_span("duration"),
@@ -79,16 +73,7 @@ def add_subcommands(sub) -> None:
         metavar="N",
         help=f"time steps per integrator (default {DEFAULT_POINTS})",
     )
-    study.add_argument(
-        "--set",
-        action="append",
-        type=_assignment,
-        default=[],
-        metavar="NAME=VALUE",
-        help="set a system parameter (repeatable)",
-    )
-    study.add_argument("--format", choices=("json", "csv"), default="json")
-    study.add_argument("--output", "-o", metavar="PATH", help="write here instead of stdout")
+    add_output_options(study)
     study.set_defaults(func=cmd_study)
 
 
