@@ -9,7 +9,7 @@ from typing import Any
 from ..contact import LAWS, MIN_RESTITUTION, damping_for_restitution
 from ..params import Param
 from .base import SceneGeometry, System, Vector
-from .pendulum import _nice_step
+from .pendulum import GRAVITY, _nice_step
 
 #: impact speed below which the contact time is not estimated from it (m/s)
 MIN_IMPACT_SPEED = 1e-6
@@ -154,17 +154,7 @@ class Cradle(System):
             choices=LAWS,
             label="contact law",
         ),
-        Param(
-            "gravity",
-            9.81,
-            "m/s²",
-            "gravitational acceleration",
-            min=0.0,
-            max=100.0,
-            min_open=True,
-            label="gravity",
-            symbol="g",
-        ),
+        GRAVITY,
     )
 
     # set by setup() from the parameters (whose values mypy sees as Any)

@@ -8,6 +8,19 @@ from ..params import Param
 from ..special import ellipf, ellipk, jacobi
 from .base import ExactState, Matrix, SceneGeometry, System, Vector
 
+#: gravity as the pendulum and the cradle declare it
+GRAVITY = Param(
+    "gravity",
+    9.81,
+    "m/s²",
+    "gravitational acceleration",
+    min=0.0,
+    max=100.0,
+    min_open=True,
+    label="gravity",
+    symbol="g",
+)
+
 THETA, OMEGA = 0, 0  # index of the angle in q and of the angular velocity in v
 #: radius of the drawn bob, relative to the rod's length
 BOB_RADIUS = 0.09
@@ -46,17 +59,7 @@ class Pendulum(System):
             label="rod length",
             symbol="L",
         ),
-        Param(
-            "gravity",
-            9.81,
-            "m/s²",
-            "gravitational acceleration",
-            min=0.0,
-            max=100.0,
-            min_open=True,
-            label="gravity",
-            symbol="g",
-        ),
+        GRAVITY,
         Param(
             "mass",
             1.0,

@@ -14,6 +14,9 @@ _MASS = Param(
 _FORCE = Param(
     "force", 10.0, "N", "constant applied force F", min=-1e6, max=1e6, label="force", symbol="F"
 )
+_V0 = Param(
+    "v0", 0.0, "m/s", "initial velocity", min=-1e6, max=1e6, label="initial velocity", symbol="v₀"
+)
 
 
 class ConstantForce(System):
@@ -43,16 +46,7 @@ class ConstantForce(System):
             label="initial position",
             symbol="x₀",
         ),
-        Param(
-            "v0",
-            0.0,
-            "m/s",
-            "initial velocity",
-            min=-1e6,
-            max=1e6,
-            label="initial velocity",
-            symbol="v₀",
-        ),
+        _V0,
     )
 
     # set by setup() from the parameters (whose values mypy sees as Any)
@@ -139,16 +133,7 @@ class Drag(System):
             label="drag rate",
             symbol="k",
         ),
-        Param(
-            "v0",
-            0.0,
-            "m/s",
-            "initial velocity",
-            min=-1e6,
-            max=1e6,
-            label="initial velocity",
-            symbol="v₀",
-        ),
+        _V0,
         Param(
             "model",
             "linear",
