@@ -369,7 +369,9 @@ def build_site(
             )
     if hashed:
         archive_rel = f"py/{_hash_name(out / ARCHIVE)}"
-    baked = write_baked(config, out / BAKED) if bake else None
+    baked = None
+    if bake:
+        baked = write_baked(config, out / BAKED, out / archive_rel, pyodide_dir, log=log)
     if baked is not None and hashed:
         baked["url"] = f"py/{_hash_name(out / BAKED)}"
     template = static.joinpath("index.html").read_text(encoding="utf-8")
