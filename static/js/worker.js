@@ -39,6 +39,11 @@ export function startWorker() {
     return;
   }
   worker = early.worker;
+  // the baked frames are decoded as soon as they arrive, while BokehJS draws
+  if (early.baked && bakeWanted()) {
+    bakeLoading = loadBake(early.baked);
+    bakeLoading.catch(() => {}); // said once the dashboard is drawn
+  }
   attach(worker);
   // what the worker said before this script ran
   for (const event of early.messages.splice(0)) worker.onmessage(event);
@@ -172,6 +177,7 @@ function receive(msg) {
 let bokehReady = false;
 let workerBooted = false;
 let deciding = false; // waiting for the baked frames, to know what "init" says
+let bakeLoading = null; // the baked frames being decoded (baked.js), if this page may play them
 function maybeInit(bakedTicks = 0) {
   if (bokehReady && worker && !workerBooted) {
     workerBooted = true;
@@ -201,8 +207,7 @@ function draw() {
 // tells the worker so. A baked file that is missing, corrupt or late means today's start.
 export function dashboardDrawn() {
   bokehReady = true;
-  const download = window.integratorLabEarly?.baked;
-  if (!download || !worker || !bakeWanted()) {
+  if (!bakeLoading || !worker || !bakeWanted()) {
     maybeInit();
     return;
   }
@@ -212,7 +217,7 @@ export function dashboardDrawn() {
     timer = setTimeout(() => reject(new Error(`not there ${BAKE_WAIT_MS} ms after the first draw`)),
       BAKE_WAIT_MS);
   });
-  Promise.race([loadBake(download), late]).then((bake) => {
+  Promise.race([bakeLoading, late]).then((bake) => {
     // a change meanwhile (`queued`) or another view: no baked start
     if (queued.length || !bakeWanted(bake.header.view)) {
       maybeInit();
