@@ -297,11 +297,12 @@ function handle(message) {
       break;
     }
     case "handoff":
-      if (!holding) break;
-      forwardTo(message.frame);
-      holding = false;
-      bake = null;
-      timings.handoff = performance.now();
+      if (holding) {
+        forwardTo(message.frame);
+        holding = false;
+        bake = null;
+        timings.handoff = performance.now();
+      }
       if (message.then) handle(message.then); // before any tick: a pause stops right here
       // the first tick covers one frame's wall time, as the baked frames did; then this
       // worker's own clock. Its frame goes in any case: the page waits for it

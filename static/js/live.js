@@ -36,7 +36,7 @@ export function setStatusText(system, time, rtf) {
   document.getElementById(`il-status-${system}`).textContent =
     live.systems[system].stopped ? t("status.stopped", { time: shownTime })
       // the baked frames ran out before Python was up (baked.js): the picture holds
-      : live.holding && !live.ready ? t("status.starting", { time: shownTime })
+      : live.holding && !live.ready && !live.error ? t("status.starting", { time: shownTime })
       : state.playing && !live.offscreen ? t("status.running", { time: shownTime, rtf: shown })
         : t("status.paused", { time: shownTime }); // paused: no rate to speak of
 }
