@@ -66,10 +66,12 @@ const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]
 
 /** Whether the page shows the view the build baked (`view`; without it: whether it may):
  * the same systems, integrators, parameters and steps, at speed 1, playing and in view,
- * with no study open and no method of the user's (the URL's fragment). */
+ * with no study open and no method of the user's (the URL's fragment), and Python's boot has
+ * not failed. */
 export function bakeWanted(view = null) {
-  if (state.speed !== 1 || !state.playing || live.offscreen || state.study.length ||
-      location.hash) return false;
+  // (nor when Python could not start: the panels say so instead)
+  if (live.error || state.speed !== 1 || !state.playing || live.offscreen ||
+      state.study.length || location.hash) return false;
   if (!view) return true;
   return sameList(state.systems, view.systems) && sameList(state.integrators, view.integrators) &&
     state.systems.every((s) => state.dt[s] === view.dt[s] &&

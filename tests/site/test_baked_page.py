@@ -224,3 +224,32 @@ def test_a_bad_baked_file_means_the_workers_start_without_an_error(open_page, si
     assert any("no baked frames" in text for text in infos), infos
     assert page.errors == []
     assert page.messages() == []
+
+
+def test_the_last_baked_frame_holds_until_python_is_up(open_page, site):
+    # Pyodide's WebAssembly is held back until the baked frames have run out
+    wasm = site["files"]["pyodide/pyodide.asm.wasm"]
+    held = []
+    page = open_page(defer=True)
+    page.page.route(f"**/{wasm}", lambda route: held.append(route))
+    page.go()
+    page.wait("window.integratorLab.status().bake === 'held'", timeout=30_000)
+    status = page.status()
+    assert status["bakedFrames"] == BAKE_TICKS and status["source"] == "baked"
+    assert not status["ready"] and status["error"] is None
+    for system in pages.SYSTEMS:
+        text = page.page.locator(f"#il-status-{system}").inner_text()
+        assert "starting Python" in text, text
+    time.sleep(0.5)  # the picture holds
+    assert page.status()["systems"] == status["systems"]
+    assert held, "the worker never asked for Pyodide's WebAssembly"
+    for route in held:
+        route.continue_()
+    page.wait("window.integratorLab.status().source === 'worker'", timeout=60_000)
+    page.wait_live()
+    after = page.status()
+    assert after["bake"] == "handed over"
+    for system in pages.SYSTEMS:
+        assert after["systems"][system]["simTime"] >= status["systems"][system]["simTime"]
+        assert "starting Python" not in page.page.locator(f"#il-status-{system}").inner_text()
+    assert page.errors == []
