@@ -42,19 +42,37 @@ window.integratorLabEarly = (() => {
   const boot = JSON.parse(document.getElementById("il-boot-config").textContent);
   // a new worker, told where its files are; the page replaces a worker that stopped
   // answering (a user's method that never returns) with another one from here
-  early.spawn = () => {
+  early.spawn = (bake = false) => {
     const worker = new Worker("static/worker.mjs", { type: "module" });
-    worker.postMessage({ type: "boot", boot });
+    worker.postMessage({ type: "boot", boot, bake });
     return worker;
   };
+  // the default view's first seconds, computed at build time: the page animates them while
+  // Python boots (static/js/baked.js decodes them and decides). Not for a link that sets the
+  // simulation otherwise (its query names more than how the page looks) or holds a method.
+  // The worker downloads them at once and hands them over: a failed download there is no
+  // error on the page's console.
+  const looks = ["lang", "hide", "exact", "energy", "log", "phase", "embed"];
+  const keys = Array.from(new URLSearchParams(location.search).keys());
+  early.baked = null; // a promise of the file's bytes
+  if (boot.baked && !location.hash && keys.every((key) => looks.includes(key))) {
+    early.baked = new Promise((resolve, reject) => {
+      // static/js/worker.js passes on the worker's answer, once it took the worker over
+      early.bakedArrived = (msg) => (msg.bytes ? resolve(msg.bytes) : reject(new Error(msg.error)));
+    });
+    early.baked.catch(() => {}); // baked.js says why, once it looks
+  }
   performance.mark("il:worker-start");
   try {
-    early.worker = early.spawn();
+    early.worker = early.spawn(Boolean(early.baked));
   } catch (error) {
     early.failure = error;
     return early;
   }
-  early.worker.onmessage = (event) => early.messages.push(event);
+  early.worker.onmessage = (event) => {
+    if (event.data?.type === "baked") early.bakedArrived(event.data);
+    else early.messages.push(event);
+  };
   early.worker.onerror = (event) => early.errors.push(event);
   return early;
 })();

@@ -4,8 +4,15 @@
 // site-packages, and runs integrator_lab.views.live on its own clock. The page and this worker
 // talk by messages only:
 //
-//   page -> worker  {type: "boot", boot: {code, global, snapshot}}   first, at once (page data)
-//                   {type: "init", systems: {name: {params, dt}}, integrators, speed, playing}
+//   page -> worker  {type: "boot", boot: {code, global, snapshot, baked}, bake}   first, at
+//                                          once (page data); bake: download the baked frames
+//                                          (web/site/bake.py) for the page
+//                   {type: "init", systems: {name: {params, dt}}, integrators, speed, playing
+//                    [, baked: ticks]}     baked: the page plays the build's baked frames
+//                                          (web/site/bake.py) and hands over with "handoff"
+//                   {type: "handoff", frame, then}  the page showed baked frame `frame`
+//                                          last: go on from exactly there, after the
+//                                          message `then` (the change that ended the bake)
 //                   {type: "configure", system, params, dt[, integrators]}   one system
 //                                                             changed (it restarts) or is shown
 //                   {type: "remove", system}                  a system is no longer shown
@@ -21,6 +28,7 @@
 //                                                             still answers (user code may
 //                                                             never return)
 //   worker -> page  {type: "progress", text, step} while booting,
+//                   {type: "baked", bytes | error}  the baked frames' file, as downloaded
 //                   {type: "ready", timings, boot: "snapshot" | "plain", fallback}
 //                   {type: "boot-error", file, detail, step}  Python could not start
 //                   {type: "layout", layout, errors}          a system was (re)built or reset
@@ -30,6 +38,13 @@
 //                   {type: "method", id, method, problems}   the user's method runs (its
 //                                                             describe()) or why not
 //                   {type: "pong", id}
+//
+// The baked start: the page animates the default view's first seconds, computed at build time
+// by the same Python (views.live.Live.baked_tick), while this worker boots. Once up, the worker
+// computes those frames again, as fast as it can and without posting them, up to the bake's
+// end (Live.forward), and waits; at "handoff" it goes back to the frame the page showed last
+// if that was earlier, and from there ticks on its own clock: its first frame's samples follow
+// the last baked sample, with no seam.
 //
 // At most one frame is in flight: until the page acknowledges it, ticks go on and their
 // samples wait in the runners' bounded buffers, so a slow page never queues work.
@@ -85,6 +100,10 @@ let forceNext = true; // send every system in the next frame (after a change)
 let last = 0; // performance.now() of the previous tick
 let timer = null;
 const pending = []; // messages received while booting
+// the baked start (see above): {ticks, systems, integrators} while the page plays it
+let bake = null;
+let forwarded = -1; // the last baked frame computed here (-1: the runs are fresh)
+let holding = false; // the page plays baked frames: no tick until its "handoff"
 
 function post(message, transfer = []) {
   // after a failed download the page shows what failed; progress would cover it
@@ -163,6 +182,19 @@ async function boot() {
     await bootPython();
   } finally {
     self.fetch = realFetch;
+  }
+}
+
+/** Download the baked frames for the page (static/js/baked.js): here, beside Python's files,
+ * a missing file is said by the page as information, not logged as the page's error. */
+async function fetchBaked(baked) {
+  try {
+    const response = await realFetch.call(self, new URL(baked.url, siteURL));
+    if (!response.ok) throw new Error(`${baked.url}: HTTP ${response.status}`);
+    const bytes = await response.arrayBuffer();
+    self.postMessage({ type: "baked", bytes }, [bytes]);
+  } catch (error) {
+    self.postMessage({ type: "baked", error: String(error?.message ?? error) });
   }
 }
 
@@ -250,13 +282,35 @@ function handle(message) {
     case "init": {
       live.speed = message.speed;
       live.playing = message.playing;
+      if (message.baked) {
+        // the page shows the baked layouts: the runs are built without a word
+        bake = { ticks: message.baked, systems: message.systems,
+                 integrators: message.integrators };
+        holding = true;
+        forwarded = -1;
+      }
       for (const [name, settings] of Object.entries(message.systems)) {
-        configure(name, settings.params, settings.dt, message.integrators);
+        configure(name, settings.params, settings.dt, message.integrators, Boolean(bake));
       }
       timings.init = performance.now();
       post({ type: "ready", timings, boot: bootPath, fallback });
       break;
     }
+    case "handoff":
+      if (holding) {
+        forwardTo(message.frame);
+        holding = false;
+        bake = null;
+        timings.handoff = performance.now();
+      }
+      if (message.then) handle(message.then); // before any tick: a pause stops right here
+      // the first tick covers one frame's wall time, as the baked frames did; then this
+      // worker's own clock. Its frame goes in any case: the page waits for it
+      last = performance.now() - TICK_MS;
+      forceNext = true;
+      clearTimeout(timer);
+      tick();
+      break;
     case "configure":
       // with integrators: a system the page shows again (else it keeps its own)
       configure(message.system, message.params, message.dt, message.integrators ?? null);
@@ -328,14 +382,27 @@ function handle(message) {
   }
 }
 
-function configure(name, params, dt, integrators) {
+/** Compute the baked frames up to `frame` (from t = 0 again if this worker went past it). */
+function forwardTo(frame) {
+  if (forwarded > frame) {
+    for (const [name, settings] of Object.entries(bake.systems)) {
+      configure(name, settings.params, settings.dt, bake.integrators, true);
+    }
+    forwarded = -1;
+  }
+  if (frame > forwarded) call("forward", forwarded + 1, frame + 1);
+  forwarded = frame;
+  timings.forwarded = performance.now();
+}
+
+function configure(name, params, dt, integrators, silent = false) {
   const py = self.pyodide;
   const pyParams = py.toPy(params ?? {});
   // JavaScript null would reach Python as jsnull; undefined becomes None
   const pyIntegrators = integrators ? py.toPy(integrators) : undefined;
   try {
     const result = call("configure", name, pyParams, dt ?? undefined, pyIntegrators);
-    post({ type: "layout", ...result });
+    if (!silent) post({ type: "layout", ...result });
   } finally {
     pyParams.destroy();
     pyIntegrators?.destroy();
@@ -382,7 +449,7 @@ function tick() {
   const now = performance.now();
   const wall = last ? (now - last) / 1000 : 0;
   last = now;
-  if (live) {
+  if (live && !holding) {
     try {
       if (!inFlight) {
         const frames = toJs(live.tick(wall, forceNext));
@@ -414,6 +481,7 @@ function tick() {
 
 self.onmessage = (event) => {
   if (event.data?.type === "boot") {
+    if (event.data.bake) fetchBaked(event.data.boot.baked);
     receiveBoot(event.data.boot);
     return;
   }
@@ -433,6 +501,14 @@ boot().then(
   () => {
     if (bootFailed) return;
     for (const message of pending.splice(0)) handle(message);
+    // the page plays the bake: catch up with its end now, before it asks
+    if (holding && forwarded < bake.ticks - 1) {
+      try {
+        forwardTo(bake.ticks - 1);
+      } catch (error) {
+        post({ type: "error", text: pythonMessage(error) });
+      }
+    }
     last = performance.now();
     tick();
   },

@@ -73,3 +73,69 @@ def test_cpython_and_pyodide_trajectories_agree():
         assert KEYS <= data.keys(), f"{run}: missing {sorted(KEYS - data.keys())}"
     mismatches = _mismatches(expected, actual)
     assert not mismatches, f"{len(mismatches)} numbers differ, first: " + "; ".join(mismatches[:10])
+
+
+# the worker's own computation of the baked ticks (what static/worker.mjs runs to catch up)
+WORKER_TICKS = """
+import hashlib, json, sys
+sys.path.insert(0, "/bake")
+from integrator_lab.views.live import Live
+view, ticks = json.loads(sys.argv[1]), int(sys.argv[2])
+live = Live()
+for name in view["systems"]:
+    live.configure(name, view["params"][name], view["dt"][name], view["integrators"])
+digest, times = hashlib.sha256(), []
+for index in range(ticks):
+    for name, frame in live.baked_tick(index).items():
+        digest.update(frame["data"].tobytes())
+        times.append([index, name, frame["time"]])
+print(json.dumps({"sha256": digest.hexdigest(), "times": times}))
+"""
+
+
+def test_the_shipped_baked_frames_are_the_workers_own_bit_for_bit(tmp_path):
+    """The page's baked frames (web/site/bake.py, made at build time) are exactly what the
+    worker computes for the same ticks in Pyodide, bit for bit: the worker goes on from the
+    state the page showed last, with no seam."""
+    import gzip
+    import hashlib
+    import struct
+    import zipfile
+
+    from integrator_lab.dev.pyodide_node import find_pyodide_dir
+    from integrator_lab.site.bake import default_view, write_baked
+    from integrator_lab.site.build import pack_archive
+    from integrator_lab.views.figures import DashboardConfig
+    from integrator_lab.views.live import BAKE_MAGIC, BAKE_TICKS
+
+    config = DashboardConfig()
+    archive = pack_archive(tmp_path / "worker.zip")  # the core and the worker's modules
+    try:
+        pyodide_dir = find_pyodide_dir()
+        write_baked(config, tmp_path / "baked.bin.gz", archive, pyodide_dir)
+        with zipfile.ZipFile(archive) as files:
+            files.extractall(tmp_path / "bake")
+        run = run_python(
+            WORKER_TICKS,
+            core=False,
+            files={"/bake": tmp_path / "bake"},
+            argv=[json.dumps(default_view(config)), str(BAKE_TICKS)],
+            timeout=PYODIDE_TIMEOUT,
+        )
+    except PyodideNotFound as missing:
+        if REQUIRE_PYODIDE:
+            pytest.fail(str(missing))
+        pytest.skip(str(missing))
+    assert run.returncode == 0, run.stderr
+    worker = json.loads(run.stdout)
+    shipped = gzip.decompress((tmp_path / "baked.bin.gz").read_bytes())
+    assert shipped[:4] == BAKE_MAGIC
+    length = struct.unpack("<I", shipped[4:8])[0]
+    header = json.loads(shipped[8 : 8 + length])
+    times = [
+        [index, name, frame["time"]]
+        for index, frames in enumerate(header["frames"])
+        for name, frame in frames.items()
+    ]
+    assert times == worker["times"]
+    assert hashlib.sha256(shipped[8 + length :]).hexdigest() == worker["sha256"]

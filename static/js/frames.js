@@ -163,6 +163,9 @@ function showAlerts(system, alerts) {
   el.hidden = !text;
 }
 
+// called with (system, time, source) after each frame a system draws (status.js's onFrame)
+export const frameHooks = [];
+
 export function applyFrame(system, f) {
   const entry = live.systems[system];
   if (!entry.counts || entry.dragging) return; // a dragged body shows the pointer's state
@@ -236,4 +239,5 @@ export function applyFrame(system, f) {
     entry.lastStatus = now;
     setStatusText(system, f.time, entry.realTimeFactor);
   }
+  for (const hook of frameHooks) hook(system, f.time, live.source);
 }

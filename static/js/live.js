@@ -14,6 +14,9 @@ export const live = {
   framesDrawn: 0, // animation frames that showed new simulation data
   restarts: 0, // workers replaced because they stopped answering (user code)
   offscreen: false, // an embedded demo scrolled out of view: paused (embed.js)
+  source: null, // where the frames drawn come from: "baked" (baked.js) or "worker"
+  holding: false, // the baked frames ended; the worker's first frame has not come yet
+  marked: false, // the "il:live" performance mark is set (first frame in every panel)
   systems: Object.fromEntries(SYSTEMS.map((s) => [s, {
     simTime: 0, realTimeFactor: null, received: 0, layout: null, diverged: {},
     lastStatus: 0, frames: 0, pending: {}, lastFlush: 0, alerts: [], stopped: false,
@@ -32,6 +35,8 @@ export function setStatusText(system, time, rtf) {
   // plain text outside Bokeh: a Bokeh Div would re-lay the panel out at every update
   document.getElementById(`il-status-${system}`).textContent =
     live.systems[system].stopped ? t("status.stopped", { time: shownTime })
+      // the baked frames ran out before Python was up (baked.js): the picture holds
+      : live.holding && !live.ready && !live.error ? t("status.starting", { time: shownTime })
       : state.playing && !live.offscreen ? t("status.running", { time: shownTime, rtf: shown })
         : t("status.paused", { time: shownTime }); // paused: no rate to speak of
 }

@@ -24,6 +24,7 @@ export function setLoading(text, failed) {
     span.removeAttribute("data-i18n"); // what the boot says now, not the build's fixed text
     span.textContent = text;
     el.classList.toggle("il-failed", Boolean(failed));
+    if (failed) el.hidden = false; // over the baked frames too (baked.js hid the notes)
   });
 }
 

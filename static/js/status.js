@@ -6,7 +6,9 @@ import { linkFor, state } from "./urlstate.js";
 import { live } from "./live.js";
 import { model } from "./models.js";
 import { sampleSource } from "./plots.js";
+import { frameHooks } from "./frames.js";
 import { userMethod, userNames } from "./method.js";
+import { bakeStatus } from "./baked.js";
 
 // -- public API --------------------------------------------------------------------------
 export function status() {
@@ -36,7 +38,7 @@ export function status() {
            running: state.playing && !live.offscreen, offscreen: live.offscreen,
            framesDrawn: live.framesDrawn, restarts: live.restarts, workerTimings: live.workerTimings,
            boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems,
-           method: methodStatus() };
+           method: methodStatus(), ...bakeStatus() };
 }
 
 // the user's own method (static/js/editor.js): what runs, what the core said, when
@@ -65,5 +67,8 @@ export function publishApi() {
     },
     /** the Bokeh model called `name` (see integrator_lab.views.figures.model_name) */
     model,
+    /** fn(system, time, source) after every frame a system draws; source: "baked" (the
+     * build's first seconds, static/js/baked.js) or "worker" */
+    onFrame: (fn) => { frameHooks.push(fn); },
   };
 }

@@ -10,14 +10,19 @@ import { applyLayout, keepSettings, flushDue, applyFrame } from "./frames.js";
 import { bootFailed, bootSlow, workerFailed } from "./boot.js";
 import { status } from "./status.js";
 import { methodHooks, userMethod, watchWanted } from "./method.js";
+import { bakeWanted, BAKE_WAIT_MS, endBake, loadBake, playBake } from "./baked.js";
 
 // -- the worker --------------------------------------------------------------------------
 export let worker = null;
 // handlers of further message types, registered by the modules they concern (study.js)
 export const handlers = new Map();
+const queued = []; // messages sent while the page decides on the baked start (before "init")
 export function send(msg) {
+  // a change ends the baked start: the worker goes on from the frame shown, with the change
+  if (worker && workerBooted && endBake(msg)) return;
   // the worker queues messages while Python boots, so anything after "init" may go
   if (worker && workerBooted) worker.postMessage(msg);
+  else if (worker && deciding) queued.push(msg);
 }
 
 // static/start.js created the worker before BokehJS loaded (it is the one place that does):
@@ -34,6 +39,11 @@ export function startWorker() {
     return;
   }
   worker = early.worker;
+  // the baked frames are decoded as soon as they arrive, while BokehJS draws
+  if (early.baked && bakeWanted()) {
+    bakeLoading = loadBake(early.baked);
+    bakeLoading.catch(() => {}); // said once the dashboard is drawn
+  }
   attach(worker);
   // what the worker said before this script ran
   for (const event of early.messages.splice(0)) worker.onmessage(event);
@@ -97,15 +107,16 @@ function replaceWorker(silentMs) {
   if (methodHooks.replaced) methodHooks.replaced(name, silentMs);
 }
 
-function initWorker() {
+// bakedTicks: the page plays that many baked frames (baked.js) and hands over at one of them
+function initWorker(bakedTicks = 0) {
   const systems = Object.fromEntries(state.systems.map((s) => [s, systemSettings(s)]));
   worker.postMessage({
     type: "init", systems, integrators: state.integrators, speed: state.speed,
     playing: state.playing && !live.offscreen, // an embed out of view waits (embed.js)
+    ...(bakedTicks ? { baked: bakedTicks } : {}),
   });
 }
 
-let liveMarked = false; // the "il:live" performance mark is set (first frame everywhere)
 let pendingFrame = null; // the latest frame not drawn yet
 let drawRequested = false;
 function receive(msg) {
@@ -136,6 +147,7 @@ function receive(msg) {
       applyLayout(msg.layout, msg.errors);
       break;
     case "frame":
+      live.source = "worker";
       pendingFrame = msg.systems;
       if (!drawRequested) {
         drawRequested = true;
@@ -144,6 +156,9 @@ function receive(msg) {
       break;
     case "error":
       message(`Simulation: ${msg.text}`);
+      break;
+    case "baked": // the baked frames' download (static/start.js asked for it)
+      window.integratorLabEarly.bakedArrived?.(msg);
       break;
     case "pong":
       pingSent = 0;
@@ -161,10 +176,12 @@ function receive(msg) {
 // "init" goes once Bokeh has drawn (the widgets hold the state) and the worker exists.
 let bokehReady = false;
 let workerBooted = false;
-function maybeInit() {
+let deciding = false; // waiting for the baked frames, to know what "init" says
+let bakeLoading = null; // the baked frames being decoded (baked.js), if this page may play them
+function maybeInit(bakedTicks = 0) {
   if (bokehReady && worker && !workerBooted) {
     workerBooted = true;
-    initWorker();
+    initWorker(bakedTicks);
   }
 }
 
@@ -174,10 +191,11 @@ function draw() {
   pendingFrame = null;
   if (frame) {
     live.framesDrawn += 1;
+    live.holding = false; // the worker took over from the baked frames
     for (const [system, f] of Object.entries(frame)) applyFrame(system, f);
     flushDue();
-    if (!liveMarked && status().ready) {
-      liveMarked = true;
+    if (!live.marked && status().ready) {
+      live.marked = true; // the "il:live" performance mark is set (first frame everywhere)
       performance.mark("il:live");
     }
     if (worker) worker.postMessage({ type: "ack" });
@@ -185,7 +203,35 @@ function draw() {
 }
 
 // The dashboard is drawn: the worker may have its "init" (it buffers it until Python is up).
+// On the view the build baked, the page first animates the baked frames (baked.js), and "init"
+// tells the worker so. A baked file that is missing, corrupt or late means today's start.
 export function dashboardDrawn() {
   bokehReady = true;
-  maybeInit();
+  if (!bakeLoading || !worker || !bakeWanted()) {
+    maybeInit();
+    return;
+  }
+  deciding = true;
+  let timer = null;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not there ${BAKE_WAIT_MS} ms after the first draw`)),
+      BAKE_WAIT_MS);
+  });
+  Promise.race([bakeLoading, late]).then((bake) => {
+    // a change meanwhile (`queued`) or another view: no baked start
+    if (queued.length || !bakeWanted(bake.header.view)) {
+      maybeInit();
+      return;
+    }
+    playBake(bake, (frame, then) => worker.postMessage({ type: "handoff", frame, then }));
+    maybeInit(bake.header.ticks);
+  }, (error) => {
+    console.info(`Integrator Lab: no baked frames (${error?.message ?? error}); ` +
+      "the animation starts with Python");
+    maybeInit();
+  }).finally(() => {
+    clearTimeout(timer);
+    deciding = false;
+    for (const msg of queued.splice(0)) worker.postMessage(msg);
+  });
 }

@@ -117,11 +117,12 @@ def test_large_files_are_named_by_their_content_and_the_page_names_them(built):
     name (the first 12 hex digits of its SHA-256), and index.html says which to load."""
     boot = _boot_config(built)
     page = (built / "index.html").read_text(encoding="utf-8")
-    named = [built / boot["archive"], built / boot["snapshot"]["url"]]
+    named = [built / boot["archive"], built / boot["snapshot"]["url"], built / boot["baked"]["url"]]
     named += sorted((built / "bokeh").iterdir())
     assert {p.name.split(".")[0] for p in named} == {
         "integrator_lab",
         "snapshot",
+        "baked",
         "bokeh",
         "bokeh-widgets",
     }
@@ -137,7 +138,7 @@ def test_large_files_are_named_by_their_content_and_the_page_names_them(built):
     assert boot["pyodide"] == f"pyodide/{folder.name}/"
     assert sorted(p.name for p in folder.iterdir()) == sorted(PYODIDE_FILES)
     # nothing else: no stale plain-named copy beside them
-    assert sorted(p.name for p in (built / "py").iterdir()) == sorted(p.name for p in named[:2])
+    assert sorted(p.name for p in (built / "py").iterdir()) == sorted(p.name for p in named[:3])
 
 
 def test_embedded_json_cannot_close_its_script_element():

@@ -943,10 +943,22 @@ def test_every_integrator_is_seen_in_its_colour_in_its_own_lane_in_every_panel(o
     from PIL import Image
 
     page = open_page(viewport=(1440, 900))
+    # paused well before explicit Euler's cradle diverges (3.6 s): every body still in colour.
+    # The baked frames move from the first draw, so the Pause button is pressed in the page
+    # (a click from here may land seconds later on a loaded machine)
+    page.js("""() => new Promise((resolve) => {
+        const check = () => {
+            const systems = Object.values(window.integratorLab.status().systems);
+            if (!systems.every((s) => s.simTime > 0.3)) { requestAnimationFrame(check); return; }
+            window.integratorLab.model("controls:play").active = false;
+            resolve();
+        };
+        check();
+    })""")
     page.wait_live()
-    # paused well before explicit Euler's cradle diverges (3.6 s): every body still in colour
-    page.wait("Object.values(window.integratorLab.status().systems).every((s) => s.simTime > 0.3)")
-    _pause(page)
+    page.wait("!window.integratorLab.status().running")
+    time.sleep(0.5)  # a frame in flight may still land
+    assert all(page.sim_time(system) < 3.0 for system in SYSTEMS)
     shot = Image.open(BytesIO(page.page.screenshot())).convert("RGB")
     names = list(DEFAULT_INTEGRATORS)
     for system in SYSTEMS:

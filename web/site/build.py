@@ -12,6 +12,8 @@ The site is self-contained, every file from its own origin::
     pyodide/HASH/             Pyodide's core files, from node_modules/pyodide or the wheel
     py/integrator_lab.HASH.zip  the pure-Python core + the worker's loop, unpacked by Pyodide
     py/snapshot.HASH.bin.gz   Pyodide's memory with that core imported (web/site/snapshot.py)
+    py/baked.HASH.bin.gz      the default view's first seconds, played while Python boots
+                              (web/site/bake.py)
 
 HASH is the start of the SHA-256 of the content: a host may cache everything in bokeh/,
 pyodide/ and py/ for ever, while index.html (which names them) and static/ stay fresh. Every
@@ -46,6 +48,7 @@ from integrator_lab.cli.argtypes import port
 from integrator_lab.core import INTEGRATORS, SYSTEMS
 from integrator_lab.core.custom import TEMPLATES
 from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir, pyodide_source
+from integrator_lab.site.bake import BAKED, write_baked
 from integrator_lab.site.editor import LAZY_TAG, BundleUnavailable, bundle_path
 from integrator_lab.site.editor import SITE_PATH as EDITOR_PATH
 from integrator_lab.site.modules import inline_modules
@@ -166,17 +169,24 @@ def _controls_item(controls: figures.Controls) -> dict:
     return _multi_root_item({role: getattr(controls, role) for role in figures.CONTROL_ORDER})
 
 
-def boot_data(snapshot: dict | None, pyodide: str = "pyodide/", archive: str = ARCHIVE) -> dict:
+def boot_data(
+    snapshot: dict | None,
+    pyodide: str = "pyodide/",
+    archive: str = ARCHIVE,
+    baked: dict | None = None,
+) -> dict:
     """What the worker needs first (static/start.js hands it over before BokehJS loads): the
     code a plain boot runs, the global that then holds the live loop, the build's Pyodide
     memory snapshot, which already holds it (:func:`snapshot.make_snapshot`), if any, and where
-    Pyodide's files and the core's archive are (their names carry a content hash)."""
+    Pyodide's files and the core's archive are (their names carry a content hash); and for the
+    page, the default view's baked frames (:func:`bake.write_baked`), if any."""
     return {
         "code": BOOT_CODE,
         "global": LIVE_GLOBAL,
         "snapshot": snapshot,
         "pyodide": pyodide,
         "archive": archive,
+        "baked": baked,
     }
 
 
@@ -302,6 +312,7 @@ def build_site(
     *,
     snapshot: bool = True,
     hashed: bool = True,
+    bake: bool = True,
     log=None,
 ) -> Path:
     """Write the complete static site into ``out_dir`` and return its path.
@@ -309,7 +320,9 @@ def build_site(
     With ``snapshot``, the build also freezes Pyodide's memory with the core imported (needs
     Node, unless the package carries that snapshot prebuilt; without it the page boots Python
     plainly, a few seconds slower, and this says so). With ``hashed``, the large files' names
-    carry a content hash (the one-file build, which inlines them, goes without). ``log``
+    carry a content hash (the one-file build, which inlines them, goes without). With
+    ``bake``, the default view's first seconds are computed and shipped (web/site/bake.py;
+    the one-file build leaves them out). ``log``
     (``print``-like) hears where Pyodide and its snapshot came from.
     """
     config = config or figures.DashboardConfig()
@@ -370,6 +383,11 @@ def build_site(
             )
     if hashed:
         archive_rel = f"py/{_hash_name(out / ARCHIVE)}"
+    baked = None
+    if bake:
+        baked = write_baked(config, out / BAKED, out / archive_rel, pyodide_dir, log=log)
+    if baked is not None and hashed:
+        baked["url"] = f"py/{_hash_name(out / BAKED)}"
     template = static.joinpath("index.html").read_text(encoding="utf-8")
     if template.count(ENTRY_TAG) != 1:
         raise RuntimeError(f"static/index.html: expected one {ENTRY_TAG}")
@@ -381,7 +399,7 @@ def build_site(
     page = (
         template.replace("{{VERSION}}", __version__)
         .replace("{{PANELS}}", _panel_sections(config.systems))
-        .replace("{{BOOT}}", _script_json(boot_data(frozen, pyodide_rel, archive_rel)))
+        .replace("{{BOOT}}", _script_json(boot_data(frozen, pyodide_rel, archive_rel, baked)))
         .replace("{{EDITOR}}", editor_script)
         .replace("{{DATA}}", _script_json(page_data(config)))
     )

@@ -230,7 +230,7 @@ def build_single_file(path, log=None, snapshot=True) -> Path:
 
     dest = Path(path)
     with tempfile.TemporaryDirectory(prefix="integrator-lab-site-") as tmp:
-        site = build_site(Path(tmp) / "site", snapshot=snapshot, hashed=False, log=log)
+        site = build_site(Path(tmp) / "site", snapshot=snapshot, hashed=False, bake=False, log=log)
         page, _ = fold_site(site)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(page, encoding="utf-8")

@@ -163,6 +163,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "status.running": {"en": shared.STATUS_TEXT, "ja": "t = {time} s · 実時間の {rtf} 倍"},
     "status.stopped": {"en": shared.STOPPED_TEXT, "ja": "t = {time} s · 停止"},
     "status.paused": {"en": shared.PAUSED_TEXT, "ja": "t = {time} s · 一時停止中"},
+    # the page's baked first seconds are over and its worker is not running yet
+    "status.starting": {
+        "en": "t = {time} s · starting Python…",
+        "ja": "t = {time} s · Python を起動中…",
+    },
     "status.diverged": {"en": shared.DIVERGED_TEXT, "ja": "{name}: t = {at} s で発散"},
     # -- messages
     "msg.choose_integrator": {

@@ -19,7 +19,9 @@ exact solution that raises only hides that system's exact ghost and curve.
 
 from __future__ import annotations
 
+import json
 import math
+import struct
 import time
 from array import array
 
@@ -62,6 +64,13 @@ UNLIMITED = 10**9  # max_steps when the budget covers every step wanted
 #: first tick of a heavy run cannot take more than its budget (a Panel server's tick is
 #: shared by every session)
 FIRST_COST_GUESS = 2e-4
+#: the page's baked start (:func:`baked_payload`): this many frames, the first the initial
+#: state (no wall time), each next one :data:`BAKE_WALL` of wall time later: 4 s
+BAKE_TICKS = 240
+BAKE_WALL = 1.0 / 60.0
+#: the baked file's first bytes (then the header's length, its JSON and the float64 data)
+BAKE_MAGIC = b"ILBK"
+BAKE_FORMAT = 1
 
 
 def check_dt(dt):
@@ -481,6 +490,24 @@ class Live:
         self.advance(wall)
         return self.frames(force)
 
+    def baked_tick(self, index: int) -> dict:
+        """Tick ``index`` of the baked start (:func:`baked_payload`): the initial frame of
+        every system for 0, else :data:`BAKE_WALL` of wall time. No compute budget applies, so
+        every step is taken and the frames depend on the index alone: the build's CPython and
+        the page's worker compute the same numbers."""
+        budget = self.budget
+        self.budget = _no_budget_limit
+        try:
+            return self.tick(0.0 if index == 0 else BAKE_WALL, force=index == 0)
+        finally:
+            self.budget = budget
+
+    def forward(self, start: int, stop: int) -> None:
+        """Baked ticks ``start`` to ``stop - 1``, their frames dropped: the worker catches up
+        with the frames the page played from the build's bake."""
+        for index in range(start, stop):
+            self.baked_tick(index)
+
     def fail(self, name: str, what: str, exc: BaseException) -> None:
         """Stop system ``name`` because ``what`` raised ``exc`` (a view's own work on it)."""
         self._fail(name, self.runs[name], what, exc)
@@ -495,3 +522,58 @@ class Live:
             name: {"time": run.runner.time, "rtf": run.rtf, "alerts": run.alerts()}
             for name, run in self.runs.items()
         }
+
+
+def _no_budget_limit() -> float:
+    return math.inf
+
+
+def _plain(value):
+    """``value`` with its ``array('d')`` s as lists (for JSON)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, array):
+        return value.tolist()
+    return value
+
+
+def baked_payload(view: dict, ticks: int = BAKE_TICKS) -> bytes:
+    """The first ``ticks`` frames of ``view`` (``systems``, ``integrators``, ``params`` and
+    ``dt`` per system; speed 1, playing), as the worker would post them, in one buffer: the
+    page plays them while Python boots (static/js/baked.js).
+
+    Layout: :data:`BAKE_MAGIC`, the header's length (uint32, little-endian), the header
+    (UTF-8 JSON, padded with spaces to a multiple of 8 bytes from the start), then every
+    frame's ``data`` (float64, little-endian), frame after frame, system after system. The
+    header holds ``view``, ``wall``, ``ticks``, each system's :meth:`Live.configure` result
+    (``layouts``) and per frame and system the frame without its data, its length in ``size``.
+    """
+    live = Live()
+    layouts = [
+        live.configure(name, view["params"][name], view["dt"][name], view["integrators"])
+        for name in view["systems"]
+    ]
+    frames = []
+    data = array("d")
+    for index in range(ticks):
+        shown = {}
+        for name, frame in live.baked_tick(index).items():
+            shown[name] = {k: v for k, v in frame.items() if k != "data"}
+            shown[name]["size"] = len(frame["data"])
+            data.extend(frame["data"])
+        frames.append(shown)
+    header = {
+        "format": BAKE_FORMAT,
+        "view": {**view, "speed": 1.0, "playing": True},
+        "wall": BAKE_WALL,
+        "ticks": ticks,
+        "layouts": _plain(layouts),
+        "frames": frames,
+    }
+    text = json.dumps(header, separators=(",", ":"), allow_nan=False).encode()
+    text += b" " * (-(len(BAKE_MAGIC) + 4 + len(text)) % 8)
+    if struct.pack("<d", 1.0) != array("d", [1.0]).tobytes():
+        data.byteswap()  # the file is little-endian, as every browser's Float64Array
+    return BAKE_MAGIC + struct.pack("<I", len(text)) + text + data.tobytes()

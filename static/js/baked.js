@@ -1,0 +1,154 @@
+// Integrator Lab page: the baked start. The build computed the default view's first seconds
+// (web/site/bake.py: the frames the worker would post, in one gzip file that static/start.js
+// starts downloading at once). When the page shows that view, it animates those frames from
+// its first draw, in real time, through the same code as the worker's frames (frames.js),
+// while Python boots. Then it hands over: the worker, which computed the same frames itself,
+// goes on from the frame shown last (static/worker.mjs), so that no sample is repeated or
+// missing. Any change the worker must hear of ends the bake first (worker.js's send).
+
+import { SYSTEMS } from "./data.js";
+import { applyLayout, applyFrame, flushDue } from "./frames.js";
+import { live, setStatusText } from "./live.js";
+import { state } from "./urlstate.js";
+
+const BAKE_MAGIC = "ILBK"; // views.live.BAKE_MAGIC
+const BAKE_FORMAT = 1; // views.live.BAKE_FORMAT
+const BAKE_GZIP = [0x1f, 0x8b];
+// after the first draw, the baked file's download is waited for this long at most: then the
+// worker starts without it
+export const BAKE_WAIT_MS = 1000;
+
+export const baked = {
+  playing: false, // baked frames are being animated
+  shown: -1, // the last baked frame drawn
+  framesDrawn: 0, // baked frames drawn
+  handedOver: false, // the worker was told to go on from baked frame `shown`
+  bake: null, // {header, data, offsets}
+  started: 0, // performance.now() when baked frame 0 was due
+  handoff: null, // function(frame): tells the worker (worker.js)
+};
+
+/** The baked frames from the download static/start.js started: {header, data, offsets}.
+ * Throws on a missing, truncated or foreign file. */
+export async function loadBake(download) {
+  let bytes = new Uint8Array(await download);
+  // a host that sent the file with Content-Encoding: gzip has decompressed it already
+  if (bytes[0] === BAKE_GZIP[0] && bytes[1] === BAKE_GZIP[1]) {
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+  if (bytes.length < 8 || new TextDecoder().decode(bytes.subarray(0, 4)) !== BAKE_MAGIC) {
+    throw new Error("not a baked-frames file");
+  }
+  const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true);
+  const start = 8 + length;
+  if (start > bytes.length || start % 8) throw new Error("truncated header");
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, start)));
+  if (header.format !== BAKE_FORMAT || header.frames.length !== header.ticks) {
+    throw new Error(`format ${header.format}, ${header.frames.length} frames`);
+  }
+  const offsets = [];
+  let size = 0;
+  for (const frame of header.frames) {
+    const at = {};
+    for (const [system, f] of Object.entries(frame)) { at[system] = size; size += f.size; }
+    offsets.push(at);
+  }
+  if ((bytes.length - start) !== 8 * size) {
+    throw new Error(`${(bytes.length - start) / 8} numbers, expected ${size}`);
+  }
+  // a copy: the data must start at a multiple of 8 bytes of its own buffer
+  const data = new Float64Array(bytes.slice(start).buffer);
+  return { header, data, offsets };
+}
+
+const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Whether the page shows the view the build baked (`view`; without it: whether it may):
+ * the same systems, integrators, parameters and steps, at speed 1, playing and in view,
+ * with no study open and no method of the user's (the URL's fragment), and Python's boot has
+ * not failed. */
+export function bakeWanted(view = null) {
+  // (nor when Python could not start: the panels say so instead)
+  if (live.error || state.speed !== 1 || !state.playing || live.offscreen ||
+      state.study.length || location.hash) return false;
+  if (!view) return true;
+  return sameList(state.systems, view.systems) && sameList(state.integrators, view.integrators) &&
+    state.systems.every((s) => state.dt[s] === view.dt[s] &&
+      sameList(Object.keys(view.params[s]), Object.keys(state.params[s])) &&
+      Object.entries(view.params[s]).every(([name, value]) => state.params[s][name] === value));
+}
+
+/** Animate the baked frames from now; `handoff(frame)` tells the worker where to go on. */
+export function playBake(bake, handoff) {
+  baked.bake = bake;
+  baked.handoff = handoff;
+  for (const result of bake.header.layouts) applyLayout(result.layout, result.errors);
+  live.source = "baked";
+  // the panels move at once: their loading notes go (worker.js's "ready" would do it later)
+  document.querySelectorAll(".il-loading").forEach((el) => { el.hidden = true; });
+  baked.playing = true;
+  baked.started = performance.now();
+  requestAnimationFrame(drawBaked);
+}
+
+function applyBaked(index) {
+  const { header, data, offsets } = baked.bake;
+  for (const [system, f] of Object.entries(header.frames[index])) {
+    const at = offsets[index][system];
+    applyFrame(system, Object.assign({}, f, { data: data.subarray(at, at + f.size) }));
+  }
+}
+
+// Once per animation frame: every baked frame due by now (never ahead of real time), so that
+// the plots get every sample even when the browser skips animation frames.
+function drawBaked() {
+  if (!baked.playing) return;
+  const { header } = baked.bake;
+  const last = header.ticks - 1;
+  const due = Math.min(last,
+    Math.floor((performance.now() - baked.started) / 1000 / header.wall));
+  if (due > baked.shown) {
+    while (baked.shown < due) {
+      baked.shown += 1;
+      baked.framesDrawn += 1;
+      applyBaked(baked.shown);
+    }
+    live.framesDrawn += 1;
+    flushDue();
+    if (!live.marked) {
+      live.marked = true;
+      performance.mark("il:live");
+    }
+  }
+  if (baked.shown === last) endBake();
+  else requestAnimationFrame(drawBaked);
+}
+
+/** Stop animating baked frames and tell the worker to go on from the one shown last (it
+ * queues that until Python is up; meanwhile the panels say that Python is starting), after
+ * the message `then` (a change that ended the bake), if any. Whether it did. */
+export function endBake(then = null) {
+  if (!baked.playing) return false;
+  baked.playing = false;
+  baked.handedOver = true;
+  live.holding = true;
+  baked.handoff(baked.shown, then);
+  for (const system of SYSTEMS) {
+    const entry = live.systems[system];
+    if (state.systems.includes(system)) setStatusText(system, entry.simTime, entry.realTimeFactor);
+  }
+  return true;
+}
+
+/** Where the page's frames come from, for status(). */
+export function bakeStatus() {
+  return {
+    source: live.source ?? null, // "baked" or "worker", null before the first frame
+    bakedFrames: baked.framesDrawn,
+    // "playing" baked frames; "held": they ran out (or a change ended them) and the worker
+    // has not yet sent its first frame; "handed over"; null: no bake on this page
+    bake: baked.playing ? "playing" : !baked.handedOver ? null
+      : live.holding ? "held" : "handed over",
+  };
+}

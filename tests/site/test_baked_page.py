@@ -1,0 +1,255 @@
+"""The static page's baked start in real Chromium: the default view moves from its first draw
+with the frames the build computed (web/site/bake.py), then the worker goes on from the last
+frame shown, with no repeated or missing sample (static/js/baked.js, static/worker.mjs)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import re
+import time
+
+import pytest
+import test_static_page as pages
+
+from integrator_lab.views.live import BAKE_TICKS, BAKE_WALL, SAMPLES_PER_SECOND
+from integrator_lab.views.scene import sample_every
+
+site = pages.site
+open_page = pages.open_page
+
+pytestmark = pytest.mark.browser
+
+# every frame a system draws, recorded from the page's first frame on (the API is published
+# before anything is drawn: catch it as it is set)
+RECORD_FRAMES = """
+window.recordedFrames = [];
+Object.defineProperty(window, "integratorLab", {
+  configurable: true,
+  get() { return this._lab; },
+  set(lab) {
+    this._lab = lab;
+    lab.onFrame((system, time, source) => window.recordedFrames.push(
+      { system, time, source, at: performance.now() }));
+  },
+});
+"""
+MARKS = "Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))"
+
+
+def _boot(site):
+    page = (site["dir"] / "index.html").read_text(encoding="utf-8")
+    return json.loads(re.search(r'id="il-boot-config">(.*?)</script>', page, re.DOTALL).group(1))
+
+
+def _recording_page(open_page, query=""):
+    page = open_page(query, defer=True)
+    page.page.add_init_script(RECORD_FRAMES)
+    return page
+
+
+def _frames(page):
+    return page.js("window.recordedFrames")
+
+
+def test_the_default_page_moves_with_baked_frames_before_python_is_ready(open_page, site):
+    from integrator_lab.site.bake import default_view
+    from integrator_lab.views.figures import DashboardConfig
+
+    # the file the build wrote holds the default view's frames (their numbers are the
+    # worker's own: tests/test_pyodide_agreement.py)
+    baked = _boot(site)["baked"]
+    assert baked["ticks"] == BAKE_TICKS
+    shipped = gzip.decompress((site["dir"] / baked["url"]).read_bytes())
+    header = json.loads(shipped[8 : 8 + int.from_bytes(shipped[4:8], "little")])
+    assert header["view"] == {**default_view(DashboardConfig()), "speed": 1.0, "playing": True}
+    assert len(header["frames"]) == BAKE_TICKS
+
+    page = _recording_page(open_page)
+    page.go()
+    page.wait("performance.getEntriesByName('il:live').length > 0")
+    first = page.status()
+    page.wait("performance.getEntriesByName('il:worker-ready').length > 0")
+    marks = page.js(MARKS)
+    # moving before Python is up: the panels' first frames are the baked ones
+    assert marks["il:drawn"] <= marks["il:live"] < marks["il:worker-ready"], marks
+    assert first["source"] == "baked" and first["bake"] == "playing"
+    assert first["bakedFrames"] >= 1
+    frames = _frames(page)
+    for system in pages.SYSTEMS:
+        mine = [f for f in frames if f["system"] == system]
+        assert mine[0]["source"] == "baked" and mine[0]["time"] == 0.0
+    # the loading notes went with the first baked frame
+    assert page.page.locator(".il-loading:visible").count() == 0
+    # the baked frames run out after their 4 s (or a change ends them): the worker goes on
+    page.wait("window.integratorLab.status().source === 'worker'", timeout=30_000)
+    page.wait_live()
+    status = page.status()
+    assert status["bake"] == "handed over"
+    assert 1 <= status["bakedFrames"] <= BAKE_TICKS
+    assert page.errors == []
+
+
+def test_the_worker_goes_on_from_the_last_baked_frame_with_no_seam(open_page):
+    page = _recording_page(open_page)
+    page.go()
+    page.wait("window.integratorLab.status().source === 'worker'", timeout=30_000)
+    # a second of the worker's frames after the handoff
+    page.wait(
+        "(() => { const s = window.integratorLab.status().systems;"
+        " return Object.values(s).every((x) => x.simTime > 5.0); })()",
+        timeout=30_000,
+    )
+    page.page.get_by_role("button", name="Pause").click()
+    page.wait("!window.integratorLab.status().running")
+    time.sleep(400 / 1000)  # a frame in flight lands; the plots take pending samples
+    frames = _frames(page)
+    status = page.status()
+    assert status["bakedFrames"] == BAKE_TICKS  # nothing interrupted them
+    for system in pages.SYSTEMS:
+        mine = [f for f in frames if f["system"] == system]
+        sources = [f["source"] for f in mine]
+        # baked frames first, then the worker's, once
+        handoff = sources.index("worker")
+        assert set(sources[:handoff]) == {"baked"} and set(sources[handoff:]) == {"worker"}
+        times = [f["time"] for f in mine]
+        # a frame is drawn when its system moved; the worker's first one in any case
+        assert all(b > a for a, b in zip(times, times[1:handoff])), f"{system}: baked"
+        assert times[handoff] >= times[handoff - 1], f"{system}: back at the handoff"
+        assert all(b > a for a, b in zip(times[handoff:], times[handoff + 1 :])), system
+        dt = status["systems"][system]["dt"]
+        # the last baked frame is the state after BAKE_TICKS - 1 frames of BAKE_WALL: the
+        # simulation clock stands within one step of that wall time
+        last_baked = times[handoff - 1]
+        assert (BAKE_TICKS - 1) * BAKE_WALL - dt < last_baked <= (BAKE_TICKS - 1) * BAKE_WALL
+        if dt <= BAKE_WALL:
+            # the worker's first tick covers one frame's wall time, to the step
+            gap = times[handoff] - last_baked
+            assert BAKE_WALL - dt - 1e-9 < gap < BAKE_WALL + dt + 1e-3, (system, gap)
+        # every sample once: the plots' time columns step by the sampling interval
+        interval = sample_every(dt, SAMPLES_PER_SECOND) * dt
+        for name, lane in status["systems"][system]["integrators"].items():
+            t = page.samples(system, name)["t"]
+            if lane["divergedAt"] is not None:
+                t = [x for x in t if x < lane["divergedAt"]]
+                if len(t) < 2:
+                    continue
+            else:
+                assert t[-1] > last_baked + 0.5, (system, name, t[-1])
+            assert t[0] == 0.0
+            steps = [b - a for a, b in zip(t, t[1:])]
+            bad = [
+                (t[i], s)
+                for i, s in enumerate(steps)
+                if not math.isclose(s, interval, rel_tol=1e-6)
+            ]
+            assert not bad, f"{system}/{name}: samples spaced {bad[:5]}, expected {interval}"
+    assert page.errors == []
+
+
+def test_a_change_during_the_baked_frames_hands_over_where_they_stood(open_page):
+    page = _recording_page(open_page)
+    page.go()
+    # the Pause button, pressed in the page as soon as 20 baked frames were drawn (a click
+    # from here could come after the 4 s on a loaded machine)
+    paused_at = page.js("""() => new Promise((resolve) => {
+        const start = performance.now();
+        const check = () => {
+            const status = window.integratorLab.status();
+            if (!(status.bakedFrames >= 20)) {
+                if (performance.now() - start > 30000) resolve(null); // no baked frames
+                else requestAnimationFrame(check);
+                return;
+            }
+            window.integratorLab.model("controls:play").active = false;
+            resolve(status.bakedFrames);
+        };
+        check();
+    })""")
+    assert paused_at is not None and paused_at < BAKE_TICKS
+    page.wait("!window.integratorLab.status().running")
+    page.wait("window.integratorLab.status().source === 'worker'", timeout=30_000)
+    time.sleep(300 / 1000)
+    status = page.status()
+    assert status["bake"] == "handed over" and status["bakedFrames"] < BAKE_TICKS
+    shown = page.js(
+        "Math.max(...window.recordedFrames.filter((f) => f.source === 'baked' &&"
+        " f.system === 'cradle').map((f) => f.time))"
+    )
+    # paused at the frame shown: the worker's state is the baked one, and stays
+    cradle = status["systems"]["cradle"]["simTime"]
+    assert cradle == pytest.approx(shown, abs=1e-12)
+    time.sleep(500 / 1000)
+    assert page.status()["systems"]["cradle"]["simTime"] == cradle
+    assert page.errors == []
+
+
+def test_a_link_to_another_view_plays_no_baked_frames(open_page, site):
+    page = _recording_page(open_page, "?pendulum.dt=0.01")
+    page.go()
+    page.wait_live()
+    page.wait_samples(5)
+    status = page.status()
+    assert status["bakedFrames"] == 0 and status["bake"] is None
+    assert status["source"] == "worker"
+    assert {f["source"] for f in _frames(page)} == {"worker"}
+    marks = page.js(MARKS)
+    assert marks["il:worker-ready"] < marks["il:live"]
+    baked = _boot(site)["baked"]["url"]
+    assert not any(url.endswith(baked) for url in page.requests)  # not even downloaded
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("fault", ["missing", "truncated"])
+def test_a_bad_baked_file_means_the_workers_start_without_an_error(open_page, site, fault):
+    url = _boot(site)["baked"]["url"]
+    real = (site["dir"] / url).read_bytes()
+    page = open_page(defer=True)
+    infos = []
+    page.page.on("console", lambda m: m.type == "info" and infos.append(m.text))
+
+    def answer(route):
+        if fault == "missing":
+            route.fulfill(status=404, body="not found")
+        else:
+            route.fulfill(status=200, body=real[: len(real) // 2])
+
+    page.page.route(f"**/{url}", answer)
+    page.go()
+    page.wait_live()
+    page.wait_samples(5)
+    status = page.status()
+    assert status["bakedFrames"] == 0 and status["source"] == "worker"
+    assert any("no baked frames" in text for text in infos), infos
+    assert page.errors == []
+    assert page.messages() == []
+
+
+def test_the_last_baked_frame_holds_until_python_is_up(open_page, site):
+    # Pyodide's WebAssembly is held back until the baked frames have run out
+    wasm = site["files"]["pyodide/pyodide.asm.wasm"]
+    held = []
+    page = open_page(defer=True)
+    page.page.route(f"**/{wasm}", lambda route: held.append(route))
+    page.go()
+    page.wait("window.integratorLab.status().bake === 'held'", timeout=30_000)
+    status = page.status()
+    assert status["bakedFrames"] == BAKE_TICKS and status["source"] == "baked"
+    assert not status["ready"] and status["error"] is None
+    for system in pages.SYSTEMS:
+        text = page.page.locator(f"#il-status-{system}").inner_text()
+        assert "starting Python" in text, text
+    time.sleep(0.5)  # the picture holds
+    assert page.status()["systems"] == status["systems"]
+    assert held, "the worker never asked for Pyodide's WebAssembly"
+    for route in held:
+        route.continue_()
+    page.wait("window.integratorLab.status().source === 'worker'", timeout=60_000)
+    page.wait_live()
+    after = page.status()
+    assert after["bake"] == "handed over"
+    for system in pages.SYSTEMS:
+        assert after["systems"][system]["simTime"] >= status["systems"][system]["simTime"]
+        assert "starting Python" not in page.page.locator(f"#il-status-{system}").inner_text()
+    assert page.errors == []
