@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from collections.abc import Iterator
 from typing import Any
 
@@ -187,9 +188,9 @@ class Cradle(System):
         self.coordinates = tuple(f"theta{i}" for i in range(n))
         self.coordinate_units = ("rad",) * n
         if p["lifted"] > n:
-            raise ValueError(
-                f"cradle parameter 'lifted': got {p['lifted']!r}, expected an "
-                f"integer in [0, {n}] (at most 'balls')"
+            lifted = next(q for q in self.PARAMS if q.name == "lifted")
+            raise replace(lifted, min=0, max=n).error(
+                p["lifted"], owner="cradle", note="at most 'balls'"
             )
         self.length, self.radius, self.gravity = p["length"], p["radius"], p["gravity"]
         self.k, self.law = p["stiffness"], p["contact"]

@@ -431,6 +431,7 @@ class Dashboard(pn.viewable.Viewer):
             for key, widget in zip(declared, widgets):
                 if key != "dt":
                     widget.name = self._text(f"paramtitle.{name}.{key}")
+                    widget.description = self._text(f"paramhelp.{name}.{key}")
             dt_row = self._dt_row(name)
             self._label_dt(name)
             settings = pn.GridBox(*widgets, ncols=3, sizing_mode="stretch_width")

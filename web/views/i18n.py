@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import re
 
-from integrator_lab.core import INTEGRATORS, SYSTEMS
+from integrator_lab.core import INTEGRATORS, SYSTEMS, ParamError
 from integrator_lab.views import shared
+from integrator_lab.views.scenarios import SCENARIOS
 from integrator_lab.views.scene import integrator_label, phase_labels
 
 LANGUAGES = ("en", "ja")
@@ -239,6 +240,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "range.one_of": {"en": "one of {names}", "ja": "{names} のどれか"},
     "range.excluded": {"en": " ({values} excluded)", "ja": "（{values} を除く）"},
     "range.and": {"en": " and ", "ja": " と "},
+    "range.accepted": {"en": "accepted: {expected}", "ja": "受け付ける値：{expected}"},
     # -- the study view of a panel (static/js/study.js)
     "study.live": {"en": "Live", "ja": "ライブ"},
     "study.study": {"en": "Study", "ja": "収束の調査"},
@@ -275,6 +277,69 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Running: {points} of {total} points. Slopes so far: {slopes}.",
         "ja": "実行中：{total} 点のうち {points} 点。ここまでの傾き：{slopes}。",
     },
+    # -- the lessons (static/js/scenarios.js; the Panel dashboard's menu): each lesson's
+    # title and note are ``lesson.ID.title`` / ``lesson.ID.text`` (:data:`LESSONS_JA`)
+    "lesson.menu": {"en": "Lessons", "ja": "レッスン"},
+    "lesson.menu.tip": {
+        "en": "One-click views that each show one thing an integrator does",
+        "ja": "積分法のふるまいを 1 つずつ見せる、ワンクリックの表示",
+    },
+    "lesson.choose": {"en": "Choose a lesson…", "ja": "レッスンを選ぶ…"},
+    "lesson.note": {"en": "Lesson: {title}. ", "ja": "レッスン：{title}。"},
+    "lesson.look_for": {"en": "What to look for", "ja": "見どころ"},
+    "lesson.close": {"en": "Close this note", "ja": "このメモを閉じる"},
+    "lesson.close.label": {"en": "Close the lesson's note", "ja": "レッスンのメモを閉じる"},
+    # -- dragging a body past its parameter's range (static/js/drag.js, the Panel dashboard)
+    "drag.clamped": {
+        "en": "{name}: dragged to {value}, outside {span}; set to {set}",
+        "ja": "{name}：ドラッグした値 {value} は範囲 {span} の外なので {set} にしました",
+    },
+    "drag.note": {"en": "{system}, {parts}.", "ja": "{system}、{parts}。"},
+    "drag.join": {"en": "; ", "ja": "。"},
+    # -- a value the core refused (core.params.ParamError, formatted by :func:`core_error`)
+    "core.rejected": {
+        "en": "{system}: {name}: got {value}, expected {expected}",
+        "ja": "{system}、{name}：{value} は受け付けられません（{expected}）",
+    },
+    "core.kept": {
+        "en": "{error}; kept the settings in force.",
+        "ja": "{error}。今の設定のままです。",
+    },
+    "core.defaults": {"en": "{error}; using the defaults.", "ja": "{error}。既定値を使います。"},
+    "msg.none_hidden": {"en": "none hidden", "ja": "隠すものなし"},
+    "msg.none": {"en": "none", "ja": "なし"},
+    "msg.simulation": {"en": "Simulation: {text}", "ja": "シミュレーション：{text}"},
+    # -- the study's diagrams (views.study_figures; static/js/study.js)
+    "study.title.convergence": {
+        "en": "Convergence: error against time step",
+        "ja": "収束：時間刻みに対する誤差",
+    },
+    "study.title.work": {
+        "en": "Work–precision: error against cost",
+        "ja": "計算量と精度：計算量に対する誤差",
+    },
+    "study.axis.dt": {"en": "time step dt (s)", "ja": "時間刻み dt (s)"},
+    "study.axis.evaluations": {
+        "en": "force evaluations (cost)",
+        "ja": "力の評価回数（計算量）",
+    },
+    "study.measure.error": {
+        "en": "relative state error at T",
+        "ja": "時刻 T での状態の相対誤差",
+    },
+    "study.measure.position_error": {
+        "en": "position error at T",
+        "ja": "時刻 T での位置の誤差",
+    },
+    "study.measure.energy_error": {
+        "en": "relative energy error at T",
+        "ja": "時刻 T でのエネルギーの相対誤差",
+    },
+    "study.slope": {"en": "{name}: slope {slope}", "ja": "{name}：傾き {slope}"},
+    "study.no_slope": {"en": "{name}: no slope", "ja": "{name}：傾きなし"},
+    "study.hover.integrator": {"en": "integrator", "ja": "積分法"},
+    "study.hover.evaluations": {"en": "evaluations", "ja": "評価回数"},
+    "study.hover.error": {"en": "error", "ja": "誤差"},
     # -- booting Python in the page
     "boot.failed": {
         "en": "The simulation could not start: {file} did not load ({detail}). {advice}",
@@ -392,6 +457,99 @@ INTEGRATOR_TITLES_JA = {
     "yoshida4": "吉田の 4 次法",
     "rk45": "ドルマン＝プリンス法 5(4)、適応刻み",
 }
+#: the parameters' help texts (``paramdoc.SYSTEM.NAME``; English: the core's ``Param.doc``)
+PARAM_DOCS_JA = {
+    "pendulum": {
+        "length": "棒の長さ",
+        "gravity": "重力加速度",
+        "mass": "おもりの質量",
+        "theta0": "鉛直下向きから測った初期角度",
+        "omega0": "初期角速度",
+        "model": "nonlinear：sin(θ)、linear：小角近似 θ",
+    },
+    "cradle": {
+        "balls": "球の数",
+        "lifted": "左端から何個の球を引き上げて始めるか",
+        "angle": "引き上げた球を左へ引く角度",
+        "length": "糸の長さ",
+        "radius": "球の半径",
+        "mass": "球 1 個の質量",
+        "mass_ratio": "ほかの球に対する、引き上げる球の質量の比",
+        "stiffness": "接触の剛性 k（linear は N/m、hertz は N/m^1.5）",
+        "restitution": "1 回の衝突の反発係数 e",
+        "gap": "静止時の隣り合う球のすき間",
+        "contact": "法線方向の接触則：linear は k d、hertz は k d^1.5",
+        "gravity": "重力加速度",
+    },
+    "spring": {
+        "mass": "質量",
+        "stiffness": "ばね定数 k",
+        "damping": "減衰係数 b",
+        "x0": "初期変位",
+        "v0": "初速度",
+    },
+    "constant-force": {
+        "mass": "質量",
+        "force": "加える一定の力 F",
+        "x0": "初期位置",
+        "v0": "初速度",
+    },
+    "drag": {
+        "mass": "質量",
+        "force": "加える一定の力 F",
+        "drag": "抵抗率 k（bullet では 1 秒あたりに失う速度の割合）",
+        "v0": "初速度",
+        "model": "linear：実際の抵抗力 -m k v。unity、physx、box2d、bullet：各ステップ後に"
+        "そのエンジン流に速度を縮める",
+    },
+}
+#: the lessons in Japanese (``lesson.ID.title``, ``lesson.ID.text``; English:
+#: views.scenarios, whose claims tests/core/test_scenarios.py checks: say the same here)
+LESSONS_JA = {
+    "euler-blows-up": (
+        "陽的オイラー法は発散する",
+        "陽的オイラー法はステップごとにエネルギーを増やします：エネルギー誤差は 0 より上へ"
+        "上がり続け、ばねのブロックの振れはどんどん大きくなり、約 6 s 後に発散と表示されます。"
+        "ゆりかごでも数秒のうちに同じことが起きますが、同じ時間刻みのシンプレクティック・"
+        "オイラー法はどちらも動き続けます。",
+    ),
+    "symplectic-bounded": (
+        "シンプレクティック・オイラー法はエネルギーを保つ",
+        "0.1 s という粗い時間刻みでも、シンプレクティック・オイラー法のエネルギー誤差は 0 の"
+        "上下に振れるだけで、どれだけ長く走らせても（ここでは 4 倍速）振れ幅は大きくなりません。"
+        "RK4 は最初ははるかに正確ですが、誤差は 1 秒ごとに少しずつ 0 の下へ沈み、戻りません。",
+    ),
+    "rk4-loses": (
+        "RK4 は dt = 0.25 でエネルギーを失う",
+        "Glenn Fiedler の「Integration Basics」の定番の例：減衰のないばね（k = 15 N/m、"
+        "m = 1 kg）を dt = 0.25 s で。4 次の RK4 は 1 ステップごとにエネルギーの約 1 % を失う"
+        "ので、誤差は着実に沈み、ブロックの振れは小さくなります。速度ベルレ法の誤差は半周期"
+        "ごとに沈んでは 0 に戻り、ずれていきません。",
+    ),
+    "implicit-damps": (
+        "陰的オイラー法は減衰させる",
+        "ここには減衰が何もないのに、陰的オイラー法の振り子とばねは止まってしまいます："
+        "エネルギー誤差は −100 % に向かって沈み、手法だけでエネルギーが失われます（数値散逸）。"
+        "同じく陰的でもシンプレクティックな陰的中点法はエネルギーを保ち、誤差は 0 の近くに"
+        "とどまります（振り子で 10⁻³ 未満、ばねでは丸め誤差程度）。",
+    ),
+    "stiff-cradle": (
+        "硬いゆりかごには小さな dt が要る",
+        "接触が既定の 1000 倍硬いので衝突はずっと短く、推奨の時間刻みは 1 ms から 0.05 ms に"
+        "下がります。元の 1 ms では、どの積分法も最初の 1 秒以内に接触が発散し、発散と表示"
+        "されます。dt を推奨の 5e-05 s にすると、同じゆりかごが問題なく動きます。",
+    ),
+    "damping-per-step": (
+        "ステップごとの減衰（ゲームエンジン流の抵抗）",
+        "ゲームエンジンの積分法であるシンプレクティック・オイラー法は、ばねの位相空間の面積を"
+        "ステップごとに 1 − b·dt/m 倍に縮めます。Unity の linear drag が速度を 1 − k·dt 倍"
+        "するのと同じです：dt = 0.1 s ではブロックは破線の厳密解の影より早く止まり、3 s 後に"
+        "残るエネルギーは厳密解の半分です。RK4 は影に沿って動きます。ゲームエンジン流の抵抗にも"
+        "同じ欠点があります（抵抗の系はこのページにはありません："
+        "`integrator-lab run drag --set model=unity --dt 0.1 --duration 30`）：終端速度 "
+        "F/(m k)·(1 − k·dt) は、dt = 0.1 s では 20 m/s ではなく 19 m/s です。",
+    ),
+}
 #: the phase plot's axis words (``phase.x.SYSTEM``, ``phase.y.SYSTEM``), put before the
 #: symbols of scene.phase_labels; by the unit of the first coordinate
 PHASE_WORDS_JA = {"rad": ("角度", "角速度"), "m": ("位置", "速度")}
@@ -424,6 +582,17 @@ def _declared() -> dict[str, dict[str, str]]:
         for p in cls.PARAMS:
             ja = labels.get(p.name, "")
             out[f"param.{system}.{p.name}"] = {"en": p.label, "ja": ja}
+            out[f"paramdoc.{system}.{p.name}"] = {
+                "en": p.doc,
+                "ja": PARAM_DOCS_JA.get(system, {}).get(p.name, ""),
+            }
+            doc_ja = PARAM_DOCS_JA.get(system, {}).get(p.name, "")
+            out[f"paramhelp.{system}.{p.name}"] = {
+                "en": f"{p.doc}; {p.accepted()}" if p.doc else p.accepted(),
+                "ja": f"{doc_ja}。{_fixed('range.accepted', 'ja', expected=expected(p, 'ja'))}"
+                if doc_ja
+                else "",
+            }
             out[f"paramtitle.{system}.{p.name}"] = {
                 "en": p.title,
                 "ja": _title(ja, p.symbol, p.unit.replace(" or ", " または ")) if ja else "",
@@ -432,6 +601,10 @@ def _declared() -> dict[str, dict[str, str]]:
         words = PHASE_WORDS_JA.get(cls().coordinate_units[0], ("", ""))
         out[f"phase.x.{system}"] = {"en": x_label, "ja": f"{words[0]} {x_label}".strip()}
         out[f"phase.y.{system}"] = {"en": v_label, "ja": f"{words[1]} {v_label}".strip()}
+    for lesson in SCENARIOS:
+        title, look_for = LESSONS_JA.get(lesson.id, ("", ""))
+        out[f"lesson.{lesson.id}.title"] = {"en": lesson.title, "ja": title}
+        out[f"lesson.{lesson.id}.text"] = {"en": lesson.look_for, "ja": look_for}
     for name, integrator in INTEGRATORS.items():
         out[f"integrator.{name}"] = {
             "en": integrator.title,
@@ -446,7 +619,6 @@ def catalog() -> dict[str, dict[str, str]]:
     return {**TEXTS, **_declared()}
 
 
-_CATALOG = catalog()
 
 
 def language(value: str | None) -> str:
@@ -499,9 +671,11 @@ def model_texts(systems) -> list[list]:
             [f"{s}:dt:slider", "title", "dt.slider"],
             [f"{s}:title", "text", f"system.{s}"],
         ]
-        rows += [
-            [f"{s}:param:{p.name}", "title", f"paramtitle.{s}.{p.name}"] for p in SYSTEMS[s].PARAMS
-        ]
+        for p in SYSTEMS[s].PARAMS:
+            rows += [
+                [f"{s}:param:{p.name}", "title", f"paramtitle.{s}.{p.name}"],
+                [f"{s}:param:{p.name}", "description", f"paramhelp.{s}.{p.name}"],
+            ]
     return rows
 
 
@@ -532,3 +706,108 @@ def localize(find, systems, lang: str) -> None:
             item = find(f"{s}:legend-style:{kind}")
             if item is not None:
                 item.label = {"value": text(f"energy.{kind}", lang)}
+
+
+# -- parameters and refusals, as static/js/params.js says them --------------------------------
+def _short(x: float) -> str:
+    """A number as the page shows it (6 significant digits, no trailing zeros)."""
+    return f"{float(f'{x:.6g}'):g}" if abs(x) < 1e16 else f"{x:.6g}"
+
+
+def _fixed(key: str, lang: str, **values) -> str:
+    """A text of :data:`TEXTS` (usable while the catalog is being made)."""
+    template = TEXTS[key].get(lang) or TEXTS[key]["en"]
+    return template.format(**values) if values else template
+
+
+def _with_unit(words: str, p) -> str:
+    return f"{words} {p.unit}" if p.unit else words
+
+
+def expected(p, lang: str = DEFAULT_LANGUAGE) -> str:
+    """What parameter declaration ``p`` accepts, in ``lang`` (params.js ``expected``)."""
+    if p.kind == "choice":
+        return _fixed("range.one_of", lang, names=", ".join(p.choices))
+    what = _fixed("range.whole" if p.kind == "int" else "range.number", lang)
+    lo = None if p.min is None else _short(p.min)
+    hi = None if p.max is None else _short(p.max)
+    low = "" if lo is None else _fixed("range.above" if p.min_open else "range.from", lang, lo=lo)
+    up_to = "range.up_to" if lo is None else "range.to"
+    high = "" if hi is None else _fixed("range.below" if p.max_open else up_to, lang, hi=hi)
+    join = _fixed("range.join_open" if p.min_open and hi is not None else "range.join", lang)
+    words = join.join(part for part in (low, high) if part)
+    return _with_unit(_fixed("range.expected", lang, what=what, span=words) if words else what, p)
+
+
+def span(p, lang: str = DEFAULT_LANGUAGE) -> str:
+    """``p``'s range as "lo–hi unit", open ends said (params.js ``span``)."""
+    lo = "−∞" if p.min is None else _short(p.min)
+    hi = "∞" if p.max is None else _short(p.max)
+    excluded = [
+        v
+        for v, is_open in (
+            (lo, p.min_open and p.min is not None),
+            (hi, p.max_open and p.max is not None),
+        )
+        if is_open
+    ]
+    note = (
+        _fixed("range.excluded", lang, values=_fixed("range.and", lang).join(excluded))
+        if excluded
+        else ""
+    )
+    return _with_unit(f"{lo}–{hi}", p) + note
+
+
+def param_name(system: str, p, lang: str = DEFAULT_LANGUAGE) -> str:
+    """What people read for ``p`` of ``system``: label and symbol ("initial angle θ₀")."""
+    key = f"param.{system}.{p.name}"
+    label = text(key, lang) if key in _CATALOG else p.label
+    return " ".join(part for part in (label or p.name, p.symbol) if part)
+
+
+def core_error(error: Exception, lang: str = DEFAULT_LANGUAGE) -> str:
+    """What the core objected to, in ``lang``: a refused parameter value
+    (``core.ParamError``) from its parts; any other error as the core said it (English),
+    so that nothing is lost."""
+    if lang == DEFAULT_LANGUAGE or not isinstance(error, ParamError) or not error.owner:
+        return str(error)
+    system, p = error.owner, error.param
+    return text(
+        "core.rejected",
+        lang,
+        system=text(f"system.{system}", lang) if f"system.{system}" in _CATALOG else system,
+        name=param_name(system, p, lang),
+        value=repr(error.value) if isinstance(error.value, str) else str(error.value),
+        expected=expected(p, lang),
+    )
+
+
+def drag_note(system: str, clamped, lang: str = DEFAULT_LANGUAGE) -> str:
+    """What a drag past a parameter's range says: ``clamped`` is ``[(p, dragged to, set)]``
+    (drag.js ``clampNote``)."""
+
+    def unit(p):
+        return f" {p.unit}" if p.unit else ""
+
+    parts = [
+        text(
+            "drag.clamped",
+            lang,
+            name=param_name(system, p, lang),
+            value=f"{value:g}{unit(p)}",
+            span=span(p, lang),
+            set=f"{kept:g}{unit(p)}",
+        )
+        for p, value, kept in clamped
+    ]
+    return text(
+        "drag.note",
+        lang,
+        system=text(f"system.{system}", lang),
+        parts=text("drag.join", lang).join(parts),
+    )
+
+
+# after every function it uses (expected, span)
+_CATALOG = catalog()
