@@ -23,7 +23,8 @@
 //   worker -> page  {type: "progress", text, step} while booting,
 //                   {type: "ready", timings, boot: "snapshot" | "plain", fallback}
 //                   {type: "boot-error", file, detail, step}  Python could not start
-//                   {type: "layout", layout, errors}          a system was (re)built or reset
+//                   {type: "layout", layout, errors, refused} a system was (re)built or reset
+//                                                            (refused: views.live.refusal)
 //                   {type: "frame", systems: {name: {time, rtf, lanes, diverged, data}}}
 //                   {type: "study", system, progress, [columns, done, csv, ...] | error}
 //                   {type: "error", text}

@@ -9,6 +9,8 @@ import { live } from "./live.js";
 import { applyLayout, keepSettings, flushDue, applyFrame } from "./frames.js";
 import { bootFailed, bootSlow, workerFailed } from "./boot.js";
 import { status } from "./status.js";
+import { coreErrors } from "./params.js";
+import { t } from "./i18n.js";
 import { methodHooks, userMethod, watchWanted } from "./method.js";
 
 // -- the worker --------------------------------------------------------------------------
@@ -129,11 +131,11 @@ function receive(msg) {
       break;
     case "layout":
       if (!msg.layout) { // refused settings: the old run goes on
-        keepSettings(msg.system, msg.kept, msg.errors);
+        keepSettings(msg.system, msg.kept, coreErrors(msg.errors, msg.refused));
         break;
       }
       if (pendingFrame) delete pendingFrame[msg.layout.system]; // a frame of the old run
-      applyLayout(msg.layout, msg.errors);
+      applyLayout(msg.layout, coreErrors(msg.errors, msg.refused));
       break;
     case "frame":
       pendingFrame = msg.systems;
@@ -143,7 +145,7 @@ function receive(msg) {
       }
       break;
     case "error":
-      message(`Simulation: ${msg.text}`);
+      message(t("msg.simulation", { text: msg.text }));
       break;
     case "pong":
       pingSent = 0;

@@ -28,6 +28,7 @@ declarations themselves stay English.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from integrator_lab.core import INTEGRATORS, SYSTEMS, ParamError
 from integrator_lab.views import shared
@@ -335,6 +336,42 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "relative energy error at T",
         "ja": "時刻 T でのエネルギーの相対誤差",
     },
+    "study.open": {
+        "en": "Study: convergence and work–precision",
+        "ja": "調査：収束と計算量・精度",
+    },
+    "study.open.tip": {
+        "en": "Open this system's convergence and work–precision study",
+        "ja": "この系の収束と計算量・精度の調査を開く",
+    },
+    "study.csv.tip": {
+        "en": "The study's points in the columns of `integrator-lab study --format csv` "
+        "(PNG: the diagrams' save tool)",
+        "ja": "調査の点を `integrator-lab study --format csv` と同じ列で（PNG は図の保存ツールで）",
+    },
+    "study.of": {"en": "Study of {system}: {error}", "ja": "{system}の調査：{error}"},
+    "study.of.stopped": {
+        "en": "Study of {system} stopped: {error}",
+        "ja": "{system}の調査が止まりました：{error}",
+    },
+    "study.setting": {
+        "en": 'Study setting "{name}": got {raw}, expected {expected}; keeping {kept}.',
+        "ja": "調査の設定「{name}」：{raw} は受け付けられません（{expected}）。{kept} のままに"
+        "します。",
+    },
+    "study.auto": {"en": "auto", "ja": "自動"},
+    "expect.duration": {"en": "a duration in [{lo}, {hi}] s", "ja": "[{lo}, {hi}] s の時間"},
+    "expect.dt_or_empty": {
+        "en": "a time step in [{lo}, {hi}] s, or empty for the default",
+        "ja": "[{lo}, {hi}] s の時間刻み、または既定値なら空欄",
+    },
+    "expect.int": {"en": "an integer in [{lo}, {hi}]", "ja": "[{lo}, {hi}] の整数"},
+    "expect.study_setting": {
+        "en": "a study setting ({names})",
+        "ja": "調査の設定（{names}）のどれか",
+    },
+    "msg.no_study": {"en": "no study", "ja": "調査なし"},
+    "msg.nothing": {"en": "nothing", "ja": "なし"},
     "study.slope": {"en": "{name}: slope {slope}", "ja": "{name}：傾き {slope}"},
     "study.no_slope": {"en": "{name}: no slope", "ja": "{name}：傾きなし"},
     "study.hover.integrator": {"en": "integrator", "ja": "積分法"},
@@ -619,8 +656,6 @@ def catalog() -> dict[str, dict[str, str]]:
     return {**TEXTS, **_declared()}
 
 
-
-
 def language(value: str | None) -> str:
     """``value`` if it is one of :data:`LANGUAGES`, else ValueError naming the accepted ones."""
     if value is None:
@@ -780,6 +815,30 @@ def core_error(error: Exception, lang: str = DEFAULT_LANGUAGE) -> str:
         name=param_name(system, p, lang),
         value=repr(error.value) if isinstance(error.value, str) else str(error.value),
         expected=expected(p, lang),
+    )
+
+
+def refusal_text(refused: dict, lang: str = DEFAULT_LANGUAGE) -> str | None:
+    """A refusal of views.live's ``refusal`` (system, parameter, value, range, ``then``) in
+    ``lang``; None if it names no declared parameter (then the core's sentence is said)."""
+    system = refused.get("system", "")
+    declared = {p.name: p for p in getattr(SYSTEMS.get(system), "PARAMS", ())}
+    p = declared.get(refused.get("param", ""))
+    if p is None:
+        return None
+    bounds = ("min", "max", "min_open", "max_open")
+    p = replace(p, **{k: refused[k] for k in bounds if k in refused})
+    value = refused.get("value")
+    error = text(
+        "core.rejected",
+        lang,
+        system=text(f"system.{system}", lang),
+        name=param_name(system, p, lang),
+        value=repr(value) if isinstance(value, str) else value,
+        expected=expected(p, lang),
+    )
+    return text(
+        "core.kept" if refused.get("then") == "kept" else "core.defaults", lang, error=error
     )
 
 
