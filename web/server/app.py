@@ -912,7 +912,7 @@ class Dashboard(pn.viewable.Viewer):
         if self._rebuild_requested:
             names = list(self.integrators)
             if not names:
-                errors.append("Integrators: choose at least one.")
+                errors.append(self._text("msg.choose_integrator"))
             for name in sorted(self._rebuild_requested) if names else ():
                 before = self.runs[name]
                 error = self._rebuild(name, names)
