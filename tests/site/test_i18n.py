@@ -275,6 +275,12 @@ def test_japanese_fits_a_phone(open_page):  # noqa: F811
         ".filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"
     )
     assert clipped == []
+    # the Lessons menu open, and a lesson's note, fit too
+    page.page.locator("#il-lessons summary").click()
+    page.wait("document.getElementById('il-lessons').open")
+    width = page.js("document.documentElement.scrollWidth")
+    menu = page.js("document.querySelector('#il-lessons ol').getBoundingClientRect().right")
+    assert width <= 390 and menu <= 390, (width, menu)
     assert page.errors == []
 
 
