@@ -419,3 +419,29 @@ def test_a_study_in_japanese_labels_its_diagrams_from_the_catalog(open_page):  #
         i18n.text(f"study.measure.{m}", "ja") for m in ("error", "position_error", "energy_error")
     ]
     assert page.errors == []
+
+
+@pytest.mark.browser
+def test_the_method_editor_is_in_japanese(open_page):  # noqa: F811
+    page = open_page("?lang=ja&systems=spring")
+    page.wait_live()
+    editor = page.page.locator("#il-editor")
+    editor.locator("summary").click()
+
+    def ja(key):
+        return i18n.text(key, "ja")
+
+    assert editor.locator("summary").inner_text() == ja("editor.title")
+    assert page.page.locator("#il-editor-run").inner_text() == ja("editor.run")
+    assert page.page.locator("#il-editor-info").inner_text() == ja("editor.ready")
+    kinds = page.page.locator("#il-editor-kind option").all_inner_texts()
+    assert kinds == [ja(f"editor.kind.{k}") for k in ("python", "tableau", "splitting")]
+    hints = editor.locator(".il-editor-hint").all_inner_texts()
+    assert ja("editor.intro") in hints and ja("editor.python.hint") in hints, hints
+    # a splitting step's control, made on demand, too
+    page.page.locator("#il-editor-kind").select_option("splitting")
+    assert editor.locator(".il-editor-sequence button").first.inner_text() == ja("editor.remove")
+    page.page.get_by_role("button", name="EN").click()
+    page.wait("document.querySelector('#il-editor summary').textContent === 'Add your method'")
+    assert page.page.locator("#il-editor-run").inner_text() == "Run"
+    assert page.errors == []

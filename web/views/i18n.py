@@ -377,6 +377,115 @@ TEXTS: dict[str, dict[str, str]] = {
     "study.hover.integrator": {"en": "integrator", "ja": "積分法"},
     "study.hover.evaluations": {"en": "evaluations", "ja": "評価回数"},
     "study.hover.error": {"en": "error", "ja": "誤差"},
+    # -- the method editor, "Add your method" (static/js/editor.js)
+    "editor.title": {"en": "Add your method", "ja": "自分の積分法を追加"},
+    "editor.intro": {
+        "en": "Race your own integrator against the selected ones: it runs on every panel in its "
+        "own colour (magenta). Your code runs only in this browser tab.",
+        "ja": "自分の積分法を、選んだ積分法と競わせます：すべてのパネルで自分の色（マゼンタ）で動き"
+        "ます。コードはこのブラウザのタブの中だけで動きます。",
+    },
+    "editor.kind.python": {"en": "Python code", "ja": "Python コード"},
+    "editor.kind.tableau": {
+        "en": "Butcher tableau (explicit Runge–Kutta)",
+        "ja": "ブッチャー表（陽的ルンゲ＝クッタ法）",
+    },
+    "editor.kind.splitting": {
+        "en": "Splitting (drifts and kicks)",
+        "ja": "分割法（ドリフトとキック）",
+    },
+    "editor.kind": {"en": "kind of method", "ja": "手法の種類"},
+    "editor.template": {"en": "template", "ja": "テンプレート"},
+    "editor.template.choose": {"en": "Start from a template…", "ja": "テンプレートから始める…"},
+    "editor.name": {"en": "Name", "ja": "名前"},
+    "editor.name.label": {"en": "name of your method", "ja": "自分の積分法の名前"},
+    "editor.fallback": {
+        "en": "The code editor (static/vendor/editor.js) is not part of this page: a plain text "
+        "box instead, without highlighting or line numbers.",
+        "ja": "コードエディタ（static/vendor/editor.js）がこのページにありません：代わりに、色分け"
+        "も行番号もない普通のテキスト欄を使います。",
+    },
+    "editor.code": {"en": "Python code of your method", "ja": "自分の積分法の Python コード"},
+    "editor.python.hint": {
+        "en": "Define step(accel, q, v, t, dt) returning (q, v); accel(q, v, t) gives the "
+        'accelerations. Optionally NAME = "..." and ORDER = n.',
+        "ja": "(q, v) を返す step(accel, q, v, t, dt) を定義してください。accel(q, v, t) が加速度を"
+        '返します。NAME = "..." と ORDER = n は省略できます。',
+    },
+    "editor.stages": {"en": "Stages", "ja": "段数"},
+    "editor.tableau.hint": {
+        "en": "Entries are numbers or fractions such as 2/3; a is strictly lower triangular "
+        "(explicit), each row of a sums to its c.",
+        "ja": "各要素は数か 2/3 のような分数です。a は狭義下三角（陽的）で、a の各行の和はその行の "
+        "c に等しくします。",
+    },
+    "editor.add_step": {"en": "Add a step", "ja": "ステップを追加"},
+    "editor.splitting.hint": {
+        "en": "A drift moves q += w·dt·v, a kick v += w·dt·a; the drift weights and the kick weight"
+        "s each sum to 1.",
+        "ja": "ドリフトは q += w·dt·v、キックは v += w·dt·a。ドリフトの重みの和とキックの重みの和は"
+        "それぞれ 1 にします。",
+    },
+    "editor.move": {"en": "kick or drift", "ja": "キックかドリフト"},
+    "editor.weight": {"en": "weight", "ja": "重み"},
+    "editor.remove_step": {"en": "remove this step", "ja": "このステップを削除"},
+    "editor.remove": {"en": "Remove", "ja": "削除"},
+    "editor.run": {"en": "Run", "ja": "実行"},
+    "editor.ready": {
+        "en": "Write a method, or start from a template, and press Run.",
+        "ja": "積分法を書くかテンプレートから始めて、「実行」を押してください。",
+    },
+    "editor.checking": {
+        "en": "Checking and starting your method…",
+        "ja": "積分法を確認して開始しています…",
+    },
+    "editor.removing": {"en": "Removing your method…", "ja": "積分法を取り除いています…"},
+    "editor.fix": {
+        "en": "Not running: fix what is said below and press Run again.",
+        "ja": "停止中：下に示した点を直して、もう一度「実行」を押してください。",
+    },
+    "editor.none": {"en": "No method of yours is running.", "ja": "自分の積分法は動いていません。"},
+    "editor.runs": {
+        "en": "{name} runs on every panel in its own colour: {order}. {summary}.",
+        "ja": "{name} がすべてのパネルで自分の色で動いています：{order}。{summary}。",
+    },
+    "editor.stopped": {
+        "en": "{system}: {name} stopped at t = {at} s: {why}",
+        "ja": "{system}：{name} は t = {at} s で止まりました：{why}",
+    },
+    "editor.stopped.why": {
+        "en": "its state became non-finite or ran away",
+        "ja": "状態が有限でなくなったか、発散しました",
+    },
+    "editor.hung": {
+        "en": "{what} did not return for {seconds} s (code that never returns, like while True: "
+        "pass), so the simulation was stopped and restarted without it. Your code is kept in "
+        "the editor: fix it and press Run.",
+        "ja": "{what}が {seconds} 秒たっても戻らなかったため（while True: pass のように終わらないコ"
+        "ード）、シミュレーションを止めて、それ抜きで再開しました。コードはエディタに残ってい"
+        "ます：直して「実行」を押してください。",
+    },
+    "editor.your_method": {"en": "Your method", "ja": "自分の積分法"},
+    "editor.your_method.named": {"en": "Your method {name}", "ja": "自分の積分法 {name} "},
+    "editor.not_running": {"en": "Not running.", "ja": "停止中。"},
+    "editor.too_long": {
+        "en": "The link's method is too long ({chars} characters); it was left out.",
+        "ja": "リンクの積分法が長すぎるため（{chars} 文字）、読み込みませんでした。",
+    },
+    "editor.python_link": {
+        "en": "This link brings a method written in Python. It has not run: read the code below, "
+        "then press Run to race it against the built-ins.",
+        "ja": "このリンクには Python で書かれた積分法が含まれています。まだ実行していません：下のコ"
+        "ードを読んでから「実行」を押すと、組み込みの積分法と競わせます。",
+    },
+    "editor.unreadable": {
+        "en": "The link's method could not be read ({error}); it was left out.",
+        "ja": "リンクの積分法を読めなかったため（{error}）、読み込みませんでした。",
+    },
+    "editor.stages.bad": {
+        "en": "stages: got {got}, expected 1 to {max}",
+        "ja": "段数：{got} は受け付けられません（1〜{max}）",
+    },
     # -- booting Python in the page
     "boot.failed": {
         "en": "The simulation could not start: {file} did not load ({detail}). {advice}",
