@@ -165,5 +165,15 @@ def test_lessons_clamps_refusals_and_studies_are_said_in_japanese():
         assert figure.xaxis.axis_label == i18n.text("study.axis.dt", "ja")
         assert figure.yaxis.axis_label == i18n.text("study.measure.error", "ja")
         assert study.status.object == f"<p>{i18n.text('study.starting', 'ja')}</p>"
+        # "Add your method": its controls and what it says
+        editor = board.method_editor
+        assert editor.run.name == i18n.text("editor.run", "ja")
+        assert list(editor.kind.options) == [
+            i18n.text(k, "ja")
+            for k in ("method.kind.tableau", "method.kind.splitting", "editor.kind.python")
+        ]
+        assert editor.panel().title == i18n.text("editor.title", "ja")
+        editor.kind.value = "python"  # this dashboard was not started with --allow-code
+        assert html.unescape(editor.status.object) == i18n.text("method.code_disabled", "ja")
     finally:
         board.stop()

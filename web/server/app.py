@@ -214,7 +214,7 @@ class Dashboard(pn.viewable.Viewer):
             on_failure=self._failed,
             allow_code=allow_code,
         )
-        self.method_editor = MethodEditor(allow_code, self._request_method)
+        self.method_editor = MethodEditor(allow_code, self._request_method, self.lang)
         self._method_requested: tuple[dict | None] | None = None
         for name in self.systems:
             self.live.configure(name, {}, None, self.integrators)

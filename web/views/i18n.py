@@ -486,6 +486,33 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "stages: got {got}, expected 1 to {max}",
         "ja": "段数：{got} は受け付けられません（1〜{max}）",
     },
+    # -- the Panel dashboard's "Add your method" (web/server/methods.py; the rest: editor.*)
+    "method.kind": {"en": "Kind", "ja": "種類"},
+    "method.kind.tableau": {"en": "Butcher tableau (JSON)", "ja": "ブッチャー表（JSON）"},
+    "method.kind.splitting": {"en": "Splitting (JSON)", "ja": "分割法（JSON）"},
+    "method.start_from": {"en": "Start from", "ja": "テンプレート"},
+    "method.a_template": {"en": "(a template)", "ja": "（テンプレートを選ぶ）"},
+    "method.ready": {
+        "en": "Start from a template, or write a method, and press Run.",
+        "ja": "テンプレートから始めるか積分法を書いて、「実行」を押してください。",
+    },
+    "method.not_running": {"en": "Not running: {problems}", "ja": "停止中：{problems}"},
+    "method.code_banner": {
+        "en": "This server runs Python code sent by its visitors (it was started with "
+        "integrator-lab serve --allow-code): anyone who can open this page can run any code on "
+        "this machine, with the server's rights.",
+        "ja": "このサーバーは訪問者が送った Python コードを実行します（integrator-lab serve "
+        "--allow-code で起動されています）：このページを開ける人は誰でも、このマシンで"
+        "サーバーの権限のまま任意のコードを実行できます。",
+    },
+    "method.code_disabled": {
+        "en": "Python code is disabled on this server: it would run visitors' code on the "
+        "server's machine. Tableaux and splittings work; its operator can allow code with "
+        "integrator-lab serve --allow-code.",
+        "ja": "このサーバーでは Python コードは無効です：訪問者のコードをサーバーのマシンで"
+        "実行することになるためです。ブッチャー表と分割法は使えます。運営者は "
+        "integrator-lab serve --allow-code でコードを許可できます。",
+    },
     # -- booting Python in the page
     "boot.failed": {
         "en": "The simulation could not start: {file} did not load ({detail}). {advice}",
