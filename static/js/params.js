@@ -68,7 +68,7 @@ function shortNumber(x) {
   return String(Number(x.toPrecision(6)));
 }
 function withUnit(text, p) {
-  return p.unit ? `${text} ${p.unit}` : text;
+  return p.unit ? `${text} ${p.unit.replace(" or ", t("unit.or"))}` : text;
 }
 export function expected(p) {
   if (p.kind === "choice") return t("range.one_of", { names: p.choices.join(", ") });

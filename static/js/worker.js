@@ -114,7 +114,7 @@ function receive(msg) {
   switch (msg.type) {
     case "progress":
       live.step = msg.step || null;
-      if (!live.notice) setLoading(msg.text);
+      if (!live.notice) setLoading(msg.key ? t(msg.key) : msg.text);
       break;
     case "boot-error":
       bootFailed(msg.file, msg.detail);

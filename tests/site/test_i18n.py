@@ -445,3 +445,26 @@ def test_the_method_editor_is_in_japanese(open_page):  # noqa: F811
     page.wait("document.querySelector('#il-editor summary').textContent === 'Add your method'")
     assert page.page.locator("#il-editor-run").inner_text() == "Run"
     assert page.errors == []
+
+
+@pytest.mark.browser
+def test_the_legend_and_the_bodies_describe_the_integrators_in_japanese(open_page):  # noqa: F811
+    page = open_page("?lang=ja&systems=pendulum&integrators=euler,yoshida4")
+    page.wait_live()
+    legend = page.page.locator("#il-legend")
+    assert legend.get_attribute("aria-label") == i18n.text("legend.label", "ja")
+    titles = legend.locator(".il-chip").evaluate_all("(cs) => cs.map((c) => c.title)")
+    assert titles == [i18n.text(f"about.{n}", "ja") for n in ("euler", "yoshida4")]
+    assert all(JAPANESE.search(t) and "order" not in t for t in titles), titles
+    # the bodies' hover text: the same line, per body
+    page.wait("window.integratorLab.model('pendulum:scene:bodies').data.about.length > 0")
+    data = page.js(
+        "(() => { const d = window.integratorLab.model('pendulum:scene:bodies').data;"
+        " return [Array.from(d.integrator), Array.from(d.about)]; })()"
+    )
+    assert data[1] == [i18n.text(f"about.{n}", "ja") for n in data[0]]
+    page.page.get_by_role("button", name="EN").click()
+    page.wait("document.documentElement.lang === 'en'")
+    about = page.js("window.integratorLab.model('pendulum:scene:bodies').data.about[0]")
+    assert about.startswith("Explicit Euler: order 1")
+    assert page.errors == []

@@ -33,7 +33,7 @@ from dataclasses import replace
 from integrator_lab.core import INTEGRATORS, SYSTEMS, ParamError
 from integrator_lab.views import shared
 from integrator_lab.views.scenarios import SCENARIOS
-from integrator_lab.views.scene import integrator_label, phase_labels
+from integrator_lab.views.scene import integrator_about, integrator_label, phase_labels
 
 LANGUAGES = ("en", "ja")
 #: the energy breakdown's line styles (figures.BREAKDOWN_KINDS): ``energy.KIND`` names them
@@ -513,6 +513,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "実行することになるためです。ブッチャー表と分割法は使えます。運営者は "
         "integrator-lab serve --allow-code でコードを許可できます。",
     },
+    "legend.label": {
+        "en": "Integrators shown: press one to hide or show it in every panel",
+        "ja": "表示中の積分法：押すと、すべてのパネルでその積分法を隠す・表示する",
+    },
+    "unit.or": {"en": " or ", "ja": " または "},
+    # a line about an integrator (legend chips, bodies' hover): views.scene.integrator_about
+    "about": {
+        "en": "{title}: {order}, {kind}, {how}. {description}",
+        "ja": "{title}：{order}、{kind}、{how}。{description}",
+    },
+    "about.order": {"en": "order {order}", "ja": "{order} 次"},
+    "about.order_note": {"en": "order {order} ({note})", "ja": "{order} 次（{note}）"},
+    "about.symplectic": {"en": "symplectic", "ja": "シンプレクティック"},
+    "about.not_symplectic": {"en": "not symplectic", "ja": "非シンプレクティック"},
+    "about.explicit": {"en": "explicit", "ja": "陽的"},
+    "about.implicit": {"en": "implicit", "ja": "陰的"},
     # -- booting Python in the page
     "boot.failed": {
         "en": "The simulation could not start: {file} did not load ({detail}). {advice}",
@@ -529,6 +545,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "ja": "{seconds} 秒たっても起動中です（{what} を読み込み中）。回線が遅いと時間が"
         "かかります。変化がなければページを再読み込みしてください。",
     },
+    # what the worker is loading (static/worker.mjs posts the key with its English text)
+    "boot.python": {"en": "Loading Python (Pyodide)…", "ja": "Python（Pyodide）を読み込み中…"},
+    "boot.core": {"en": "Loading the physics core…", "ja": "物理計算のコアを読み込み中…"},
     "boot.slow.short": {"en": "Still loading {what}…", "ja": "{what} を読み込み中…"},
     "boot.reload": {
         "en": "Reload the page to try again.",
@@ -723,6 +742,29 @@ LESSONS_JA = {
         "F/(m k)·(1 − k·dt) は、dt = 0.1 s では 20 m/s ではなく 19 m/s です。",
     ),
 }
+#: the integrators' one-line descriptions (``about.NAME``; English: the core's description)
+INTEGRATOR_DESCRIPTIONS_JA = {
+    "euler": "x += v dt; v += a(x) dt、どちらも古い状態から：1 次、どの振動子でも"
+    "エネルギーが増える",
+    "symplectic-euler": "v += a(x) dt; x += v dt は新しい v で：1 次、シンプレクティック、"
+    "エネルギー誤差は有界。ほとんどのゲームエンジンが使う方法",
+    "velocity-verlet": "半キック、ドリフト、半キック：2 次、シンプレクティック、時間反転対称、"
+    "1 ステップに力の評価 1 回",
+    "leapfrog": "半ドリフト、キック、半ドリフト：2 次、シンプレクティック、時間反転対称",
+    "midpoint": "オイラー法で半ステップ進み、その中点の傾きで 1 ステップ：2 次",
+    "heun": "台形則の予測子・修正子（陽的 RK2）：2 次",
+    "rk4": "古典的な 4 段のルンゲ＝クッタ法：4 次、非シンプレクティック：大きな dt では振動子の"
+    "エネルギーを少しずつ失う",
+    "implicit-euler": "後退オイラー法：1 次、無条件安定、エネルギーを人工的に減衰させる",
+    "implicit-midpoint": "陰的中点則：2 次、シンプレクティック、A 安定、時間反転対称",
+    "yoshida4": "速度ベルレ法の 3 つの小ステップ（1 つは時間を逆向きに）：4 次、シンプレクティック",
+    "rk45": "埋め込み型の適応 RK 対（誤差制御、rtol 1e-9）：高精度の参照解。評価回数は内部ステップ"
+    "ごと",
+}
+#: the order notes of the integrators (``order_note()``) in Japanese
+ORDER_NOTES_JA = {
+    "2 with velocity-dependent forces such as damping": "減衰など速度に依存する力では 2 次"
+}
 #: the phase plot's axis words (``phase.x.SYSTEM``, ``phase.y.SYSTEM``), put before the
 #: symbols of scene.phase_labels; by the unit of the first coordinate
 PHASE_WORDS_JA = {"rad": ("角度", "角速度"), "m": ("位置", "速度")}
@@ -734,6 +776,31 @@ def _label_ja(name: str) -> str:
     text = re.sub(r" \((\d)(?:st|nd|rd|th) if damped\)", r"（減衰ありは \1 次）", text)
     text = re.sub(r"(\d)(?:st|nd|rd|th) order", r"\1 次", text)
     return text.replace("· symplectic", "· シンプレクティック")
+
+
+def _about(name: str, lang: str) -> str:
+    """:func:`scene.integrator_about` in ``lang``: title, order, symplectic or not, explicit
+    or implicit, what it does ("" where a description is missing)."""
+    cls = INTEGRATORS[name]
+    description = INTEGRATOR_DESCRIPTIONS_JA.get(name, "")
+    title = INTEGRATOR_TITLES_JA.get(name, "")
+    if not (description and title):
+        return ""
+    note = cls.order_note()
+    order = (
+        _fixed("about.order_note", lang, order=cls.order, note=ORDER_NOTES_JA.get(note, note))
+        if note
+        else _fixed("about.order", lang, order=cls.order)
+    )
+    return _fixed(
+        "about",
+        lang,
+        title=title,
+        order=order,
+        kind=_fixed("about.symplectic" if cls.symplectic else "about.not_symplectic", lang),
+        how=_fixed("about.implicit" if cls.implicit else "about.explicit", lang),
+        description=description,
+    )
 
 
 def _title(label: str, symbol: str, unit: str) -> str:
@@ -784,6 +851,7 @@ def _declared() -> dict[str, dict[str, str]]:
             "ja": INTEGRATOR_TITLES_JA.get(name, ""),
         }
         out[f"label.{name}"] = {"en": integrator_label(name), "ja": _label_ja(name)}
+        out[f"about.{name}"] = {"en": integrator_about(name), "ja": _about(name, "ja")}
     return out
 
 
@@ -891,8 +959,9 @@ def _fixed(key: str, lang: str, **values) -> str:
     return template.format(**values) if values else template
 
 
-def _with_unit(words: str, p) -> str:
-    return f"{words} {p.unit}" if p.unit else words
+def _with_unit(words: str, p, lang: str = DEFAULT_LANGUAGE) -> str:
+    unit = p.unit.replace(" or ", _fixed("unit.or", lang))
+    return f"{words} {unit}" if unit else words
 
 
 def expected(p, lang: str = DEFAULT_LANGUAGE) -> str:
@@ -907,7 +976,9 @@ def expected(p, lang: str = DEFAULT_LANGUAGE) -> str:
     high = "" if hi is None else _fixed("range.below" if p.max_open else up_to, lang, hi=hi)
     join = _fixed("range.join_open" if p.min_open and hi is not None else "range.join", lang)
     words = join.join(part for part in (low, high) if part)
-    return _with_unit(_fixed("range.expected", lang, what=what, span=words) if words else what, p)
+    return _with_unit(
+        _fixed("range.expected", lang, what=what, span=words) if words else what, p, lang
+    )
 
 
 def span(p, lang: str = DEFAULT_LANGUAGE) -> str:
@@ -927,7 +998,7 @@ def span(p, lang: str = DEFAULT_LANGUAGE) -> str:
         if excluded
         else ""
     )
-    return _with_unit(f"{lo}–{hi}", p) + note
+    return _with_unit(f"{lo}–{hi}", p, lang) + note
 
 
 def param_name(system: str, p, lang: str = DEFAULT_LANGUAGE) -> str:
