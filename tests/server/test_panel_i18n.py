@@ -131,6 +131,9 @@ def test_lessons_clamps_refusals_and_studies_are_said_in_japanese():
         assert i18n.text("lesson.implicit-damps.text", "ja") in note
         board.lesson = ""
         board._update(0.0, show=True)
+        # the bodies' hover text describes each integrator in Japanese
+        bodies = board.panels["pendulum"].scene_sources["bodies"].data
+        assert bodies["about"] == [i18n.text(f"about.{n}", "ja") for n in bodies["integrator"]]
         # a drag of a cradle ball to 2 rad, past the declared 0 to 1.5 rad: clamped, said
         run = board.runs["cradle"]
         (px, py), (ox, oy) = run.scene.geometry.pivots[0], run.scene.offsets[0]

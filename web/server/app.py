@@ -831,7 +831,7 @@ class Dashboard(pn.viewable.Viewer):
         run, models = self.runs[name], self.panels[name]
 
         def show():
-            models.apply_scene(run.scene)
+            models.apply_scene(run.scene, self.lang)
             models.set_integrators(run.integrators)
             models.set_exact_curve(exact_curve(run.system))
 
