@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .integrators import DEFAULT_INTEGRATORS, INTEGRATORS, ConvergenceError, get_integrator
-from .params import Param
+from .params import Param, ParamError
 from .runner import Runner
 from .simulate import SimulationResult, simulate, simulate_many
 from .study import Study, StudyResult, study
@@ -35,6 +35,7 @@ __all__ = [
     "SimulationResult",
     "ConvergenceError",
     "Param",
+    "ParamError",
     "catalog",
     "Study",
     "StudyResult",

@@ -14,6 +14,18 @@ from typing import Any, Literal, TypeAlias, overload
 Value: TypeAlias = float | int | str
 
 
+class ParamError(ValueError):
+    """A value that a parameter does not accept. ``str()`` is the English sentence; the parts
+    let a view say it in another language: ``owner`` (the system's name, or ""), ``param``
+    (the declaration, with the range that applied) and ``value`` (what was given)."""
+
+    def __init__(self, message: str, *, owner: str, param: Param, value: object) -> None:
+        super().__init__(message)
+        self.owner = owner
+        self.param = param
+        self.value = value
+
+
 @dataclass(frozen=True)
 class Param:
     """One tunable parameter of a system.
@@ -61,25 +73,36 @@ class Param:
 
     def validate(self, value: object, *, owner: str = "") -> Value:
         """Return ``value`` converted to this parameter's type, or raise ``ValueError``."""
-        label = f"{owner} parameter '{self.name}'" if owner else f"parameter '{self.name}'"
         if self.kind == "choice":
             if isinstance(value, str) and value in self.choices:
                 return value
-            raise ValueError(f"{label}: got {value!r}, expected {self.accepted()}")
+            raise self.error(value, owner=owner)
         number = _to_number(value)
         if number is None or not math.isfinite(number):
-            raise ValueError(f"{label}: got {value!r}, expected {self.accepted()}")
+            raise self.error(value, owner=owner)
         if self.kind == "int":
             if number != int(number):
-                raise ValueError(f"{label}: got {value!r}, expected {self.accepted()}")
+                raise self.error(value, owner=owner)
             number = int(number)
         else:
             number = float(number)
         if self.min is not None and (number < self.min or (self.min_open and number == self.min)):
-            raise ValueError(f"{label}: got {value!r}, expected {self.accepted()}")
+            raise self.error(value, owner=owner)
         if self.max is not None and (number > self.max or (self.max_open and number == self.max)):
-            raise ValueError(f"{label}: got {value!r}, expected {self.accepted()}")
+            raise self.error(value, owner=owner)
         return number
+
+    def error(self, value: object, *, owner: str = "", note: str = "") -> ParamError:
+        """The error that refuses ``value``: names the parameter, ``value`` and what is
+        accepted (then ``note``, in parentheses)."""
+        label = f"{owner} parameter '{self.name}'" if owner else f"parameter '{self.name}'"
+        extra = f" ({note})" if note else ""
+        return ParamError(
+            f"{label}: got {value!r}, expected {self.accepted()}{extra}",
+            owner=owner,
+            param=self,
+            value=value,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {

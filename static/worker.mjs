@@ -27,11 +27,12 @@
 //                   {type: "ping", id}                        the page checks the worker
 //                                                             still answers (user code may
 //                                                             never return)
-//   worker -> page  {type: "progress", text, step} while booting,
+//   worker -> page  {type: "progress", text, key, step} while booting (key: the catalog's),
 //                   {type: "baked", bytes | error}  the baked frames' file, as downloaded
 //                   {type: "ready", timings, boot: "snapshot" | "plain", fallback}
 //                   {type: "boot-error", file, detail, step}  Python could not start
-//                   {type: "layout", layout, errors}          a system was (re)built or reset
+//                   {type: "layout", layout, errors, refused} a system was (re)built or reset
+//                                                            (refused: views.live.refusal)
 //                   {type: "frame", systems: {name: {time, rtf, lanes, diverged, data}}}
 //                   {type: "study", system, progress, [columns, done, csv, ...] | error}
 //                   {type: "error", text}
@@ -225,7 +226,7 @@ async function bootPython() {
   const config = await bootConfig; // sent with the worker's start: no wait
   const files = bootFiles(config);
   step = files.module;
-  post({ type: "progress", text: "Loading Python (Pyodide)…", step });
+  post({ type: "progress", text: "Loading Python (Pyodide)…", key: "boot.python", step });
   // the three downloads start together: the snapshot, Pyodide's module and the core
   const frozen = fetchSnapshot(config.snapshot);
   const archive = fetch(files.archiveURL).then(async (response) => {
@@ -241,7 +242,7 @@ async function bootPython() {
     throw error;
   }
   step = files.pyodideStep;
-  post({ type: "progress", text: "Loading Python (Pyodide)…", step });
+  post({ type: "progress", text: "Loading Python (Pyodide)…", key: "boot.python", step });
   const snapshot = await frozen;
   await drawn;
   let pyodide = null;
@@ -258,13 +259,13 @@ async function bootPython() {
   }
   if (!pyodide) {
     console.info(`Integrator Lab: starting Python without the snapshot (${fallback})`);
-    post({ type: "progress", text: "Loading Python (Pyodide)…", step });
+    post({ type: "progress", text: "Loading Python (Pyodide)…", key: "boot.python", step });
     pyodide = await loadPyodide({ indexURL: files.pyodideURL.href, packages: [] });
   }
   if (bootFailed) return; // a file failed, yet Pyodide went on: do not pretend to run
   timings.pyodide = performance.now();
   step = files.coreStep;
-  post({ type: "progress", text: "Loading the physics core…", step });
+  post({ type: "progress", text: "Loading the physics core…", key: "boot.core", step });
   // the snapshot holds the imported modules, not their files: unpack them either way, for a
   // module imported later
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from ..contact import LAWS, MIN_RESTITUTION, damping_for_restitution
@@ -177,9 +178,9 @@ class Cradle(System):
         self.coordinates = tuple(f"theta{i}" for i in range(n))
         self.coordinate_units = ("rad",) * n
         if p["lifted"] > n:
-            raise ValueError(
-                f"cradle parameter 'lifted': got {p['lifted']!r}, expected an "
-                f"integer in [0, {n}] (at most 'balls')"
+            lifted = next(q for q in self.PARAMS if q.name == "lifted")
+            raise replace(lifted, min=0, max=n).error(
+                p["lifted"], owner="cradle", note="at most 'balls'"
             )
         self.length, self.radius, self.gravity = p["length"], p["radius"], p["gravity"]
         self.k, self.law = p["stiffness"], p["contact"]

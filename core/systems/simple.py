@@ -4,6 +4,7 @@ scaling that game engines use in place of drag."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from ..params import Param
 from .base import ExactState, Matrix, System, Vector
@@ -157,9 +158,9 @@ class Drag(System):
         self.model = p["model"]
         self.accel = self.force / self.mass
         if self.model == "bullet" and self.k >= 1.0:
-            raise ValueError(
-                f"drag parameter 'drag': got {self.k!r}, expected a number in "
-                "[0, 1) 1/s for model bullet (fraction of velocity lost per second)"
+            drag = next(q for q in self.PARAMS if q.name == "drag")
+            raise replace(drag, max=1.0, max_open=True).error(
+                self.k, owner="drag", note="for model bullet: fraction of velocity lost per second"
             )
         # decay rate of the exact solution
         self.rate = -math.log1p(-self.k) if self.model == "bullet" else self.k

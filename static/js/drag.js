@@ -12,7 +12,8 @@
 // to its left are lifted (`lifted`), pulled out to the left by `angle` (the declarations only
 // lift the leftmost balls, to the left, from 0 to 1.5 rad).
 
-import { DECL, SYSTEMS } from "./data.js";
+import { SYSTEMS } from "./data.js";
+import { systemTitle, t } from "./i18n.js";
 import { live } from "./live.js";
 import { model } from "./models.js";
 import { paramDecl, readableName, say, span } from "./params.js";
@@ -191,10 +192,11 @@ function preview(system, params) {
 
 function clampNote(system, clamped) {
   const unit = (p) => (p.unit ? ` ${p.unit}` : "");
-  const parts = clamped.map(([p, value, set]) =>
-    `${readableName(p)}: dragged to ${value}${unit(p)}, outside ${span(p)}; set to ` +
-    `${set}${unit(p)}`);
-  say(system, `${DECL[system].title}, ${parts.join("; ")}.`);
+  const parts = clamped.map(([p, value, set]) => t("drag.clamped", {
+    name: readableName(p, system), value: `${value}${unit(p)}`, span: span(p),
+    set: `${set}${unit(p)}`,
+  }));
+  say(system, t("drag.note", { system: systemTitle(system), parts: parts.join(t("drag.join")) }));
 }
 
 let drag = null; // {system, lane, ball, pointerId, view, params}

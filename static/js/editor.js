@@ -13,6 +13,7 @@
 // has read it and pressed Run. Nothing from the link is ever inserted as HTML.
 
 import { data, DECL } from "./data.js";
+import { systemTitle, t } from "./i18n.js";
 import { message } from "./messages.js";
 import { applyView } from "./plots.js";
 import { showLegend } from "./legend.js";
@@ -21,8 +22,8 @@ import { send } from "./worker.js";
 import { methodHooks, userMethod } from "./method.js";
 
 const FRAGMENT_KEY = "method";
-const KIND_TITLES = { python: "Python code", tableau: "Butcher tableau (explicit Runge–Kutta)",
-                      splitting: "Splitting (drifts and kicks)" };
+// the kinds of method; their titles are the catalog's editor.kind.KIND
+const KINDS = ["python", "tableau", "splitting"];
 const MAX_STAGES = 16; // core.custom.MAX_STAGES
 const MAX_STEPS = 64; // core.custom.MAX_SEQUENCE
 const MAX_FRAGMENT_CHARS = 200000; // a code of 100 000 characters compresses well below that
@@ -37,6 +38,8 @@ function node(tag, attrs, children) {
   const element = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
     if (key === "text") element.textContent = value;
+    // a fixed text of the catalog: localize.js sets it again when the language changes
+    else if (key === "i18n") element.textContent = t(element.dataset.i18n = value);
     else if (key === "hidden") element.hidden = Boolean(value);
     else element.setAttribute(key, value);
   }
@@ -84,7 +87,7 @@ function makeCodeBox(host, text) {
   }
   editorRefs.fallbackNote.hidden = false;
   const area = node("textarea", { class: "il-editor-textarea", spellcheck: "false",
-                                  "aria-label": "Python code of your method", rows: "16" });
+                                  "aria-label": t("editor.code"), rows: "16" });
   area.value = text;
   host.appendChild(area);
   return {
@@ -161,7 +164,7 @@ function readTableau() {
 function resizeTableau() {
   const stages = Math.round(Number(editorRefs.stages.value));
   if (!(stages >= 1 && stages <= MAX_STAGES)) {
-    showProblems([`stages: got ${editorRefs.stages.value}, expected 1 to ${MAX_STAGES}`]);
+    showProblems([t("editor.stages.bad", { got: editorRefs.stages.value, max: MAX_STAGES })]);
     return;
   }
   const old = readTableau();
@@ -173,13 +176,13 @@ function resizeTableau() {
 }
 
 function splittingRow(kind, weight) {
-  const select = node("select", { "aria-label": "kick or drift", class: "il-editor-move" },
+  const select = node("select", { "aria-label": t("editor.move"), class: "il-editor-move" },
     ["drift", "kick"].map((k) => node("option", { value: k, text: k })));
   select.value = kind === "kick" ? "kick" : "drift";
   const input = node("input", { type: "text", inputmode: "decimal", class: "il-editor-entry",
-                                "aria-label": "weight", value: String(weight ?? 0) });
-  const remove = node("button", { type: "button", class: "il-editor-small", text: "Remove",
-                                  "aria-label": "remove this step" });
+                                "aria-label": t("editor.weight"), value: String(weight ?? 0) });
+  const remove = node("button", { type: "button", class: "il-editor-small", i18n: "editor.remove",
+                                  "aria-label": t("editor.remove_step") });
   const row = node("li", {}, [select, input, remove]);
   remove.addEventListener("click", () => row.remove());
   return row;
@@ -197,7 +200,7 @@ function readSplitting() {
 // -- the definition in the editor ---------------------------------------------------------
 function showKind(kind) {
   editorRefs.kind.value = kind;
-  for (const k of Object.keys(KIND_TITLES)) editorRefs[k].hidden = k !== kind;
+  for (const k of KINDS) editorRefs[k].hidden = k !== kind;
 }
 
 function loadDefinition(definition) {
@@ -248,7 +251,7 @@ function run(definition) {
   userMethod.answeredAt = null;
   userMethod.python = definition?.kind === "python";
   showProblems([]);
-  showInfo(definition ? "Checking and starting your method…" : "Removing your method…");
+  showInfo(t(definition ? "editor.checking" : "editor.removing"));
   send({ type: "method", id: sentId, definition });
 }
 
@@ -258,7 +261,7 @@ function onReply(reply) {
   userMethod.answeredAt = performance.now();
   userMethod.problems = reply.problems.slice();
   if (reply.problems.length) {
-    showInfo("Not running: fix what is said below and press Run again.");
+    showInfo(t("editor.fix"));
     showProblems(reply.problems);
     return; // the method that ran before goes on (the core changed nothing)
   }
@@ -271,32 +274,32 @@ function onReply(reply) {
   showLegend(); // the user's method has a chip of its own, last
   editorRefs.remove.disabled = !method;
   if (!method) {
-    showInfo("No method of yours is running.");
+    showInfo(t("editor.none"));
     setFragment("");
     return;
   }
-  showInfo(`${method.name} runs on every panel in its own colour: ${method.order_text}. ` +
-           `${method.summary}.`);
+  // the order and the summary are the core's words (English)
+  showInfo(t("editor.runs", { name: method.name, order: method.order_text,
+                              summary: method.summary }));
   encodeMethod(sentDefinition).then(
     (text) => setFragment(text.length <= MAX_FRAGMENT_CHARS ? `${FRAGMENT_KEY}=${text}` : ""),
     () => setFragment(""));
 }
 
 function onStopped(system, name, at, reason) {
-  const title = DECL[system]?.title ?? system;
-  const why = reason || "its state became non-finite or ran away";
-  stopReports.push(`${title}: ${name} stopped at t = ${Number(at.toPrecision(4))} s: ${why}`);
+  const title = DECL[system] ? systemTitle(system) : system;
+  const why = reason || t("editor.stopped.why");
+  stopReports.push(t("editor.stopped",
+    { system: title, name, at: Number(at.toPrecision(4)), why }));
   showProblems(stopReports);
 }
 
 function onReplaced(name, silentMs) {
   showLegend(); // the method no longer runs: its chip goes
   userMethod.replacedAt = performance.now();
-  const what = name ? `Your method ${name}` : "Your method";
-  const text = `${what} did not return for ${(silentMs / 1000).toFixed(1)} s (code that ` +
-    "never returns, like while True: pass), so the simulation was stopped and restarted " +
-    "without it. Your code is kept in the editor: fix it and press Run.";
-  showInfo("Not running.");
+  const what = name ? t("editor.your_method.named", { name }) : t("editor.your_method");
+  const text = t("editor.hung", { what, seconds: (silentMs / 1000).toFixed(1) });
+  showInfo(t("editor.not_running"));
   showProblems([text]);
   message(text);
   editorRefs.remove.disabled = true;
@@ -319,8 +322,8 @@ async function decodeMethod(text) {
   const bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
   const definition = JSON.parse(await new Response(stream).text());
-  if (!definition || typeof definition !== "object" || !(definition.kind in KIND_TITLES)) {
-    throw new Error(`expected a method of kind ${Object.keys(KIND_TITLES).join(", ")}`);
+  if (!definition || typeof definition !== "object" || !KINDS.includes(definition.kind)) {
+    throw new Error(`expected a method of kind ${KINDS.join(", ")}`);
   }
   return definition;
 }
@@ -330,7 +333,7 @@ function methodFromLink() {
   const text = params.get(FRAGMENT_KEY);
   if (!text) return;
   if (text.length > MAX_FRAGMENT_CHARS) {
-    message(`The link's method is too long (${text.length} characters); it was left out.`);
+    message(t("editor.too_long", { chars: text.length }));
     setFragment("");
     return;
   }
@@ -340,15 +343,13 @@ function methodFromLink() {
     if (definition.kind === "python") {
       // code from a link runs only once the visitor has read it and asked for it
       userMethod.python = true;
-      showInfo("This link brings a method written in Python. It has not run: read the " +
-               "code below, then press Run to race it against the built-ins.");
+      showInfo(t("editor.python_link"));
       editorRefs.run.classList.add("il-editor-attention");
     } else {
       run(definition); // a tableau or a splitting is data: it runs at once
     }
   }, (error) => {
-    message(`The link's method could not be read (${error?.message ?? error}); it was ` +
-            "left out.");
+    message(t("editor.unreadable", { error: error?.message ?? error }));
     setFragment("");
   });
 }
@@ -356,63 +357,57 @@ function methodFromLink() {
 // -- building the editor --------------------------------------------------------------------
 export function initEditor() {
   const templates = data.methodTemplates || {};
-  const kind = node("select", { id: "il-editor-kind", "aria-label": "kind of method" },
-    Object.entries(KIND_TITLES).map(([k, title]) => node("option", { value: k, text: title })));
-  const template = node("select", { id: "il-editor-template", "aria-label": "template" },
-    [node("option", { value: "", text: "Start from a template…" }),
+  const kind = node("select", { id: "il-editor-kind", "aria-label": t("editor.kind") },
+    KINDS.map((k) => node("option", { value: k, i18n: `editor.kind.${k}` })));
+  const template = node("select", { id: "il-editor-template", "aria-label": t("editor.template") },
+    [node("option", { value: "", i18n: "editor.template.choose" }),
      ...Object.entries(templates).map(([id, t]) => node("option", { value: id, text: t.title }))]);
   const name = node("input", { id: "il-editor-name", type: "text", maxlength: "40",
-                               placeholder: "my-method", "aria-label": "name of your method" });
+                               placeholder: "my-method", "aria-label": t("editor.name.label") });
   editorRefs.kind = kind;
   editorRefs.name = name;
   editorRefs.fallbackNote = node("p", { class: "il-editor-note", hidden: true,
-    text: "The code editor (static/vendor/editor.js) is not part of this page: a plain " +
-          "text box instead, without highlighting or line numbers." });
+    i18n: "editor.fallback" });
   const codeHost = node("div", { id: "il-editor-code", class: "il-editor-code" });
   editorRefs.codeHost = codeHost;
   editorRefs.python = node("div", { class: "il-editor-part" }, [
-    node("p", { class: "il-editor-hint", text: "Define step(accel, q, v, t, dt) returning " +
-      "(q, v); accel(q, v, t) gives the accelerations. Optionally NAME = \"...\" and " +
-      "ORDER = n." }),
+    node("p", { class: "il-editor-hint", i18n: "editor.python.hint" }),
     editorRefs.fallbackNote, codeHost]);
   editorRefs.stages = node("input", { id: "il-editor-stages", type: "number", min: "1",
                                       max: String(MAX_STAGES), value: "2" });
   editorRefs.grid = node("table", { class: "il-editor-grid", id: "il-editor-grid" });
   editorRefs.tableau = node("div", { class: "il-editor-part" }, [
-    node("label", { class: "il-editor-label" }, [document.createTextNode("Stages "),
-                                                  editorRefs.stages]),
-    node("p", { class: "il-editor-hint", text: "Entries are numbers or fractions such as " +
-      "2/3; a is strictly lower triangular (explicit), each row of a sums to its c." }),
+    node("label", { class: "il-editor-label" }, [node("span", { i18n: "editor.stages" }),
+                                                  document.createTextNode(" "), editorRefs.stages]),
+    node("p", { class: "il-editor-hint", i18n: "editor.tableau.hint" }),
     editorRefs.grid]);
   editorRefs.sequence = node("ol", { class: "il-editor-sequence", id: "il-editor-sequence" });
   const addStep = node("button", { type: "button", class: "il-editor-small",
-                                   text: "Add a step" });
+                                   i18n: "editor.add_step" });
   editorRefs.splitting = node("div", { class: "il-editor-part" }, [
-    node("p", { class: "il-editor-hint", text: "A drift moves q += w·dt·v, a kick " +
-      "v += w·dt·a; the drift weights and the kick weights each sum to 1." }),
+    node("p", { class: "il-editor-hint", i18n: "editor.splitting.hint" }),
     editorRefs.sequence, addStep]);
   editorRefs.run = node("button", { type: "button", id: "il-editor-run",
-                                    class: "il-editor-button", text: "Run" });
+                                    class: "il-editor-button", i18n: "editor.run" });
   editorRefs.remove = node("button", { type: "button", id: "il-editor-remove",
-                                       class: "il-editor-button", text: "Remove" });
+                                       class: "il-editor-button", i18n: "editor.remove" });
   editorRefs.remove.disabled = true;
   editorRefs.info = node("p", { id: "il-editor-info", class: "il-editor-info", role: "status",
-                                text: "Write a method, or start from a template, and press Run." });
+                                text: t("editor.ready") });
   editorRefs.error = node("pre", { id: "il-editor-error", class: "il-editor-error",
                                    role: "alert", hidden: true });
-  const summary = node("summary", { text: "Add your method" });
+  const summary = node("summary", { i18n: "editor.title" });
   editorRefs.details = node("details", { class: "il-editor-details" }, [
     summary,
-    node("p", { class: "il-editor-hint", text: "Race your own integrator against the " +
-      "selected ones: it runs on every panel in its own colour (magenta). Your code runs " +
-      "only in this browser tab." }),
+    node("p", { class: "il-editor-hint", i18n: "editor.intro" }),
     node("div", { class: "il-editor-bar" }, [template, kind,
-      node("label", { class: "il-editor-label" }, [document.createTextNode("Name "), name])]),
+      node("label", { class: "il-editor-label" }, [node("span", { i18n: "editor.name" }),
+                                                    document.createTextNode(" "), name])]),
     editorRefs.python, editorRefs.tableau, editorRefs.splitting,
     node("div", { class: "il-editor-actions" }, [editorRefs.run, editorRefs.remove]),
     editorRefs.info, editorRefs.error]);
   const section = node("section", { id: "il-editor", class: "il-editor",
-                                    "aria-label": "Add your method" }, [editorRefs.details]);
+                                    "aria-label": t("editor.title") }, [editorRefs.details]);
   document.getElementById("il-panels").after(section);
   section.hidden = state.embed;
 

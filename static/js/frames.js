@@ -1,9 +1,10 @@
 // Integrator Lab page: applying what the worker sends: a system's layout (after a start or a
 // reset) and its frames (scene, samples in batches, divergence marks, alerts, status).
 
-import { data, DEFAULTS, ROLLOVER, COLUMNS, SCENE_LAYOUT, STATUS_INTERVAL_MS,
+import { data, DEFAULTS, INTEGRATORS, ROLLOVER, COLUMNS, SCENE_LAYOUT, STATUS_INTERVAL_MS,
   STREAM_INTERVAL_MS } from "./data.js";
 import { t } from "./i18n.js";
+import { onLanguage } from "./localize.js";
 import { message } from "./messages.js";
 import { state, saveState } from "./urlstate.js";
 import { live, divergedText, setStatusText } from "./live.js";
@@ -41,7 +42,7 @@ export function applyLayout(layout, errors) {
   entry.scene = {};
   for (const [role, columns] of SCENE_LAYOUT) {
     // static columns (colours, sizes, ...) stay; the moving ones wait for the first frame
-    entry.scene[role] = layout[role] || {};
+    entry.scene[role] = withAbouts(layout[role] || {});
     const next = Object.assign({}, entry.scene[role]);
     for (const c of columns) next[c] = new Array(layout.counts[role]).fill(NaN);
     model(`${system}:scene:${role}`).data = next;
@@ -59,6 +60,25 @@ export function applyLayout(layout, errors) {
   entry.counts = layout.counts;
   setStatusText(system, 0, null);
 }
+
+// The bodies' hover texts (the "about" column, views.scene's English) in the page's language
+function withAbouts(columns) {
+  if (!columns.about || !columns.integrator) return columns;
+  const about = Array.from(columns.integrator, (name, i) =>
+    (INTEGRATORS.includes(name) ? t(`about.${name}`) : columns.about[i]));
+  return Object.assign({}, columns, { about });
+}
+onLanguage(() => {
+  for (const [system, entry] of Object.entries(live.systems)) {
+    for (const role of Object.keys(entry.scene || {})) {
+      entry.scene[role] = withAbouts(entry.scene[role]);
+      const source = model(`${system}:scene:${role}`);
+      if (entry.scene[role].about && source.data.about) {
+        source.data = Object.assign({}, source.data, { about: entry.scene[role].about });
+      }
+    }
+  }
+});
 
 // The scenes drawn at build time show the default integrators and parameters. A system the
 // URL sets otherwise shows none of them (its lanes, bodies, pivots would be the wrong ones):

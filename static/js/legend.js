@@ -31,7 +31,6 @@ export function showLegend() {
         chip.className = "il-chip";
         chip.dataset.integrator = name;
         chip.style.setProperty("--il-chip-color", data.colors[name] || "#555555");
-        chip.title = data.abouts[name] || name;
         const swatch = document.createElement("span");
         swatch.className = "il-chip-swatch";
         swatch.setAttribute("aria-hidden", "true");
@@ -49,6 +48,7 @@ export function showLegend() {
       : data.labels[name] || name;
     const label = chip.querySelector(".il-chip-label");
     if (label.textContent !== text) label.textContent = text;
+    chip.title = INTEGRATORS.includes(name) ? t(`about.${name}`) : data.abouts[name] || name;
     chip.setAttribute("aria-pressed", String(!state.hidden.includes(chip.dataset.integrator)));
   }
 }

@@ -23,6 +23,7 @@ function localizeDocument() {
   for (const section of document.querySelectorAll(".il-panel[data-system]")) {
     section.setAttribute("aria-label", t(`system.${section.dataset.system}`));
   }
+  document.getElementById("il-legend").setAttribute("aria-label", t("legend.label"));
   const nav = document.getElementById("il-lang");
   nav.setAttribute("aria-label", t("page.language"));
   for (const button of nav.querySelectorAll("button[data-lang]")) {

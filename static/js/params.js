@@ -2,7 +2,7 @@
 // declarations (as Param.validate does) and says why a value was refused.
 
 import { data, DECL } from "./data.js";
-import { paramLabel, systemTitle, t } from "./i18n.js";
+import { language, paramLabel, systemTitle, t } from "./i18n.js";
 import { message, quote } from "./messages.js";
 import { model, quietly } from "./models.js";
 
@@ -68,7 +68,7 @@ function shortNumber(x) {
   return String(Number(x.toPrecision(6)));
 }
 function withUnit(text, p) {
-  return p.unit ? `${text} ${p.unit}` : text;
+  return p.unit ? `${text} ${p.unit.replace(" or ", t("unit.or"))}` : text;
 }
 export function expected(p) {
   if (p.kind === "choice") return t("range.one_of", { names: p.choices.join(", ") });
@@ -128,4 +128,22 @@ function rejection(system, p, typed, kept) {
   if (!Number.isFinite(x)) return t("reject.nan", { ...parts, text: quote(text) });
   if (p.kind === "int" && !Number.isInteger(x)) return t("reject.int", parts);
   return t("reject.range", parts);
+}
+
+// A value the core refused (views.live.refusal: system, parameter, value, the range that
+// applied): said in the page's language from those parts. In English, or for any other
+// objection (no parts), the core's own sentences: nothing is lost.
+export function coreErrors(errors, refused) {
+  const declared = refused && paramDecl(refused.system, refused.param);
+  if (!declared || language() === "en") return errors || [];
+  const system = refused.system;
+  // Python's None arrives as undefined: an unbounded end is null, as in the declarations
+  const p = Object.assign({}, declared, {
+    min: refused.min ?? null, max: refused.max ?? null,
+    min_open: Boolean(refused.min_open), max_open: Boolean(refused.max_open),
+  });
+  const value = typeof refused.value === "string" ? quote(refused.value) : refused.value;
+  const error = t("core.rejected", { system: systemTitle(system), name: readableName(p, system),
+                                     value, expected: expected(p) });
+  return [t(refused.then === "kept" ? "core.kept" : "core.defaults", { error })];
 }

@@ -4,9 +4,12 @@
 // each is a view of the lab (a link query) and two sentences of what to look for. A lesson
 // is a plain link (`?lesson=ID&...`): choosing one loads that view as any shared link does,
 // so it also works from a bookmark or a new tab; the page then shows the lesson's note until
-// it is closed. Text goes in as textContent, never as HTML.
+// it is closed. Text goes in as textContent, never as HTML; in the page's language (the
+// catalog's lesson.ID.title and lesson.ID.text), again when the language changes.
 
 import { data } from "./data.js";
+import { t } from "./i18n.js";
+import { onLanguage } from "./localize.js";
 import { state, saveState } from "./urlstate.js";
 
 function lessonHref(lesson) {
@@ -32,15 +35,12 @@ function menu() {
   details.className = "il-lessons";
   details.id = "il-lessons";
   const summary = document.createElement("summary");
-  summary.textContent = "Lessons";
-  summary.title = "One-click views that each show one thing an integrator does";
   details.appendChild(summary);
   const list = document.createElement("ol");
   for (const lesson of data.lessons) {
     const item = document.createElement("li");
     const link = document.createElement("a");
     link.href = lessonHref(lesson);
-    link.textContent = lesson.title;
     link.dataset.lesson = lesson.id;
     if (lesson.id === state.lesson) link.setAttribute("aria-current", "page");
     item.appendChild(link);
@@ -60,23 +60,18 @@ function menu() {
   return details;
 }
 
-function note(lesson) {
+function note() {
   const box = document.createElement("aside");
   box.className = "il-lesson";
   box.id = "il-lesson";
-  box.setAttribute("aria-label", "What to look for");
   const title = document.createElement("strong");
-  title.textContent = `Lesson: ${lesson.title}. `;
   box.appendChild(title);
   const text = document.createElement("span");
-  appendText(text, lesson.text);
   box.appendChild(text);
   const close = document.createElement("button");
   close.type = "button";
   close.className = "il-lesson-close";
   close.textContent = "×";
-  close.title = "Close this note";
-  close.setAttribute("aria-label", "Close the lesson's note");
   close.addEventListener("click", () => {
     box.remove();
     state.lesson = null;
@@ -94,5 +89,30 @@ export function showLessons() {
   if (!controls || !Array.isArray(data.lessons)) return;
   controls.before(menu());
   const lesson = data.lessons.find((l) => l.id === state.lesson);
-  if (lesson) controls.before(note(lesson));
+  if (lesson) controls.before(note());
+  onLanguage(localizeLessons);
+}
+
+const lessonTitle = (lesson) => t(`lesson.${lesson.id}.title`);
+// the menu's and the note's texts in the current language
+function localizeLessons() {
+  const details = document.getElementById("il-lessons");
+  if (!details) return;
+  const summary = details.querySelector("summary");
+  summary.textContent = t("lesson.menu");
+  summary.title = t("lesson.menu.tip");
+  for (const link of details.querySelectorAll("a[data-lesson]")) {
+    link.textContent = lessonTitle({ id: link.dataset.lesson });
+  }
+  const box = document.getElementById("il-lesson");
+  const lesson = box && data.lessons.find((l) => l.id === state.lesson);
+  if (!lesson) return;
+  box.setAttribute("aria-label", t("lesson.look_for"));
+  box.querySelector("strong").textContent = t("lesson.note", { title: lessonTitle(lesson) });
+  const text = box.querySelector("span");
+  text.replaceChildren();
+  appendText(text, t(`lesson.${lesson.id}.text`));
+  const close = box.querySelector("button");
+  close.title = t("lesson.close");
+  close.setAttribute("aria-label", t("lesson.close.label"));
 }

@@ -7,6 +7,7 @@
 
 import { data, SYSTEMS } from "./data.js";
 import { t } from "./i18n.js";
+import { onLanguage } from "./localize.js";
 import { findModel } from "./models.js";
 import { saveState, state } from "./urlstate.js";
 import { send, handlers } from "./worker.js";
@@ -63,10 +64,12 @@ function buildBlock(system) {
     let input;
     if (kind === "select") {
       input = el("select", { id });
-      for (const m of STUDY.measures) input.appendChild(el("option", { value: m }, STUDY.measureLabels[m]));
+      for (const m of STUDY.measures) {
+        input.appendChild(textEl("option", { value: m }, `study.measure.${m}`));
+      }
     } else {
       input = el("input", { id, type: "text", inputmode: "decimal", size: "7" });
-      if (field === "dt_max" || field === "dt_min") input.placeholder = "auto";
+      if (field === "dt_max" || field === "dt_min") input.placeholder = t("study.auto");
     }
     input.title = studyExpected(field);
     input.addEventListener("change", () => settingChanged(system, field, input));
@@ -121,8 +124,8 @@ function settingChanged(system, field, input) {
   const x = checkStudySetting(field, input.value);
   const name = [...STUDY_KEYS].find(([, f]) => f === field)[0];
   if (x === undefined) {
-    showError(system, `Study setting "${name}": got ${JSON.stringify(input.value)}, expected ` +
-              `${studyExpected(field)}; keeping ${studySettings(state, system)[field] ?? "auto"}.`);
+    showError(system, t("study.setting", { name, raw: JSON.stringify(input.value),
+      expected: studyExpected(field), kept: studySettings(state, system)[field] ?? t("study.auto") }));
     showSettings(system);
     return;
   }
@@ -160,6 +163,7 @@ function setOpen(system, open, byUser) {
     for (const [role, id] of Object.entries(item.roots)) roots[id] = `il-study-${system}-${role}`;
     view.drawn = Bokeh.embed.embed_items({ [`il-study-${system}`]: item.doc },
       [{ docid: `il-study-${system}`, roots, root_ids: Object.keys(roots) }]);
+    view.drawn.then(() => localizeStudy(system));
   }
   if (!view.running && !view.done) view.drawn.then(() => startStudy(system));
 }
@@ -226,10 +230,9 @@ function receiveStudy(msg) {
     const source = findModel(`${system}:study-source-${role}`);
     if (source) source.data = msg.columns[role];
   }
-  for (const role of Object.keys(data.items.study[system].roots)) {
-    const fig = findModel(`${system}:study-${role}`);
-    if (fig) fig.left[0].axis_label = STUDY.measureLabels[msg.measure];
-  }
+  view.measure = msg.measure;
+  relabelLines(system);
+  localizeStudy(system);
   if (msg.done) {
     view.running = false;
     view.done = true;
@@ -283,9 +286,61 @@ function studyStatus(system) {
   return JSON.parse(JSON.stringify({ ...rest, drawn: Boolean(drawn) }));
 }
 
+// -- the diagrams' texts in the page's language (the catalog's study.*) --------------------
+const X_COLUMNS = { convergence: "dt", work: "evaluations" }; // views.study_figures.DIAGRAMS
+function localizeStudy(system) {
+  const view = studyViews[system];
+  if (!view.drawn) return;
+  const measure = view.measure || document.getElementById(`il-study-${system}-error`)?.value;
+  const hover = { integrator: "study.hover.integrator", evaluations: "study.hover.evaluations",
+                  error: "study.hover.error" };
+  for (const role of Object.keys(data.items.study[system].roots)) {
+    const fig = findModel(`${system}:study-${role}`);
+    if (!fig) continue;
+    fig.title.text = t(`study.title.${role}`);
+    fig.below[0].axis_label = t(`study.axis.${X_COLUMNS[role]}`);
+    if (measure) fig.left[0].axis_label = t(`study.measure.${measure}`);
+    for (const tool of fig.toolbar.tools) {
+      if (!Array.isArray(tool.tooltips)) continue;
+      // the rows' order is study_figures': integrator, dt, evaluations, error, reason
+      const fields = ["integrator", null, "evaluations", "error", null];
+      tool.tooltips = tool.tooltips.map(([label, value], i) =>
+        [fields[i] ? t(hover[fields[i]]) : label, value]);
+    }
+  }
+  relabelLines(system);
+}
+// each line's legend entry: its integrator and fitted slope (views.study's label column)
+function relabelLines(system) {
+  const source = findModel(`${system}:study-source-lines`);
+  const slopes = studyViews[system].slopes;
+  if (!source || !source.data.integrator) return;
+  const label = source.data.integrator.map((name) => {
+    const slope = slopes[name];
+    return slope === null || slope === undefined ? t("study.no_slope", { name })
+      : t("study.slope", { name, slope: slope.toFixed(2) });
+  });
+  source.data = Object.assign({}, source.data, { label });
+}
+
 // main.js calls this once the dashboard is drawn
 export function initStudy() {
   handlers.set("study", receiveStudy);
+  onLanguage(() => {
+    for (const system of state.systems) {
+      if (studyViews[system].drawn) localizeStudy(system);
+      const view = studyViews[system];
+      if (view.done) {
+        setProgress(system, 1, t("study.done", { points: view.points,
+          seconds: view.pageSeconds.toFixed(1), slopes: slopeText(view.slopes) }));
+      }
+    }
+    for (const input of document.querySelectorAll(".il-study-form input, .il-study-form select")) {
+      const field = input.id.split("-").pop();
+      if (field !== "error") input.title = studyExpected(field);
+      if (input.placeholder) input.placeholder = t("study.auto");
+    }
+  });
   for (const system of state.systems) buildBlock(system);
   Object.assign(window.integratorLab, {
     study: studyStatus,

@@ -5,6 +5,7 @@
 // (dt min below dt max, not too many steps) and the study view says what it refused.
 
 import { data, SYSTEMS } from "./data.js";
+import { t } from "./i18n.js";
 import { checkRange } from "./params.js";
 
 export const STUDY = data.study; // defaults per system, error measures, points range
@@ -20,12 +21,13 @@ export function defaultStudyState() {
 
 /** The accepted values of one study setting, as words (for messages and the fields). */
 export function studyExpected(field) {
-  if (field === "duration") return `a duration in [${DURATION_RANGE.join(", ")}] s`;
+  const range = (lo, hi) => ({ lo, hi });
+  if (field === "duration") return t("expect.duration", range(...DURATION_RANGE));
   if (field === "dt_max" || field === "dt_min") {
-    return `a time step in [${data.dtRange.join(", ")}] s, or empty for the default`;
+    return t("expect.dt_or_empty", range(...data.dtRange));
   }
-  if (field === "points") return `an integer in [${STUDY.pointsRange.join(", ")}]`;
-  return `one of ${STUDY.measures.join(", ")}`;
+  if (field === "points") return t("expect.int", range(...STUDY.pointsRange));
+  return t("expect.one_of", { names: STUDY.measures.join(", ") });
 }
 
 /** A study setting checked, or undefined when refused ("" = the default, for dt bounds). */
@@ -45,8 +47,8 @@ export function readStudyKey(state, key, raw, fallback) {
     const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
     const good = [...new Set(names.filter((n) => SYSTEMS.includes(n)))];
     if (good.length !== names.length) {
-      fallback(key, raw, `a comma-separated list of ${SYSTEMS.join(", ")}`,
-               good.length ? good.join(", ") : "no study");
+      fallback(key, raw, t("expect.list", { names: SYSTEMS.join(", ") }),
+               good.length ? good.join(", ") : t("msg.no_study"));
     }
     state.study = good;
     return true;
@@ -56,12 +58,13 @@ export function readStudyKey(state, key, raw, fallback) {
   const [, system, name] = match;
   const field = STUDY_KEYS.get(name);
   if (!field) {
-    fallback(key, raw, `a study setting (${[...STUDY_KEYS.keys()].join(", ")})`, "nothing");
+    fallback(key, raw, t("expect.study_setting", { names: [...STUDY_KEYS.keys()].join(", ") }),
+             t("msg.nothing"));
     return true;
   }
   const x = checkStudySetting(field, raw);
   if (x === undefined || x === null) {
-    fallback(key, raw, studyExpected(field), "the default");
+    fallback(key, raw, studyExpected(field), t("msg.the_default"));
   } else state.studySettings[system][field] = x;
   return true;
 }

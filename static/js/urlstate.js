@@ -46,8 +46,8 @@ function stateFromQuery(search) {
       const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
       const bad = names.filter((n) => !INTEGRATORS.includes(n));
       if (bad.length) {
-        fallback(key, raw, `a comma-separated list of ${INTEGRATORS.join(", ")}`,
-                 "none hidden");
+        fallback(key, raw, t("expect.list", { names: INTEGRATORS.join(", ") }),
+                 t("msg.none_hidden"));
       } else state.hidden = [...new Set(names)];
     } else if (key === "integrators" || key === "systems") {
       const valid = key === "integrators" ? INTEGRATORS : SYSTEMS;
@@ -70,7 +70,10 @@ function stateFromQuery(search) {
       else fallback(key, raw, t("expect.flag"), theDefault);
     } else if (key === "lesson") {
       if (data.lessons.some((l) => l.id === raw)) state.lesson = raw;
-      else fallback(key, raw, `one of ${data.lessons.map((l) => l.id).join(", ")}`, "none");
+      else {
+        fallback(key, raw, t("expect.one_of", { names: data.lessons.map((l) => l.id).join(", ") }),
+                 t("msg.none"));
+      }
     } else if (key === "energy") {
       if (data.energyModes.includes(raw)) state.energy = raw;
       else fallback(key, raw, t("expect.one_of", { names: data.energyModes.join(", ") }), theDefault);

@@ -9,6 +9,8 @@ import { live } from "./live.js";
 import { applyLayout, keepSettings, flushDue, applyFrame } from "./frames.js";
 import { bootFailed, bootSlow, workerFailed } from "./boot.js";
 import { status } from "./status.js";
+import { coreErrors } from "./params.js";
+import { t } from "./i18n.js";
 import { methodHooks, userMethod, watchWanted } from "./method.js";
 import { bakeWanted, BAKE_WAIT_MS, endBake, loadBake, playBake } from "./baked.js";
 
@@ -123,7 +125,7 @@ function receive(msg) {
   switch (msg.type) {
     case "progress":
       live.step = msg.step || null;
-      if (!live.notice) setLoading(msg.text);
+      if (!live.notice) setLoading(msg.key ? t(msg.key) : msg.text);
       break;
     case "boot-error":
       bootFailed(msg.file, msg.detail);
@@ -140,11 +142,11 @@ function receive(msg) {
       break;
     case "layout":
       if (!msg.layout) { // refused settings: the old run goes on
-        keepSettings(msg.system, msg.kept, msg.errors);
+        keepSettings(msg.system, msg.kept, coreErrors(msg.errors, msg.refused));
         break;
       }
       if (pendingFrame) delete pendingFrame[msg.layout.system]; // a frame of the old run
-      applyLayout(msg.layout, msg.errors);
+      applyLayout(msg.layout, coreErrors(msg.errors, msg.refused));
       break;
     case "frame":
       live.source = "worker";
@@ -155,7 +157,7 @@ function receive(msg) {
       }
       break;
     case "error":
-      message(`Simulation: ${msg.text}`);
+      message(t("msg.simulation", { text: msg.text }));
       break;
     case "baked": // the baked frames' download (static/start.js asked for it)
       window.integratorLabEarly.bakedArrived?.(msg);

@@ -3,6 +3,7 @@ its URL; texts from the one catalog (integrator_lab.views.i18n), as on the stati
 
 from __future__ import annotations
 
+import html
 import re
 import subprocess
 import sys
@@ -10,6 +11,8 @@ import sys
 import pytest
 from conftest import MESSAGE_JS, TEXT_JS, Server, open_page, wait_until
 
+from integrator_lab.core import SYSTEMS
+from integrator_lab.server.app import Dashboard
 from integrator_lab.views import i18n
 
 pytestmark = pytest.mark.browser
@@ -98,3 +101,82 @@ def test_serve_refuses_an_unknown_language():
     )
     assert result.returncode == 2
     assert "--lang" in result.stderr and "'en', 'ja'" in result.stderr, result.stderr
+
+
+# -- what was still English in a Japanese dashboard (no browser: the dashboard's own state) --
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and kanji
+
+
+def test_lessons_clamps_refusals_and_studies_are_said_in_japanese():
+    import math
+    from types import SimpleNamespace
+
+    import panel as pn
+
+    board = Dashboard(lang="ja")
+    try:
+        board._update(0.0, show=True)
+        # the Lessons menu: its title and every lesson, the values still the lessons' ids
+        (menu,) = [
+            w for w in board._layout.select(pn.widgets.Select) if "il-lesson" in w.css_classes
+        ]
+        assert menu.name == i18n.text("lesson.menu", "ja")
+        assert menu.options == {
+            i18n.text("lesson.choose", "ja"): "",
+            **{i18n.text(f"lesson.{s.id}.title", "ja"): s.id for s in i18n.SCENARIOS},
+        }
+        board.lesson = "implicit-damps"
+        note = board.lesson_note.object
+        assert i18n.text("lesson.implicit-damps.title", "ja") in note
+        assert i18n.text("lesson.implicit-damps.text", "ja") in note
+        board.lesson = ""
+        board._update(0.0, show=True)
+        # the bodies' hover text describes each integrator in Japanese
+        bodies = board.panels["pendulum"].scene_sources["bodies"].data
+        assert bodies["about"] == [i18n.text(f"about.{n}", "ja") for n in bodies["integrator"]]
+        # a drag of a cradle ball to 2 rad, past the declared 0 to 1.5 rad: clamped, said
+        run = board.runs["cradle"]
+        (px, py), (ox, oy) = run.scene.geometry.pivots[0], run.scene.offsets[0]
+        length = run.system.params["length"]
+        at = SimpleNamespace(x=px + ox - length * math.sin(2.0), y=py + oy - length * math.cos(2.0))
+        board._drag = {"system": "cradle", "lane": 0, "ball": 0, "clamped": {}}
+        board._drag_end("cradle", at)
+        angle = {p.name: p for p in SYSTEMS["cradle"].PARAMS}["angle"]
+        said = i18n.drag_note("cradle", [(angle, 2.0, 1.5)], "ja")
+        assert said.startswith("ニュートンのゆりかご、") and "1.5 rad にしました" in said
+        board._update(0.0, show=True)
+        assert board.settings["cradle"].angle == 1.5
+        assert html.unescape(board.message.object) == said
+        # a value each field accepts but the core refuses: more balls lifted than there are
+        board.settings["cradle"].param.update(balls=3, lifted=5)
+        board._update(0.0, show=True)
+        refused = {"system": "cradle", "param": "lifted", "value": 5, "min": 0, "max": 3}
+        shown = html.unescape(board.message.object)
+        # the run in force goes on (the integrators did not change)
+        assert shown == i18n.refusal_text({**refused, "then": "kept"}, "ja"), shown
+        assert JAPANESE.search(shown) and "expected" not in shown, shown
+        # the study: its fields, measures and diagrams
+        study = board.studies["spring"]
+        study.start()
+        assert study.duration.name == i18n.text("study.duration", "ja")
+        assert list(study.measure.options) == [
+            i18n.text(f"study.measure.{m}", "ja")
+            for m in ("error", "position_error", "energy_error")
+        ]
+        figure = study.figures.figures["convergence"]
+        assert figure.title.text == i18n.text("study.title.convergence", "ja")
+        assert figure.xaxis.axis_label == i18n.text("study.axis.dt", "ja")
+        assert figure.yaxis.axis_label == i18n.text("study.measure.error", "ja")
+        assert study.status.object == f"<p>{i18n.text('study.starting', 'ja')}</p>"
+        # "Add your method": its controls and what it says
+        editor = board.method_editor
+        assert editor.run.name == i18n.text("editor.run", "ja")
+        assert list(editor.kind.options) == [
+            i18n.text(k, "ja")
+            for k in ("method.kind.tableau", "method.kind.splitting", "editor.kind.python")
+        ]
+        assert editor.panel().title == i18n.text("editor.title", "ja")
+        editor.kind.value = "python"  # this dashboard was not started with --allow-code
+        assert html.unescape(editor.status.object) == i18n.text("method.code_disabled", "ja")
+    finally:
+        board.stop()

@@ -238,3 +238,28 @@ def test_on_a_phone_a_finger_drags_the_bob_and_a_swipe_off_the_bodies_scrolls(op
     page.wait("scrollY > 300")
     assert page.js("window.integratorLab.state().params.pendulum.theta0") == theta0
     assert page.errors == []
+
+
+def test_a_clamped_drag_says_so_in_japanese(open_page):
+    """In Japanese mode the clamp note is the catalog's Japanese (views.i18n drag.*), with
+    the parameter's Japanese label, its range and the value set: no English sentence."""
+    from integrator_lab.views import i18n
+
+    page = _open(open_page, "?lang=ja&systems=cradle")
+    m = _scene(page, "cradle")
+    params = page.js("window.integratorLab.state().params.cradle")
+    balls, length = params["balls"], params["length"]
+    xs, pivot_y = _cradle_pivots(m, 0, balls, params["radius"])
+    wanted = 2.0  # beyond the declared 0 to 1.5 rad, as in the English test above
+    end = (xs[0] - 0.5 * length * math.sin(wanted), pivot_y - 0.5 * length * math.cos(wanted))
+    _drag(page, m, (m["x"][0], m["y"][0]), end)
+    page.wait("window.integratorLab.state().params.cradle.angle === 1.5")
+    page.wait("document.querySelectorAll('#il-messages li').length > 0")
+    (text,) = page.messages()
+    name = f"{i18n.text('param.cradle.angle', 'ja')} θ₀"
+    head = f"{i18n.text('system.cradle', 'ja')}、{name}："
+    assert text.startswith(head), text
+    assert "範囲 0–1.5 rad の外" in text and text.endswith("1.5 rad にしました。"), text
+    assert "dragged" not in text and "outside" not in text
+    assert page.page.locator("#il-note-cradle").inner_text() == text
+    assert page.errors == []

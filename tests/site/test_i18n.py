@@ -111,9 +111,15 @@ def test_status_line_in_japanese_has_the_numbers_of_the_english_one():
 
 # -- the page in Chromium ------------------------------------------------------------------
 #: words of the English interface that must not be left in the Japanese page
+#: (and the code names a link uses: integrators, and the choices of a parameter, which its
+#: help text names: "nonlinear", "hertz"; sin is the function)
+CODE_NAMES = {
+    *i18n.INTEGRATORS,
+    *(c for cls in DECLARED_SYSTEMS.values() for p in cls.PARAMS for c in p.choices),
+}
 ALLOWED = re.compile(
-    r"Integrator Lab|Python|Pyodide|Web Worker|K\+P|rad|CSV|PNG|"
-    + "|".join(re.escape(n) for n in sorted(i18n.INTEGRATORS, key=len, reverse=True))
+    r"Integrator Lab|Python|Pyodide|Web Worker|K\+P|rad|CSV|PNG|sin\(|"
+    + "|".join(re.escape(n) for n in sorted(CODE_NAMES, key=len, reverse=True))
 )
 
 VISIBLE_TEXTS = """() => {
@@ -269,6 +275,12 @@ def test_japanese_fits_a_phone(open_page):  # noqa: F811
         ".filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"
     )
     assert clipped == []
+    # the Lessons menu open, and a lesson's note, fit too
+    page.page.locator("#il-lessons summary").click()
+    page.wait("document.getElementById('il-lessons').open")
+    width = page.js("document.documentElement.scrollWidth")
+    menu = page.js("document.querySelector('#il-lessons ol').getBoundingClientRect().right")
+    assert width <= 390 and menu <= 390, (width, menu)
     assert page.errors == []
 
 
@@ -280,3 +292,179 @@ def test_the_file_url_note_is_in_the_browsers_language(open_page, site):  # noqa
     assert page.page.locator("#il-served").inner_text() == i18n.text("page.file_url", "ja")
     loading = page.page.locator(".il-loading span").first.inner_text()
     assert loading == i18n.text("page.file_url.short", "ja")
+
+
+# -- what was still English in Japanese mode -------------------------------------------------
+def test_a_value_the_core_refuses_is_said_in_japanese_from_its_parts():
+    """The core raises ParamError (English, stdlib only); the catalog says it from the parts:
+    the system, the parameter's Japanese label, the value and the range that applied."""
+    from integrator_lab.core import ParamError
+    from integrator_lab.views.live import Live
+
+    with pytest.raises(ParamError) as caught:
+        DECLARED_SYSTEMS["cradle"](balls=3, lifted=5)
+    assert caught.value.param.max == 3  # at most 'balls', not the declared 10
+    english = str(caught.value)
+    assert "'lifted'" in english and "[0, 3]" in english  # the English stays as it was
+    ja = i18n.core_error(caught.value, "ja")
+    label = i18n.PARAM_LABELS_JA["cradle"]["lifted"]
+    assert ja.startswith(f"ニュートンのゆりかご、{label}：5 ") and "3 以下の整数" in ja, ja
+    # the live loop hands the same parts on (the page's worker has no catalog)
+    result = Live().configure("cradle", {"balls": 3, "lifted": 5}, integrators=["rk4"])
+    refused = result["refused"]
+    assert (refused["param"], refused["value"], refused["max"]) == ("lifted", 5, 3)
+    said = i18n.refusal_text(refused, "ja")
+    assert said.startswith(ja) and said.endswith("既定値を使います。"), said
+    # English: the core's own sentence, as before
+    assert result["errors"] == [f"Newton's cradle: {english}; using the defaults."]
+
+
+@pytest.mark.browser
+def test_the_lessons_menu_and_note_are_in_japanese(open_page):  # noqa: F811
+    page = open_page("?lang=ja&lesson=rk4-loses&systems=spring&integrators=rk4,velocity-verlet")
+    page.wait_live()
+    summary = page.page.locator("#il-lessons summary")
+    assert summary.inner_text() == i18n.text("lesson.menu", "ja")
+    summary.click()
+    links = page.page.locator("#il-lessons a[data-lesson]")
+    ids = links.evaluate_all("(as) => as.map((a) => a.dataset.lesson)")
+    assert links.all_inner_texts() == [i18n.text(f"lesson.{i}.title", "ja") for i in ids]
+    assert all(JAPANESE.search(text) for text in links.all_inner_texts())
+    note = page.page.locator("#il-lesson")
+    title = i18n.text("lesson.note", "ja", title=i18n.text("lesson.rk4-loses.title", "ja"))
+    assert note.locator("strong").inner_text() == title.strip()
+    assert note.locator("span").inner_text() == i18n.text("lesson.rk4-loses.text", "ja")
+    assert note.get_attribute("aria-label") == i18n.text("lesson.look_for", "ja")
+    # the switch re-labels them in place
+    page.page.keyboard.press("Escape")
+    page.page.get_by_role("button", name="EN").click()
+    page.wait("document.querySelector('#il-lessons summary').textContent === 'Lessons'")
+    assert note.locator("strong").inner_text().strip() == "Lesson: RK4 loses energy at dt = 0.25."
+    assert page.errors == []
+
+
+@pytest.mark.browser
+def test_bad_links_and_a_core_refusal_are_said_in_japanese(open_page):  # noqa: F811
+    """hide= and lesson= naming nothing, and a value each field accepts but the core
+    refuses (more balls lifted than there are): every message is the catalog's Japanese."""
+    page = open_page("?lang=ja&systems=cradle&hide=nope&lesson=nope&cradle.balls=3&cradle.lifted=5")
+    page.wait_live()
+    page.wait("document.querySelectorAll('#il-messages li').length >= 3")
+    messages = page.messages()
+    names = ", ".join(i18n.INTEGRATORS)
+    link_setting = i18n.catalog()["msg.link_setting"]["ja"]
+    hide = link_setting.format(
+        key="hide",
+        raw='"nope"',
+        expected=i18n.text("expect.list", "ja", names=names),
+        shown=i18n.text("msg.none_hidden", "ja"),
+    )
+    lessons = ", ".join(s.id for s in i18n.SCENARIOS)
+    lesson = link_setting.format(
+        key="lesson",
+        raw='"nope"',
+        expected=i18n.text("expect.one_of", "ja", names=lessons),
+        shown=i18n.text("msg.none", "ja"),
+    )
+    refused = {
+        "system": "cradle",
+        "param": "lifted",
+        "value": 5,
+        "min": 0,
+        "max": 3,
+        "min_open": False,
+        "max_open": False,
+        "then": "defaults",
+    }
+    core = i18n.refusal_text(refused, "ja")
+    assert hide in messages and lesson in messages, messages
+    assert core in messages, messages
+    assert not [m for m in messages if "expected" in m or "got" in m], messages
+    assert page.errors == []
+
+
+@pytest.mark.browser
+def test_a_study_in_japanese_labels_its_diagrams_from_the_catalog(open_page):  # noqa: F811
+    page = open_page(
+        "?lang=ja&systems=spring&integrators=rk4,euler&study=spring&spring.study.points=4"
+    )
+    page.wait_live()
+    page.wait("window.integratorLab.study('spring').done", timeout=120_000)
+    model = (
+        "(n) => { const f = window.integratorLab.model(n); return [f.title.text, "
+        "f.below[0].axis_label, f.left[0].axis_label]; }"
+    )
+    assert page.js(model, "spring:study-convergence") == [
+        i18n.text("study.title.convergence", "ja"),
+        i18n.text("study.axis.dt", "ja"),
+        i18n.text("study.measure.error", "ja"),
+    ]
+    assert page.js(model, "spring:study-work")[:2] == [
+        i18n.text("study.title.work", "ja"),
+        i18n.text("study.axis.evaluations", "ja"),
+    ]
+    slopes = page.js("window.integratorLab.study('spring').slopes")
+    labels = page.js("window.integratorLab.model('spring:study-source-lines').data.label")
+    expected = [
+        i18n.text("study.no_slope", "ja", name=n)
+        if s is None
+        else i18n.text("study.slope", "ja", name=n, slope=f"{s:.2f}")
+        for n, s in slopes.items()
+    ]
+    assert sorted(labels) == sorted(expected) and "slope" not in " ".join(labels), labels
+    status = page.page.locator("#il-study-spring-status").inner_text()
+    assert status.startswith("完了：") and "slope" not in status, status
+    options = page.page.locator("#il-study-spring-error option").all_inner_texts()
+    assert options == [
+        i18n.text(f"study.measure.{m}", "ja") for m in ("error", "position_error", "energy_error")
+    ]
+    assert page.errors == []
+
+
+@pytest.mark.browser
+def test_the_method_editor_is_in_japanese(open_page):  # noqa: F811
+    page = open_page("?lang=ja&systems=spring")
+    page.wait_live()
+    editor = page.page.locator("#il-editor")
+    editor.locator("summary").click()
+
+    def ja(key):
+        return i18n.text(key, "ja")
+
+    assert editor.locator("summary").inner_text() == ja("editor.title")
+    assert page.page.locator("#il-editor-run").inner_text() == ja("editor.run")
+    assert page.page.locator("#il-editor-info").inner_text() == ja("editor.ready")
+    kinds = page.page.locator("#il-editor-kind option").all_inner_texts()
+    assert kinds == [ja(f"editor.kind.{k}") for k in ("python", "tableau", "splitting")]
+    hints = editor.locator(".il-editor-hint").all_inner_texts()
+    assert ja("editor.intro") in hints and ja("editor.python.hint") in hints, hints
+    # a splitting step's control, made on demand, too
+    page.page.locator("#il-editor-kind").select_option("splitting")
+    assert editor.locator(".il-editor-sequence button").first.inner_text() == ja("editor.remove")
+    page.page.get_by_role("button", name="EN").click()
+    page.wait("document.querySelector('#il-editor summary').textContent === 'Add your method'")
+    assert page.page.locator("#il-editor-run").inner_text() == "Run"
+    assert page.errors == []
+
+
+@pytest.mark.browser
+def test_the_legend_and_the_bodies_describe_the_integrators_in_japanese(open_page):  # noqa: F811
+    page = open_page("?lang=ja&systems=pendulum&integrators=euler,yoshida4")
+    page.wait_live()
+    legend = page.page.locator("#il-legend")
+    assert legend.get_attribute("aria-label") == i18n.text("legend.label", "ja")
+    titles = legend.locator(".il-chip").evaluate_all("(cs) => cs.map((c) => c.title)")
+    assert titles == [i18n.text(f"about.{n}", "ja") for n in ("euler", "yoshida4")]
+    assert all(JAPANESE.search(t) and "order" not in t for t in titles), titles
+    # the bodies' hover text: the same line, per body
+    page.wait("window.integratorLab.model('pendulum:scene:bodies').data.about.length > 0")
+    data = page.js(
+        "(() => { const d = window.integratorLab.model('pendulum:scene:bodies').data;"
+        " return [Array.from(d.integrator), Array.from(d.about)]; })()"
+    )
+    assert data[1] == [i18n.text(f"about.{n}", "ja") for n in data[0]]
+    page.page.get_by_role("button", name="EN").click()
+    page.wait("document.documentElement.lang === 'en'")
+    about = page.js("window.integratorLab.model('pendulum:scene:bodies').data.about[0]")
+    assert about.startswith("Explicit Euler: order 1")
+    assert page.errors == []

@@ -214,7 +214,7 @@ class Dashboard(pn.viewable.Viewer):
             on_failure=self._failed,
             allow_code=allow_code,
         )
-        self.method_editor = MethodEditor(allow_code, self._request_method)
+        self.method_editor = MethodEditor(allow_code, self._request_method, self.lang)
         self._method_requested: tuple[dict | None] | None = None
         for name in self.systems:
             self.live.configure(name, {}, None, self.integrators)
@@ -298,7 +298,7 @@ class Dashboard(pn.viewable.Viewer):
             fig.on_event(events.PanEnd, functools.partial(self._drag_end, name))
         # each system's study view: the live run's parameters and integrators, on Run
         self.studies = {
-            name: StudyView(name, functools.partial(self._study_input, name))
+            name: StudyView(name, functools.partial(self._study_input, name), self.lang)
             for name in self.systems
         }
         self.lesson_note = pn.pane.Alert(
@@ -312,6 +312,20 @@ class Dashboard(pn.viewable.Viewer):
         self._layout = self._build_layout()
         if self.lesson:
             self._lesson_changed()
+
+    def _lesson_menu(self, control):
+        """The Lessons menu, its title and lessons in the dashboard's language (the values,
+        the lessons' ids, are the parameter's)."""
+        menu = control(pn.widgets.Select, "lesson", max_width=300, sizing_mode="stretch_width")
+        if self.lang != i18n.DEFAULT_LANGUAGE:
+            menu.name = self._text("lesson.menu")
+            menu.options = {
+                self._text("lesson.choose"): "",
+                **{self._text(f"lesson.{s.id}.title"): s.id for s in SCENARIOS},
+            }
+            if isinstance(menu.description, Tooltip):
+                menu.description.content = self._text("lesson.menu.tip")
+        return menu
 
     def _text(self, key: str, **values) -> str:
         """The catalog's text ``key`` in this dashboard's language."""
@@ -431,6 +445,7 @@ class Dashboard(pn.viewable.Viewer):
             for key, widget in zip(declared, widgets):
                 if key != "dt":
                     widget.name = self._text(f"paramtitle.{name}.{key}")
+                    widget.description = self._text(f"paramhelp.{name}.{key}")
             dt_row = self._dt_row(name)
             self._label_dt(name)
             settings = pn.GridBox(*widgets, ncols=3, sizing_mode="stretch_width")
@@ -459,7 +474,7 @@ class Dashboard(pn.viewable.Viewer):
         return pn.Column(
             pn.pane.Markdown(f"## {self._text('page.heading')}", margin=(0, 10)),
             pn.pane.Bokeh(self.banner),
-            control(pn.widgets.Select, "lesson", max_width=300, sizing_mode="stretch_width"),
+            self._lesson_menu(control),
             self.lesson_note,
             self.method_editor.banner,
             header,
@@ -816,7 +831,7 @@ class Dashboard(pn.viewable.Viewer):
         run, models = self.runs[name], self.panels[name]
 
         def show():
-            models.apply_scene(run.scene)
+            models.apply_scene(run.scene, self.lang)
             models.set_integrators(run.integrators)
             models.set_exact_curve(exact_curve(run.system))
 
@@ -897,7 +912,7 @@ class Dashboard(pn.viewable.Viewer):
         if self._rebuild_requested:
             names = list(self.integrators)
             if not names:
-                errors.append("Integrators: choose at least one.")
+                errors.append(self._text("msg.choose_integrator"))
             for name in sorted(self._rebuild_requested) if names else ():
                 before = self.runs[name]
                 error = self._rebuild(name, names)
@@ -961,7 +976,11 @@ class Dashboard(pn.viewable.Viewer):
                 settings.param.update(dt=run.dt, **run.system.params)
             finally:
                 self._reverting = False
-        return " ".join(result["errors"]) or None
+        # a refused value in the dashboard's language (from its parts); anything else as
+        # the core said it
+        said = result.get("refused") and self.lang != i18n.DEFAULT_LANGUAGE
+        said = said and i18n.refusal_text(result["refused"], self.lang)
+        return said or " ".join(result["errors"]) or None
 
     def _request_method(self, definition: dict | None) -> None:
         """Run the user's method ``definition`` (None: remove it) from the next update."""
@@ -1013,12 +1032,9 @@ class Dashboard(pn.viewable.Viewer):
         self._drag_move(name, event)
         self._drag = None
         declared = {p.name: p for p in SYSTEMS[name].PARAMS}
-        for key, (value, kept) in drag["clamped"].items():
-            p = declared[key]
-            self._notes.append(
-                f"{self.runs[name].title}, {p.title}: dragged to {value:g}, outside "
-                f"{p.accepted()}; set to {kept:g}."
-            )
+        clamped = [(declared[key], value, kept) for key, (value, kept) in drag["clamped"].items()]
+        if clamped:  # in the dashboard's language, as the static page says it (drag.js)
+            self._notes.append(i18n.drag_note(name, clamped, self.lang))
         if drag["clamped"]:
             self._rebuild_requested.add(name)  # the notes go with the next rebuild
 
@@ -1073,9 +1089,9 @@ class Dashboard(pn.viewable.Viewer):
                 values["dt"] = settings["dt"][name]
             self.settings[name].param.update(**values)
         self._rebuild_requested.update(self.runs)  # from t = 0, even where nothing changed
-        self.lesson_note.object = (
-            f"**{html.escape(scenario.title)}.** {html.escape(scenario.look_for)}"
-        )
+        title = self._text("lesson.note", title=self._text(f"lesson.{scenario.id}.title"))
+        look_for = self._text(f"lesson.{scenario.id}.text")
+        self.lesson_note.object = f"**{html.escape(title.strip())}** {html.escape(look_for)}"
         self.lesson_note.visible = True
 
     @param.depends("integrators", watch=True)

@@ -17,24 +17,19 @@ from collections.abc import Callable
 import panel as pn
 
 from integrator_lab.core.custom import TEMPLATES
+from integrator_lab.views import i18n
 
 #: what the banner of a server started with --allow-code says
-CODE_BANNER = (
-    "This server runs Python code sent by its visitors (it was started with "
-    "integrator-lab serve --allow-code): anyone who can open this page can run any code on "
-    "this machine, with the server's rights."
-)
+CODE_BANNER = i18n.text("method.code_banner")
 #: what the editor says about Python code on a server without --allow-code
-CODE_DISABLED = (
-    "Python code is disabled on this server: it would run visitors' code on the server's "
-    "machine. Tableaux and splittings work; its operator can allow code with "
-    "integrator-lab serve --allow-code."
-)
-KINDS = {
-    "Butcher tableau (JSON)": "tableau",
-    "Splitting (JSON)": "splitting",
-    "Python code": "python",
+CODE_DISABLED = i18n.text("method.code_disabled")
+#: the kinds of method, by their labels' catalog keys
+KIND_KEYS = {
+    "method.kind.tableau": "tableau",
+    "method.kind.splitting": "splitting",
+    "editor.kind.python": "python",
 }
+KINDS = {i18n.text(key): kind for key, kind in KIND_KEYS.items()}
 
 
 def template_text(definition: dict) -> str:
@@ -49,37 +44,50 @@ class MethodEditor:
     """The widgets of the editor; ``on_run(definition or None)`` is called by Run/Remove.
     ``banner`` (shown only with --allow-code) goes at the top of the page."""
 
-    def __init__(self, allow_code: bool, on_run: Callable[[dict | None], None]) -> None:
+    def __init__(
+        self,
+        allow_code: bool,
+        on_run: Callable[[dict | None], None],
+        lang: str = i18n.DEFAULT_LANGUAGE,
+    ) -> None:
         self.allow_code = allow_code
         self.on_run = on_run
+        self.lang = lang  # the dashboard's: texts from the catalog (views.i18n)
+        _ = self._text
         self.kind = pn.widgets.Select(
-            label="Kind", options=KINDS, value="tableau", width=220, css_classes=["il-method-kind"]
+            label=_("method.kind"),
+            options={_(key): kind for key, kind in KIND_KEYS.items()},
+            value="tableau",
+            width=220,
+            css_classes=["il-method-kind"],
         )
         self.template = pn.widgets.Select(
-            label="Start from",
-            options={"(a template)": "", **{t["title"]: key for key, t in TEMPLATES.items()}},
+            label=_("method.start_from"),
+            options={_("method.a_template"): "", **{t["title"]: k for k, t in TEMPLATES.items()}},
             width=220,
             css_classes=["il-method-template"],
         )
         self.text = pn.widgets.TextAreaInput(
-            label="Your method",
+            label=_("editor.your_method"),
             value=template_text(TEMPLATES["ralston"]["definition"]),
             height=240,
             sizing_mode="stretch_width",
             css_classes=["il-method-text"],
         )
         self.run = pn.widgets.Button(
-            label="Run", color="primary", width=90, css_classes=["il-method-run"]
+            label=_("editor.run"), color="primary", width=90, css_classes=["il-method-run"]
         )
-        self.remove = pn.widgets.Button(label="Remove", width=90, css_classes=["il-method-remove"])
+        self.remove = pn.widgets.Button(
+            label=_("editor.remove"), width=90, css_classes=["il-method-remove"]
+        )
         self.status = pn.pane.Alert(
-            "Start from a template, or write a method, and press Run.",
+            _("method.ready"),
             alert_type="light",
             sizing_mode="stretch_width",
             css_classes=["il-method-status"],
         )
         self.banner = pn.pane.Alert(
-            CODE_BANNER,
+            _("method.code_banner"),
             alert_type="warning",
             visible=allow_code,
             sizing_mode="stretch_width",
@@ -90,9 +98,12 @@ class MethodEditor:
         self.run.on_click(lambda event: self._run())
         self.remove.on_click(lambda event: self.on_run(None))
 
+    def _text(self, key: str, **values) -> str:
+        return i18n.text(key, self.lang, **values)
+
     def _kind_changed(self) -> None:
         if self.kind.value == "python" and not self.allow_code:
-            self.say(CODE_DISABLED, "warning")
+            self.say(self._text("method.code_disabled"), "warning")
 
     def _template_chosen(self, key: str) -> None:
         if key:
@@ -117,7 +128,7 @@ class MethodEditor:
 
     def _run(self) -> None:
         if self.kind.value == "python" and not self.allow_code:
-            self.say(CODE_DISABLED, "warning")
+            self.say(self._text("method.code_disabled"), "warning")
             return
         try:
             definition = self.definition()
@@ -133,16 +144,19 @@ class MethodEditor:
     def show_result(self, result: dict) -> None:
         """What :meth:`Live.set_method` answered: the method's order, or every problem."""
         if result["problems"]:
-            self.say("Not running: " + " ".join(result["problems"]), "danger")
+            problems = " ".join(result["problems"])  # the core's words
+            self.say(self._text("method.not_running", problems=problems), "danger")
         elif result["method"] is None:
-            self.say("No method of yours is running.")
+            self.say(self._text("editor.none"))
         else:
             method = result["method"]
-            self.say(
-                f"{method['name']} runs on every panel in its own colour: "
-                f"{method['order_text']}. {method['summary']}.",
-                "success",
+            text = self._text(
+                "editor.runs",
+                name=method["name"],
+                order=method["order_text"],
+                summary=method["summary"],
             )
+            self.say(text, "success")
 
     def panel(self) -> pn.Card:
         return pn.Card(
@@ -150,7 +164,7 @@ class MethodEditor:
             self.text,
             pn.Row(self.run, self.remove),
             self.status,
-            title="Add your method",
+            title=self._text("editor.title"),
             collapsed=False,
             sizing_mode="stretch_width",
             css_classes=["il-method"],

@@ -13,7 +13,8 @@ import io
 import panel as pn
 
 from integrator_lab.core.study import POINTS_RANGE
-from integrator_lab.views.study import ERROR_LABELS, ERROR_MEASURES, StudySession, default_settings
+from integrator_lab.views import i18n
+from integrator_lab.views.study import ERROR_MEASURES, StudySession, default_settings
 from integrator_lab.views.study_figures import StudyFigures
 
 #: seconds of study per periodic callback, after the live view's share: the animation stays
@@ -29,8 +30,9 @@ class StudyView:
     object under the system's panel (a button that opens the study's card).
     """
 
-    def __init__(self, system: str, get_run) -> None:
+    def __init__(self, system: str, get_run, lang: str = i18n.DEFAULT_LANGUAGE) -> None:
         self.system = system
+        self.lang = lang  # the dashboard's: texts from the catalog (views.i18n)
         self._get_run = get_run  # () -> (params, integrators) of the live run
         self.session: StudySession | None = None
         self.last: dict | None = None  # the last update shown
@@ -41,10 +43,10 @@ class StudyView:
         # a session starts with one button: the study's widgets are made when it is opened,
         # since every model made here holds the server's one thread at each page load
         self.open_button = pn.widgets.Button(
-            label="Study: convergence and work–precision",
+            label=self._text("study.open"),
             color="light",
             css_classes=[f"{css}-open"],
-            description="Open this system's convergence and work–precision study",
+            description=self._text("study.open.tip"),
         )
         self.open_button.on_click(lambda _: self._build())
         self.layout = pn.Column(self.open_button, sizing_mode="stretch_width")
@@ -57,10 +59,14 @@ class StudyView:
         lo, hi = POINTS_RANGE
         css = f"il-{system}-study"
         self.duration = pn.widgets.FloatInput(
-            label="Duration T (s)", value=d["duration"], start=1e-3, end=1000.0, width=100
+            label=self._text("study.duration"),
+            value=d["duration"],
+            start=1e-3,
+            end=1000.0,
+            width=100,
         )
         self.dt_max = pn.widgets.FloatInput(
-            label="dt max (s)",
+            label=self._text("study.dt_max"),
             value=d["dt_max"],
             start=1e-5,
             end=0.5,
@@ -68,7 +74,7 @@ class StudyView:
             placeholder="auto",
         )
         self.dt_min = pn.widgets.FloatInput(
-            label="dt min (s)",
+            label=self._text("study.dt_min"),
             value=d["dt_min"],
             start=1e-5,
             end=0.5,
@@ -76,18 +82,18 @@ class StudyView:
             placeholder="auto",
         )
         self.points = pn.widgets.IntInput(
-            label="Points", value=d["points"], start=lo, end=hi, width=80
+            label=self._text("study.points"), value=d["points"], start=lo, end=hi, width=80
         )
         self.measure = pn.widgets.Select(
-            label="Error",
-            options={ERROR_LABELS[m]: m for m in ERROR_MEASURES},
+            label=self._text("study.error"),
+            options={self._text(f"study.measure.{m}"): m for m in ERROR_MEASURES},
             value="error",
             width=190,
         )
         self.run_button = pn.widgets.Button(
-            label="Run study", color="primary", width=100, css_classes=[f"{css}-run"]
+            label=self._text("study.run"), color="primary", width=100, css_classes=[f"{css}-run"]
         )
-        self.stop_button = pn.widgets.Button(label="Stop", width=70)
+        self.stop_button = pn.widgets.Button(label=self._text("study.stop"), width=70)
         self.run_button.on_click(lambda _: self.start())
         self.stop_button.on_click(lambda _: self.stop())
         self.progress = pn.indicators.Progress(
@@ -99,21 +105,15 @@ class StudyView:
         self.download = pn.widgets.FileDownload(
             callback=self.csv,
             filename=f"{system}-study.csv",
-            label="Download CSV",
+            label=self._text("control.download_csv"),
             color="light",
             width=140,
             disabled=True,
             css_classes=[f"{css}-download"],
-            description="The study's points in the columns of `integrator-lab study --format csv`"
-            " (PNG: the diagrams' save tool)",
+            description=self._text("study.csv.tip"),
         )
         self.card = pn.Card(
-            pn.pane.Markdown(
-                "Error at T against the time step and against the cost (force evaluations), "
-                "every selected integrator, log–log; dashed: slopes 1, 2 and 4; × marks a point "
-                "left out of the fit (hover it for why). The live view goes on meanwhile.",
-                sizing_mode="stretch_width",
-            ),
+            pn.pane.Markdown(self._text("study.intro"), sizing_mode="stretch_width"),
             pn.FlexBox(
                 self.duration,
                 self.dt_max,
@@ -128,7 +128,7 @@ class StudyView:
             self.progress,
             self.status,
             self.alert,
-            title="Study: convergence and work–precision",
+            title=self._text("study.open"),
             sizing_mode="stretch_width",
             css_classes=[css],
         )
@@ -140,7 +140,7 @@ class StudyView:
         # never studies would get figures to lay out for nothing
         if self.figures is not None:
             return
-        self.figures = StudyFigures(self.system)
+        self.figures = StudyFigures(self.system, lang=self.lang)
         self.card.extend(
             [
                 pn.pane.Bokeh(self.figures.figures["convergence"], sizing_mode="stretch_width"),
@@ -173,19 +173,20 @@ class StudyView:
         try:
             self.session = StudySession(self.system, params, integrators, self.settings())
         except ValueError as exc:
-            self._show_error(f"Study of {self.system}: {exc}")
+            error = i18n.core_error(exc, self.lang)
+            self._show_error(self._text("study.of", system=self._title(), error=error))
             return
         self._show_error(None)
         self._show_diagrams()
         self.figures.set_measure(self.session.measure)
         self.progress.value = 0
-        self._say("Starting the study…")
+        self._say(self._text("study.starting"))
 
     def stop(self) -> None:
         if self.running:
             done = self.last["points"] if self.last else 0
             total = len(self.session.study.points())
-            self._say(f"Stopped after {done} of {total} points.")
+            self._say(self._text("study.stopped", points=done, total=total))
         self.session = None
 
     def advance(self, budget: float = STUDY_SLICE_S) -> None:
@@ -196,7 +197,8 @@ class StudyView:
             finished = self.session.advance(budget)
         except Exception as exc:  # a failing study stops alone and says why
             self.session = None
-            self._show_error(f"Study of {self.system} stopped: {type(exc).__name__}: {exc}")
+            error = f"{type(exc).__name__}: {exc}"
+            self._show_error(self._text("study.of.stopped", system=self._title(), error=error))
             return
         self.progress.value = int(1000 * self.session.study.progress)
         if not finished and not self.session.done:
@@ -210,14 +212,20 @@ class StudyView:
         if update["done"]:
             self.progress.value = 1000
             self.download.disabled = False
+            seconds = f"{update['seconds']:.1f}"
             self._say(
-                f"Done: {update['points']} points in {update['seconds']:.1f} s. "
-                f"Fitted slopes: {slopes}."
+                self._text("study.done", points=update["points"], seconds=seconds, slopes=slopes)
             )
         else:
-            self.status.object = (
-                f"Running: {update['points']} of {update['total']} points. Slopes so far: {slopes}."
+            self.status.object = self._text(
+                "study.running", points=update["points"], total=update["total"], slopes=slopes
             )
+
+    def _text(self, key: str, **values) -> str:
+        return i18n.text(key, self.lang, **values)
+
+    def _title(self) -> str:
+        return self._text(f"system.{self.system}")
 
     def csv(self) -> io.StringIO:
         """The finished study in the CLI's CSV columns (empty until it is done)."""

@@ -91,6 +91,7 @@ from bokeh.models import (
 from bokeh.plotting import figure
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, get_system
+from integrator_lab.views import i18n
 from integrator_lab.views import scene as scenes
 from integrator_lab.views.scene import (
     ERROR_FLOOR_EXPONENT,
@@ -958,13 +959,19 @@ class SystemFigures:
         return self.log_scale and self.energy_mode == "error"
 
     # -- updates (the Panel app calls these; the static page does the same in JavaScript) --
-    def apply_scene(self, scene: Scene) -> None:
+    def apply_scene(self, scene: Scene, lang: str = "en") -> None:
         """New static layout: rows of bodies and links, view ranges (coordinates NaN until
-        :meth:`apply_frame`)."""
+        :meth:`apply_frame`); the bodies' hover texts in ``lang`` (views.i18n ``about.*``)."""
         src = self.scene_sources
         nan = float("nan")
+        bodies = dict(scene.bodies)
+        if lang != i18n.DEFAULT_LANGUAGE and "about" in bodies:
+            bodies["about"] = [
+                i18n.text(f"about.{name}", lang) if name in INTEGRATORS else about
+                for name, about in zip(bodies["integrator"], bodies["about"])
+            ]
         statics = {
-            "bodies": scene.bodies,
+            "bodies": bodies,
             "links": scene.links,
             "ghost_bodies": scene.ghost_bodies,
             "ghost_links": {},

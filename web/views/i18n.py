@@ -28,10 +28,12 @@ declarations themselves stay English.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from integrator_lab.core import INTEGRATORS, SYSTEMS
+from integrator_lab.core import INTEGRATORS, SYSTEMS, ParamError
 from integrator_lab.views import shared
-from integrator_lab.views.scene import integrator_label, phase_labels
+from integrator_lab.views.scenarios import SCENARIOS
+from integrator_lab.views.scene import integrator_about, integrator_label, phase_labels
 
 LANGUAGES = ("en", "ja")
 #: the energy breakdown's line styles (figures.BREAKDOWN_KINDS): ``energy.KIND`` names them
@@ -244,6 +246,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "range.one_of": {"en": "one of {names}", "ja": "{names} のどれか"},
     "range.excluded": {"en": " ({values} excluded)", "ja": "（{values} を除く）"},
     "range.and": {"en": " and ", "ja": " と "},
+    "range.accepted": {"en": "accepted: {expected}", "ja": "受け付ける値：{expected}"},
     # -- the study view of a panel (static/js/study.js)
     "study.live": {"en": "Live", "ja": "ライブ"},
     "study.study": {"en": "Study", "ja": "収束の調査"},
@@ -280,6 +283,257 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Running: {points} of {total} points. Slopes so far: {slopes}.",
         "ja": "実行中：{total} 点のうち {points} 点。ここまでの傾き：{slopes}。",
     },
+    # -- the lessons (static/js/scenarios.js; the Panel dashboard's menu): each lesson's
+    # title and note are ``lesson.ID.title`` / ``lesson.ID.text`` (:data:`LESSONS_JA`)
+    "lesson.menu": {"en": "Lessons", "ja": "レッスン"},
+    "lesson.menu.tip": {
+        "en": "One-click views that each show one thing an integrator does",
+        "ja": "積分法のふるまいを 1 つずつ見せる、ワンクリックの表示",
+    },
+    "lesson.choose": {"en": "Choose a lesson…", "ja": "レッスンを選ぶ…"},
+    "lesson.note": {"en": "Lesson: {title}. ", "ja": "レッスン：{title}。"},
+    "lesson.look_for": {"en": "What to look for", "ja": "見どころ"},
+    "lesson.close": {"en": "Close this note", "ja": "このメモを閉じる"},
+    "lesson.close.label": {"en": "Close the lesson's note", "ja": "レッスンのメモを閉じる"},
+    # -- dragging a body past its parameter's range (static/js/drag.js, the Panel dashboard)
+    "drag.clamped": {
+        "en": "{name}: dragged to {value}, outside {span}; set to {set}",
+        "ja": "{name}：ドラッグした値 {value} は範囲 {span} の外なので {set} にしました",
+    },
+    "drag.note": {"en": "{system}, {parts}.", "ja": "{system}、{parts}。"},
+    "drag.join": {"en": "; ", "ja": "。"},
+    # -- a value the core refused (core.params.ParamError, formatted by :func:`core_error`)
+    "core.rejected": {
+        "en": "{system}: {name}: got {value}, expected {expected}",
+        "ja": "{system}、{name}：{value} は受け付けられません（{expected}）",
+    },
+    "core.kept": {
+        "en": "{error}; kept the settings in force.",
+        "ja": "{error}。今の設定のままです。",
+    },
+    "core.defaults": {"en": "{error}; using the defaults.", "ja": "{error}。既定値を使います。"},
+    "msg.none_hidden": {"en": "none hidden", "ja": "隠すものなし"},
+    "msg.none": {"en": "none", "ja": "なし"},
+    "msg.simulation": {"en": "Simulation: {text}", "ja": "シミュレーション：{text}"},
+    # -- the study's diagrams (views.study_figures; static/js/study.js)
+    "study.title.convergence": {
+        "en": "Convergence: error against time step",
+        "ja": "収束：時間刻みに対する誤差",
+    },
+    "study.title.work": {
+        "en": "Work–precision: error against cost",
+        "ja": "計算量と精度：計算量に対する誤差",
+    },
+    "study.axis.dt": {"en": "time step dt (s)", "ja": "時間刻み dt (s)"},
+    "study.axis.evaluations": {
+        "en": "force evaluations (cost)",
+        "ja": "力の評価回数（計算量）",
+    },
+    "study.measure.error": {
+        "en": "relative state error at T",
+        "ja": "時刻 T での状態の相対誤差",
+    },
+    "study.measure.position_error": {
+        "en": "position error at T",
+        "ja": "時刻 T での位置の誤差",
+    },
+    "study.measure.energy_error": {
+        "en": "relative energy error at T",
+        "ja": "時刻 T でのエネルギーの相対誤差",
+    },
+    "study.open": {
+        "en": "Study: convergence and work–precision",
+        "ja": "調査：収束と計算量・精度",
+    },
+    "study.open.tip": {
+        "en": "Open this system's convergence and work–precision study",
+        "ja": "この系の収束と計算量・精度の調査を開く",
+    },
+    "study.csv.tip": {
+        "en": "The study's points in the columns of `integrator-lab study --format csv` "
+        "(PNG: the diagrams' save tool)",
+        "ja": "調査の点を `integrator-lab study --format csv` と同じ列で（PNG は図の保存ツールで）",
+    },
+    "study.of": {"en": "Study of {system}: {error}", "ja": "{system}の調査：{error}"},
+    "study.of.stopped": {
+        "en": "Study of {system} stopped: {error}",
+        "ja": "{system}の調査が止まりました：{error}",
+    },
+    "study.setting": {
+        "en": 'Study setting "{name}": got {raw}, expected {expected}; keeping {kept}.',
+        "ja": "調査の設定「{name}」：{raw} は受け付けられません（{expected}）。{kept} のままに"
+        "します。",
+    },
+    "study.auto": {"en": "auto", "ja": "自動"},
+    "expect.duration": {"en": "a duration in [{lo}, {hi}] s", "ja": "[{lo}, {hi}] s の時間"},
+    "expect.dt_or_empty": {
+        "en": "a time step in [{lo}, {hi}] s, or empty for the default",
+        "ja": "[{lo}, {hi}] s の時間刻み、または既定値なら空欄",
+    },
+    "expect.int": {"en": "an integer in [{lo}, {hi}]", "ja": "[{lo}, {hi}] の整数"},
+    "expect.study_setting": {
+        "en": "a study setting ({names})",
+        "ja": "調査の設定（{names}）のどれか",
+    },
+    "msg.no_study": {"en": "no study", "ja": "調査なし"},
+    "msg.nothing": {"en": "nothing", "ja": "なし"},
+    "study.slope": {"en": "{name}: slope {slope}", "ja": "{name}：傾き {slope}"},
+    "study.no_slope": {"en": "{name}: no slope", "ja": "{name}：傾きなし"},
+    "study.hover.integrator": {"en": "integrator", "ja": "積分法"},
+    "study.hover.evaluations": {"en": "evaluations", "ja": "評価回数"},
+    "study.hover.error": {"en": "error", "ja": "誤差"},
+    # -- the method editor, "Add your method" (static/js/editor.js)
+    "editor.title": {"en": "Add your method", "ja": "自分の積分法を追加"},
+    "editor.intro": {
+        "en": "Race your own integrator against the selected ones: it runs on every panel in its "
+        "own colour (magenta). Your code runs only in this browser tab.",
+        "ja": "自分の積分法を、選んだ積分法と競わせます：すべてのパネルで自分の色（マゼンタ）で動き"
+        "ます。コードはこのブラウザのタブの中だけで動きます。",
+    },
+    "editor.kind.python": {"en": "Python code", "ja": "Python コード"},
+    "editor.kind.tableau": {
+        "en": "Butcher tableau (explicit Runge–Kutta)",
+        "ja": "ブッチャー表（陽的ルンゲ＝クッタ法）",
+    },
+    "editor.kind.splitting": {
+        "en": "Splitting (drifts and kicks)",
+        "ja": "分割法（ドリフトとキック）",
+    },
+    "editor.kind": {"en": "kind of method", "ja": "手法の種類"},
+    "editor.template": {"en": "template", "ja": "テンプレート"},
+    "editor.template.choose": {"en": "Start from a template…", "ja": "テンプレートから始める…"},
+    "editor.name": {"en": "Name", "ja": "名前"},
+    "editor.name.label": {"en": "name of your method", "ja": "自分の積分法の名前"},
+    "editor.fallback": {
+        "en": "The code editor (static/vendor/editor.js) is not part of this page: a plain text "
+        "box instead, without highlighting or line numbers.",
+        "ja": "コードエディタ（static/vendor/editor.js）がこのページにありません：代わりに、色分け"
+        "も行番号もない普通のテキスト欄を使います。",
+    },
+    "editor.code": {"en": "Python code of your method", "ja": "自分の積分法の Python コード"},
+    "editor.python.hint": {
+        "en": "Define step(accel, q, v, t, dt) returning (q, v); accel(q, v, t) gives the "
+        'accelerations. Optionally NAME = "..." and ORDER = n.',
+        "ja": "(q, v) を返す step(accel, q, v, t, dt) を定義してください。accel(q, v, t) が加速度を"
+        '返します。NAME = "..." と ORDER = n は省略できます。',
+    },
+    "editor.stages": {"en": "Stages", "ja": "段数"},
+    "editor.tableau.hint": {
+        "en": "Entries are numbers or fractions such as 2/3; a is strictly lower triangular "
+        "(explicit), each row of a sums to its c.",
+        "ja": "各要素は数か 2/3 のような分数です。a は狭義下三角（陽的）で、a の各行の和はその行の "
+        "c に等しくします。",
+    },
+    "editor.add_step": {"en": "Add a step", "ja": "ステップを追加"},
+    "editor.splitting.hint": {
+        "en": "A drift moves q += w·dt·v, a kick v += w·dt·a; the drift weights and the kick weight"
+        "s each sum to 1.",
+        "ja": "ドリフトは q += w·dt·v、キックは v += w·dt·a。ドリフトの重みの和とキックの重みの和は"
+        "それぞれ 1 にします。",
+    },
+    "editor.move": {"en": "kick or drift", "ja": "キックかドリフト"},
+    "editor.weight": {"en": "weight", "ja": "重み"},
+    "editor.remove_step": {"en": "remove this step", "ja": "このステップを削除"},
+    "editor.remove": {"en": "Remove", "ja": "削除"},
+    "editor.run": {"en": "Run", "ja": "実行"},
+    "editor.ready": {
+        "en": "Write a method, or start from a template, and press Run.",
+        "ja": "積分法を書くかテンプレートから始めて、「実行」を押してください。",
+    },
+    "editor.checking": {
+        "en": "Checking and starting your method…",
+        "ja": "積分法を確認して開始しています…",
+    },
+    "editor.removing": {"en": "Removing your method…", "ja": "積分法を取り除いています…"},
+    "editor.fix": {
+        "en": "Not running: fix what is said below and press Run again.",
+        "ja": "停止中：下に示した点を直して、もう一度「実行」を押してください。",
+    },
+    "editor.none": {"en": "No method of yours is running.", "ja": "自分の積分法は動いていません。"},
+    "editor.runs": {
+        "en": "{name} runs on every panel in its own colour: {order}. {summary}.",
+        "ja": "{name} がすべてのパネルで自分の色で動いています：{order}。{summary}。",
+    },
+    "editor.stopped": {
+        "en": "{system}: {name} stopped at t = {at} s: {why}",
+        "ja": "{system}：{name} は t = {at} s で止まりました：{why}",
+    },
+    "editor.stopped.why": {
+        "en": "its state became non-finite or ran away",
+        "ja": "状態が有限でなくなったか、発散しました",
+    },
+    "editor.hung": {
+        "en": "{what} did not return for {seconds} s (code that never returns, like while True: "
+        "pass), so the simulation was stopped and restarted without it. Your code is kept in "
+        "the editor: fix it and press Run.",
+        "ja": "{what}が {seconds} 秒たっても戻らなかったため（while True: pass のように終わらないコ"
+        "ード）、シミュレーションを止めて、それ抜きで再開しました。コードはエディタに残ってい"
+        "ます：直して「実行」を押してください。",
+    },
+    "editor.your_method": {"en": "Your method", "ja": "自分の積分法"},
+    "editor.your_method.named": {"en": "Your method {name}", "ja": "自分の積分法 {name} "},
+    "editor.not_running": {"en": "Not running.", "ja": "停止中。"},
+    "editor.too_long": {
+        "en": "The link's method is too long ({chars} characters); it was left out.",
+        "ja": "リンクの積分法が長すぎるため（{chars} 文字）、読み込みませんでした。",
+    },
+    "editor.python_link": {
+        "en": "This link brings a method written in Python. It has not run: read the code below, "
+        "then press Run to race it against the built-ins.",
+        "ja": "このリンクには Python で書かれた積分法が含まれています。まだ実行していません：下のコ"
+        "ードを読んでから「実行」を押すと、組み込みの積分法と競わせます。",
+    },
+    "editor.unreadable": {
+        "en": "The link's method could not be read ({error}); it was left out.",
+        "ja": "リンクの積分法を読めなかったため（{error}）、読み込みませんでした。",
+    },
+    "editor.stages.bad": {
+        "en": "stages: got {got}, expected 1 to {max}",
+        "ja": "段数：{got} は受け付けられません（1〜{max}）",
+    },
+    # -- the Panel dashboard's "Add your method" (web/server/methods.py; the rest: editor.*)
+    "method.kind": {"en": "Kind", "ja": "種類"},
+    "method.kind.tableau": {"en": "Butcher tableau (JSON)", "ja": "ブッチャー表（JSON）"},
+    "method.kind.splitting": {"en": "Splitting (JSON)", "ja": "分割法（JSON）"},
+    "method.start_from": {"en": "Start from", "ja": "テンプレート"},
+    "method.a_template": {"en": "(a template)", "ja": "（テンプレートを選ぶ）"},
+    "method.ready": {
+        "en": "Start from a template, or write a method, and press Run.",
+        "ja": "テンプレートから始めるか積分法を書いて、「実行」を押してください。",
+    },
+    "method.not_running": {"en": "Not running: {problems}", "ja": "停止中：{problems}"},
+    "method.code_banner": {
+        "en": "This server runs Python code sent by its visitors (it was started with "
+        "integrator-lab serve --allow-code): anyone who can open this page can run any code on "
+        "this machine, with the server's rights.",
+        "ja": "このサーバーは訪問者が送った Python コードを実行します（integrator-lab serve "
+        "--allow-code で起動されています）：このページを開ける人は誰でも、このマシンで"
+        "サーバーの権限のまま任意のコードを実行できます。",
+    },
+    "method.code_disabled": {
+        "en": "Python code is disabled on this server: it would run visitors' code on the "
+        "server's machine. Tableaux and splittings work; its operator can allow code with "
+        "integrator-lab serve --allow-code.",
+        "ja": "このサーバーでは Python コードは無効です：訪問者のコードをサーバーのマシンで"
+        "実行することになるためです。ブッチャー表と分割法は使えます。運営者は "
+        "integrator-lab serve --allow-code でコードを許可できます。",
+    },
+    "legend.label": {
+        "en": "Integrators shown: press one to hide or show it in every panel",
+        "ja": "表示中の積分法：押すと、すべてのパネルでその積分法を隠す・表示する",
+    },
+    "unit.or": {"en": " or ", "ja": " または "},
+    # a line about an integrator (legend chips, bodies' hover): views.scene.integrator_about
+    "about": {
+        "en": "{title}: {order}, {kind}, {how}. {description}",
+        "ja": "{title}：{order}、{kind}、{how}。{description}",
+    },
+    "about.order": {"en": "order {order}", "ja": "{order} 次"},
+    "about.order_note": {"en": "order {order} ({note})", "ja": "{order} 次（{note}）"},
+    "about.symplectic": {"en": "symplectic", "ja": "シンプレクティック"},
+    "about.not_symplectic": {"en": "not symplectic", "ja": "非シンプレクティック"},
+    "about.explicit": {"en": "explicit", "ja": "陽的"},
+    "about.implicit": {"en": "implicit", "ja": "陰的"},
     # -- booting Python in the page
     "boot.failed": {
         "en": "The simulation could not start: {file} did not load ({detail}). {advice}",
@@ -296,6 +550,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "ja": "{seconds} 秒たっても起動中です（{what} を読み込み中）。回線が遅いと時間が"
         "かかります。変化がなければページを再読み込みしてください。",
     },
+    # what the worker is loading (static/worker.mjs posts the key with its English text)
+    "boot.python": {"en": "Loading Python (Pyodide)…", "ja": "Python（Pyodide）を読み込み中…"},
+    "boot.core": {"en": "Loading the physics core…", "ja": "物理計算のコアを読み込み中…"},
     "boot.slow.short": {"en": "Still loading {what}…", "ja": "{what} を読み込み中…"},
     "boot.reload": {
         "en": "Reload the page to try again.",
@@ -397,6 +654,122 @@ INTEGRATOR_TITLES_JA = {
     "yoshida4": "吉田の 4 次法",
     "rk45": "ドルマン＝プリンス法 5(4)、適応刻み",
 }
+#: the parameters' help texts (``paramdoc.SYSTEM.NAME``; English: the core's ``Param.doc``)
+PARAM_DOCS_JA = {
+    "pendulum": {
+        "length": "棒の長さ",
+        "gravity": "重力加速度",
+        "mass": "おもりの質量",
+        "theta0": "鉛直下向きから測った初期角度",
+        "omega0": "初期角速度",
+        "model": "nonlinear：sin(θ)、linear：小角近似 θ",
+    },
+    "cradle": {
+        "balls": "球の数",
+        "lifted": "左端から何個の球を引き上げて始めるか",
+        "angle": "引き上げた球を左へ引く角度",
+        "length": "糸の長さ",
+        "radius": "球の半径",
+        "mass": "球 1 個の質量",
+        "mass_ratio": "ほかの球に対する、引き上げる球の質量の比",
+        "stiffness": "接触の剛性 k（linear は N/m、hertz は N/m^1.5）",
+        "restitution": "1 回の衝突の反発係数 e",
+        "gap": "静止時の隣り合う球のすき間",
+        "contact": "法線方向の接触則：linear は k d、hertz は k d^1.5",
+        "gravity": "重力加速度",
+    },
+    "spring": {
+        "mass": "質量",
+        "stiffness": "ばね定数 k",
+        "damping": "減衰係数 b",
+        "x0": "初期変位",
+        "v0": "初速度",
+    },
+    "constant-force": {
+        "mass": "質量",
+        "force": "加える一定の力 F",
+        "x0": "初期位置",
+        "v0": "初速度",
+    },
+    "drag": {
+        "mass": "質量",
+        "force": "加える一定の力 F",
+        "drag": "抵抗率 k（bullet では 1 秒あたりに失う速度の割合）",
+        "v0": "初速度",
+        "model": "linear：実際の抵抗力 -m k v。unity、physx、box2d、bullet：各ステップ後に"
+        "そのエンジン流に速度を縮める",
+    },
+}
+#: the lessons in Japanese (``lesson.ID.title``, ``lesson.ID.text``; English:
+#: views.scenarios, whose claims tests/core/test_scenarios.py checks: say the same here)
+LESSONS_JA = {
+    "euler-blows-up": (
+        "陽的オイラー法は発散する",
+        "陽的オイラー法はステップごとにエネルギーを増やします：エネルギー誤差は 0 より上へ"
+        "上がり続け、ばねのブロックの振れはどんどん大きくなり、約 6 s 後に発散と表示されます。"
+        "ゆりかごでも数秒のうちに同じことが起きますが、同じ時間刻みのシンプレクティック・"
+        "オイラー法はどちらも動き続けます。",
+    ),
+    "symplectic-bounded": (
+        "シンプレクティック・オイラー法はエネルギーを保つ",
+        "0.1 s という粗い時間刻みでも、シンプレクティック・オイラー法のエネルギー誤差は 0 の"
+        "上下に振れるだけで、どれだけ長く走らせても（ここでは 4 倍速）振れ幅は大きくなりません。"
+        "RK4 は最初ははるかに正確ですが、誤差は 1 秒ごとに少しずつ 0 の下へ沈み、戻りません。",
+    ),
+    "rk4-loses": (
+        "RK4 は dt = 0.25 でエネルギーを失う",
+        "Glenn Fiedler の「Integration Basics」の定番の例：減衰のないばね（k = 15 N/m、"
+        "m = 1 kg）を dt = 0.25 s で。4 次の RK4 は 1 ステップごとにエネルギーの約 1 % を失う"
+        "ので、誤差は着実に沈み、ブロックの振れは小さくなります。速度ベルレ法の誤差は半周期"
+        "ごとに沈んでは 0 に戻り、ずれていきません。",
+    ),
+    "implicit-damps": (
+        "陰的オイラー法は減衰させる",
+        "ここには減衰が何もないのに、陰的オイラー法の振り子とばねは止まってしまいます："
+        "エネルギー誤差は −100 % に向かって沈み、手法だけでエネルギーが失われます（数値散逸）。"
+        "同じく陰的でもシンプレクティックな陰的中点法はエネルギーを保ち、誤差は 0 の近くに"
+        "とどまります（振り子で 10⁻³ 未満、ばねでは丸め誤差程度）。",
+    ),
+    "stiff-cradle": (
+        "硬いゆりかごには小さな dt が要る",
+        "接触が既定の 1000 倍硬いので衝突はずっと短く、推奨の時間刻みは 1 ms から 0.05 ms に"
+        "下がります。元の 1 ms では、どの積分法も最初の 1 秒以内に接触が発散し、発散と表示"
+        "されます。dt を推奨の 5e-05 s にすると、同じゆりかごが問題なく動きます。",
+    ),
+    "damping-per-step": (
+        "ステップごとの減衰（ゲームエンジン流の抵抗）",
+        "ゲームエンジンの積分法であるシンプレクティック・オイラー法は、ばねの位相空間の面積を"
+        "ステップごとに 1 − b·dt/m 倍に縮めます。Unity の linear drag が速度を 1 − k·dt 倍"
+        "するのと同じです：dt = 0.1 s ではブロックは破線の厳密解の影より早く止まり、3 s 後に"
+        "残るエネルギーは厳密解の半分です。RK4 は影に沿って動きます。ゲームエンジン流の抵抗にも"
+        "同じ欠点があります（抵抗の系はこのページにはありません："
+        "`integrator-lab run drag --set model=unity --dt 0.1 --duration 30`）：終端速度 "
+        "F/(m k)·(1 − k·dt) は、dt = 0.1 s では 20 m/s ではなく 19 m/s です。",
+    ),
+}
+#: the integrators' one-line descriptions (``about.NAME``; English: the core's description)
+INTEGRATOR_DESCRIPTIONS_JA = {
+    "euler": "x += v dt; v += a(x) dt、どちらも古い状態から：1 次、どの振動子でも"
+    "エネルギーが増える",
+    "symplectic-euler": "v += a(x) dt; x += v dt は新しい v で：1 次、シンプレクティック、"
+    "エネルギー誤差は有界。ほとんどのゲームエンジンが使う方法",
+    "velocity-verlet": "半キック、ドリフト、半キック：2 次、シンプレクティック、時間反転対称、"
+    "1 ステップに力の評価 1 回",
+    "leapfrog": "半ドリフト、キック、半ドリフト：2 次、シンプレクティック、時間反転対称",
+    "midpoint": "オイラー法で半ステップ進み、その中点の傾きで 1 ステップ：2 次",
+    "heun": "台形則の予測子・修正子（陽的 RK2）：2 次",
+    "rk4": "古典的な 4 段のルンゲ＝クッタ法：4 次、非シンプレクティック：大きな dt では振動子の"
+    "エネルギーを少しずつ失う",
+    "implicit-euler": "後退オイラー法：1 次、無条件安定、エネルギーを人工的に減衰させる",
+    "implicit-midpoint": "陰的中点則：2 次、シンプレクティック、A 安定、時間反転対称",
+    "yoshida4": "速度ベルレ法の 3 つの小ステップ（1 つは時間を逆向きに）：4 次、シンプレクティック",
+    "rk45": "埋め込み型の適応 RK 対（誤差制御、rtol 1e-9）：高精度の参照解。評価回数は内部ステップ"
+    "ごと",
+}
+#: the order notes of the integrators (``order_note()``) in Japanese
+ORDER_NOTES_JA = {
+    "2 with velocity-dependent forces such as damping": "減衰など速度に依存する力では 2 次"
+}
 #: the phase plot's axis words (``phase.x.SYSTEM``, ``phase.y.SYSTEM``), put before the
 #: symbols of scene.phase_labels; by the unit of the first coordinate
 PHASE_WORDS_JA = {"rad": ("角度", "角速度"), "m": ("位置", "速度")}
@@ -408,6 +781,31 @@ def _label_ja(name: str) -> str:
     text = re.sub(r" \((\d)(?:st|nd|rd|th) if damped\)", r"（減衰ありは \1 次）", text)
     text = re.sub(r"(\d)(?:st|nd|rd|th) order", r"\1 次", text)
     return text.replace("· symplectic", "· シンプレクティック")
+
+
+def _about(name: str, lang: str) -> str:
+    """:func:`scene.integrator_about` in ``lang``: title, order, symplectic or not, explicit
+    or implicit, what it does ("" where a description is missing)."""
+    cls = INTEGRATORS[name]
+    description = INTEGRATOR_DESCRIPTIONS_JA.get(name, "")
+    title = INTEGRATOR_TITLES_JA.get(name, "")
+    if not (description and title):
+        return ""
+    note = cls.order_note()
+    order = (
+        _fixed("about.order_note", lang, order=cls.order, note=ORDER_NOTES_JA.get(note, note))
+        if note
+        else _fixed("about.order", lang, order=cls.order)
+    )
+    return _fixed(
+        "about",
+        lang,
+        title=title,
+        order=order,
+        kind=_fixed("about.symplectic" if cls.symplectic else "about.not_symplectic", lang),
+        how=_fixed("about.implicit" if cls.implicit else "about.explicit", lang),
+        description=description,
+    )
 
 
 def _title(label: str, symbol: str, unit: str) -> str:
@@ -429,6 +827,17 @@ def _declared() -> dict[str, dict[str, str]]:
         for p in cls.PARAMS:
             ja = labels.get(p.name, "")
             out[f"param.{system}.{p.name}"] = {"en": p.label, "ja": ja}
+            out[f"paramdoc.{system}.{p.name}"] = {
+                "en": p.doc,
+                "ja": PARAM_DOCS_JA.get(system, {}).get(p.name, ""),
+            }
+            doc_ja = PARAM_DOCS_JA.get(system, {}).get(p.name, "")
+            out[f"paramhelp.{system}.{p.name}"] = {
+                "en": f"{p.doc}; {p.accepted()}" if p.doc else p.accepted(),
+                "ja": f"{doc_ja}。{_fixed('range.accepted', 'ja', expected=expected(p, 'ja'))}"
+                if doc_ja
+                else "",
+            }
             out[f"paramtitle.{system}.{p.name}"] = {
                 "en": p.title,
                 "ja": _title(ja, p.symbol, p.unit.replace(" or ", " または ")) if ja else "",
@@ -437,21 +846,23 @@ def _declared() -> dict[str, dict[str, str]]:
         words = PHASE_WORDS_JA.get(cls().coordinate_units[0], ("", ""))
         out[f"phase.x.{system}"] = {"en": x_label, "ja": f"{words[0]} {x_label}".strip()}
         out[f"phase.y.{system}"] = {"en": v_label, "ja": f"{words[1]} {v_label}".strip()}
+    for lesson in SCENARIOS:
+        title, look_for = LESSONS_JA.get(lesson.id, ("", ""))
+        out[f"lesson.{lesson.id}.title"] = {"en": lesson.title, "ja": title}
+        out[f"lesson.{lesson.id}.text"] = {"en": lesson.look_for, "ja": look_for}
     for name, integrator in INTEGRATORS.items():
         out[f"integrator.{name}"] = {
             "en": integrator.title,
             "ja": INTEGRATOR_TITLES_JA.get(name, ""),
         }
         out[f"label.{name}"] = {"en": integrator_label(name), "ja": _label_ja(name)}
+        out[f"about.{name}"] = {"en": integrator_about(name), "ja": _about(name, "ja")}
     return out
 
 
 def catalog() -> dict[str, dict[str, str]]:
     """Every text: ``{key: {"en": ..., "ja": ...}}`` (an empty string: not translated yet)."""
     return {**TEXTS, **_declared()}
-
-
-_CATALOG = catalog()
 
 
 def language(value: str | None) -> str:
@@ -504,9 +915,11 @@ def model_texts(systems) -> list[list]:
             [f"{s}:dt:slider", "title", "dt.slider"],
             [f"{s}:title", "text", f"system.{s}"],
         ]
-        rows += [
-            [f"{s}:param:{p.name}", "title", f"paramtitle.{s}.{p.name}"] for p in SYSTEMS[s].PARAMS
-        ]
+        for p in SYSTEMS[s].PARAMS:
+            rows += [
+                [f"{s}:param:{p.name}", "title", f"paramtitle.{s}.{p.name}"],
+                [f"{s}:param:{p.name}", "description", f"paramhelp.{s}.{p.name}"],
+            ]
     return rows
 
 
@@ -537,3 +950,135 @@ def localize(find, systems, lang: str) -> None:
             item = find(f"{s}:legend-style:{kind}")
             if item is not None:
                 item.label = {"value": text(f"energy.{kind}", lang)}
+
+
+# -- parameters and refusals, as static/js/params.js says them --------------------------------
+def _short(x: float) -> str:
+    """A number as the page shows it (6 significant digits, no trailing zeros)."""
+    return f"{float(f'{x:.6g}'):g}" if abs(x) < 1e16 else f"{x:.6g}"
+
+
+def _fixed(key: str, lang: str, **values) -> str:
+    """A text of :data:`TEXTS` (usable while the catalog is being made)."""
+    template = TEXTS[key].get(lang) or TEXTS[key]["en"]
+    return template.format(**values) if values else template
+
+
+def _with_unit(words: str, p, lang: str = DEFAULT_LANGUAGE) -> str:
+    unit = p.unit.replace(" or ", _fixed("unit.or", lang))
+    return f"{words} {unit}" if unit else words
+
+
+def expected(p, lang: str = DEFAULT_LANGUAGE) -> str:
+    """What parameter declaration ``p`` accepts, in ``lang`` (params.js ``expected``)."""
+    if p.kind == "choice":
+        return _fixed("range.one_of", lang, names=", ".join(p.choices))
+    what = _fixed("range.whole" if p.kind == "int" else "range.number", lang)
+    lo = None if p.min is None else _short(p.min)
+    hi = None if p.max is None else _short(p.max)
+    low = "" if lo is None else _fixed("range.above" if p.min_open else "range.from", lang, lo=lo)
+    up_to = "range.up_to" if lo is None else "range.to"
+    high = "" if hi is None else _fixed("range.below" if p.max_open else up_to, lang, hi=hi)
+    join = _fixed("range.join_open" if p.min_open and hi is not None else "range.join", lang)
+    words = join.join(part for part in (low, high) if part)
+    return _with_unit(
+        _fixed("range.expected", lang, what=what, span=words) if words else what, p, lang
+    )
+
+
+def span(p, lang: str = DEFAULT_LANGUAGE) -> str:
+    """``p``'s range as "lo–hi unit", open ends said (params.js ``span``)."""
+    lo = "−∞" if p.min is None else _short(p.min)
+    hi = "∞" if p.max is None else _short(p.max)
+    excluded = [
+        v
+        for v, is_open in (
+            (lo, p.min_open and p.min is not None),
+            (hi, p.max_open and p.max is not None),
+        )
+        if is_open
+    ]
+    note = (
+        _fixed("range.excluded", lang, values=_fixed("range.and", lang).join(excluded))
+        if excluded
+        else ""
+    )
+    return _with_unit(f"{lo}–{hi}", p, lang) + note
+
+
+def param_name(system: str, p, lang: str = DEFAULT_LANGUAGE) -> str:
+    """What people read for ``p`` of ``system``: label and symbol ("initial angle θ₀")."""
+    key = f"param.{system}.{p.name}"
+    label = text(key, lang) if key in _CATALOG else p.label
+    return " ".join(part for part in (label or p.name, p.symbol) if part)
+
+
+def core_error(error: Exception, lang: str = DEFAULT_LANGUAGE) -> str:
+    """What the core objected to, in ``lang``: a refused parameter value
+    (``core.ParamError``) from its parts; any other error as the core said it (English),
+    so that nothing is lost."""
+    if lang == DEFAULT_LANGUAGE or not isinstance(error, ParamError) or not error.owner:
+        return str(error)
+    system, p = error.owner, error.param
+    return text(
+        "core.rejected",
+        lang,
+        system=text(f"system.{system}", lang) if f"system.{system}" in _CATALOG else system,
+        name=param_name(system, p, lang),
+        value=repr(error.value) if isinstance(error.value, str) else str(error.value),
+        expected=expected(p, lang),
+    )
+
+
+def refusal_text(refused: dict, lang: str = DEFAULT_LANGUAGE) -> str | None:
+    """A refusal of views.live's ``refusal`` (system, parameter, value, range, ``then``) in
+    ``lang``; None if it names no declared parameter (then the core's sentence is said)."""
+    system = refused.get("system", "")
+    declared = {p.name: p for p in getattr(SYSTEMS.get(system), "PARAMS", ())}
+    p = declared.get(refused.get("param", ""))
+    if p is None:
+        return None
+    bounds = ("min", "max", "min_open", "max_open")
+    p = replace(p, **{k: refused[k] for k in bounds if k in refused})
+    value = refused.get("value")
+    error = text(
+        "core.rejected",
+        lang,
+        system=text(f"system.{system}", lang),
+        name=param_name(system, p, lang),
+        value=repr(value) if isinstance(value, str) else value,
+        expected=expected(p, lang),
+    )
+    return text(
+        "core.kept" if refused.get("then") == "kept" else "core.defaults", lang, error=error
+    )
+
+
+def drag_note(system: str, clamped, lang: str = DEFAULT_LANGUAGE) -> str:
+    """What a drag past a parameter's range says: ``clamped`` is ``[(p, dragged to, set)]``
+    (drag.js ``clampNote``)."""
+
+    def unit(p):
+        return f" {p.unit}" if p.unit else ""
+
+    parts = [
+        text(
+            "drag.clamped",
+            lang,
+            name=param_name(system, p, lang),
+            value=f"{value:g}{unit(p)}",
+            span=span(p, lang),
+            set=f"{kept:g}{unit(p)}",
+        )
+        for p, value, kept in clamped
+    ]
+    return text(
+        "drag.note",
+        lang,
+        system=text(f"system.{system}", lang),
+        parts=text("drag.join", lang).join(parts),
+    )
+
+
+# after every function it uses (expected, span)
+_CATALOG = catalog()

@@ -25,7 +25,7 @@ import struct
 import time
 from array import array
 
-from integrator_lab.core import INTEGRATORS, SYSTEMS, Runner, get_system
+from integrator_lab.core import INTEGRATORS, SYSTEMS, ParamError, Runner, get_system
 from integrator_lab.core.custom import (
     MethodDefinition,
     definition_problems,
@@ -278,6 +278,26 @@ class SystemRun:
         }
 
 
+def refusal(error: Exception, then: str) -> dict | None:
+    """A parameter value the core refused (``core.ParamError``), as parts a view can say in
+    its language (views.i18n.refusal_text; the page's frames.js): the system, the parameter,
+    the value, the range that applied, and ``then`` ("kept": the settings in force go on;
+    "defaults"); None for any other error (said as the core said it)."""
+    if not isinstance(error, ParamError) or not error.owner:
+        return None
+    p, value = error.param, error.value
+    return {
+        "system": error.owner,
+        "param": p.name,
+        "value": value if isinstance(value, (int, float, str)) else repr(value),
+        "min": p.min,
+        "max": p.max,
+        "min_open": p.min_open,
+        "max_open": p.max_open,
+        "then": then,
+    }
+
+
 class Live:
     """One viewer's simulation: every system shown, the shared speed and play state.
 
@@ -342,6 +362,7 @@ class Live:
                     "system": name,
                     "layout": None,
                     "errors": [f"{title}: {objection}; kept the settings in force."],
+                    "refused": refusal(exc, "kept"),
                     "kept": {"params": dict(old.system.params), "dt": old.dt},
                 }
             try:
@@ -352,10 +373,11 @@ class Live:
                 except Exception:  # noqa: BLE001 - the user's method cannot start here
                     run = SystemRun(name, {}, None, integrators)
             errors = [f"{title}: {objection}; using the defaults."]
+            refused = refusal(exc, "defaults")
         else:
-            errors = []
+            errors, refused = [], None
         self.runs[name] = run
-        return {"layout": run.layout(), "errors": errors}
+        return {"layout": run.layout(), "errors": errors, "refused": refused}
 
     def remove(self, name: str) -> None:
         """Stop and forget system ``name`` (a view no longer shows it; :meth:`configure`

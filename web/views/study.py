@@ -135,7 +135,7 @@ def diagram_columns(
     points: dict[str, list] = {c: [] for c in cols}
     excluded: dict[str, list] = {c: [] for c in cols}
     lines: dict[str, list] = {
-        c: [] for c in ("integrator", "dt", "evaluations", "y", "color", "label")
+        c: [] for c in ("integrator", "dt", "evaluations", "y", "color", "label", "slope")
     }
     finite = [
         x
@@ -180,6 +180,7 @@ def diagram_columns(
         lines["color"].append(color)
         # the legend names each line with its fitted slope
         lines["label"].append(f"{name}: " + ("no slope" if slope is None else f"slope {slope:.2f}"))
+        lines["slope"].append(slope)  # for a legend in another language (i18n's study.slope)
     return {
         "points": points,
         "excluded": excluded,

@@ -17,8 +17,8 @@ from typing import Any
 from bokeh.models import ColumnDataSource, HoverTool
 from bokeh.plotting import figure
 
+from integrator_lab.views import i18n
 from integrator_lab.views.scene import GHOST_COLOR
-from integrator_lab.views.study import ERROR_LABELS
 
 #: the sources of one system's diagrams, by role (the keys of ``diagram_columns``)
 SOURCE_COLUMNS = {
@@ -38,11 +38,15 @@ SOURCE_COLUMNS = {
     ),
 }
 DIAGRAM_HEIGHT = 300
-#: the x axis of each diagram: (role, column, label)
-DIAGRAMS = (
-    ("convergence", "dt", "time step dt (s)"),
-    ("work", "evaluations", "force evaluations (cost)"),
-)
+#: the x axis of each diagram: (role, column); its label is the catalog's study.axis.COLUMN
+DIAGRAMS = (("convergence", "dt"), ("work", "evaluations"))
+
+
+def slope_label(name: str, slope: float | None, lang: str) -> str:
+    """A line's legend entry: the integrator and its fitted slope (study.py's ``label``)."""
+    if slope is None:
+        return i18n.text("study.no_slope", lang, name=name)
+    return i18n.text("study.slope", lang, name=name, slope=f"{slope:.2f}")
 
 
 def study_name(system: str, role: str) -> str:
@@ -52,8 +56,9 @@ def study_name(system: str, role: str) -> str:
 class StudyFigures:
     """The two diagrams of ``system``'s study and their sources."""
 
-    def __init__(self, system: str, measure: str = "error") -> None:
+    def __init__(self, system: str, measure: str = "error", lang: str = "en") -> None:
         self.system = system
+        self.lang = lang
         self.sources = {
             role: ColumnDataSource(
                 data={c: [] for c in cols}, name=study_name(system, f"source-{role}")
@@ -61,18 +66,16 @@ class StudyFigures:
             for role, cols in SOURCE_COLUMNS.items()
         }
         self.figures = {}
-        for role, x, label in DIAGRAMS:
-            self.figures[role] = self._diagram(role, x, label, measure)
+        for role, x in DIAGRAMS:
+            self.figures[role] = self._diagram(role, x, measure)
 
-    def _diagram(self, role: str, x: str, x_label: str, measure: str):
-        title = (
-            "Convergence: error against time step"
-            if role == "convergence"
-            else "Work–precision: error against cost"
-        )
+    def _text(self, key: str, **values) -> str:
+        return i18n.text(key, self.lang, **values)
+
+    def _diagram(self, role: str, x: str, measure: str):
         fig = figure(
             name=study_name(self.system, role),
-            title=title,
+            title=self._text(f"study.title.{role}"),
             x_axis_type="log",
             y_axis_type="log",
             height=DIAGRAM_HEIGHT,
@@ -80,8 +83,8 @@ class StudyFigures:
             min_width=260,
             tools="pan,wheel_zoom,box_zoom,reset,save",
             toolbar_location="above",
-            x_axis_label=x_label,
-            y_axis_label=ERROR_LABELS[measure],
+            x_axis_label=self._text(f"study.axis.{x}"),
+            y_axis_label=self._text(f"study.measure.{measure}"),
         )
         fig.toolbar.logo = None
         s = self.sources
@@ -140,10 +143,10 @@ class StudyFigures:
             HoverTool(
                 renderers=[fitted, excluded],
                 tooltips=[
-                    ("integrator", "@integrator"),
+                    (self._text("study.hover.integrator"), "@integrator"),
                     ("dt", "@dt{0.000e} s"),
-                    ("evaluations", "@evaluations"),
-                    ("error", "@value"),
+                    (self._text("study.hover.evaluations"), "@evaluations"),
+                    (self._text("study.hover.error"), "@value"),
                     ("", "@reason"),
                 ],
             )
@@ -155,6 +158,12 @@ class StudyFigures:
         """Show ``diagram_columns(...)`` (all sources at once)."""
         for role, source in self.sources.items():
             source.data = {c: list(columns[role].get(c, [])) for c in SOURCE_COLUMNS[role]}
+        lines = columns["lines"]
+        if self.lang != i18n.DEFAULT_LANGUAGE and "slope" in lines:
+            self.sources["lines"].data["label"] = [
+                slope_label(name, slope, self.lang)
+                for name, slope in zip(lines["integrator"], lines["slope"])
+            ]
 
     def clear(self) -> None:
         for role, source in self.sources.items():
@@ -162,7 +171,7 @@ class StudyFigures:
 
     def set_measure(self, measure: str) -> None:
         for fig in self.figures.values():
-            fig.yaxis.axis_label = ERROR_LABELS[measure]
+            fig.yaxis.axis_label = self._text(f"study.measure.{measure}")
 
     def roots(self) -> dict[str, Any]:
         return dict(self.figures)
