@@ -696,8 +696,8 @@ class Dashboard(pn.viewable.Viewer):
         if show:
             self._apply_requests()
         started = time.perf_counter()
-        # a body held in a scene: every run waits for its release
-        self.live.speed, self.live.playing = self.speed, self.playing and self._drag is None
+        # a body held in a scene: its system waits for the release (the others go on)
+        self.live.speed, self.live.playing = self.speed, self.playing
         moved = self.live.advance(wall)
         LOAD.record(time.perf_counter() - started)
         if self._steps_requested:
@@ -984,6 +984,7 @@ class Dashboard(pn.viewable.Viewer):
         if found is None or run.integrators[found[0]] in hidden:
             return
         self._drag = {"system": name, "lane": found[0], "ball": found[1], "clamped": {}}
+        self.live.hold(name, True)
         self._drag_move(name, event)
 
     def _drag_move(self, name: str, event) -> None:
@@ -1012,6 +1013,7 @@ class Dashboard(pn.viewable.Viewer):
             return
         self._drag_move(name, event)
         self._drag = None
+        self.live.hold(name, False)
         declared = {p.name: p for p in SYSTEMS[name].PARAMS}
         for key, (value, kept) in drag["clamped"].items():
             p = declared[key]
