@@ -681,6 +681,11 @@ class Dashboard(pn.viewable.Viewer):
         self._doc = doc
         # BokehJS announces a lost websocket only in the console; the page says it
         doc.js_on_event("connection_lost", page_script("connection_lost", banner=self.banner))
+        # on a touch screen a swipe over a plot scrolls the page (as on the static page)
+        plots = [
+            fig for models in self.panels.values() for fig in (models.energy_fig, models.phase_fig)
+        ]
+        doc.js_on_event("document_ready", page_script("touch", plots=plots))
         pn.state.on_session_destroyed(self.session_destroyed)
 
     def session_destroyed(self, session_context) -> None:

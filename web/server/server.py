@@ -64,6 +64,7 @@ def create_app(allow_code: bool = False) -> Dashboard:
     ``allow_code``: visitors' Python methods run (``integrator-lab serve --allow-code``)."""
     doc = pn.state.curdoc
     transport.serve_css_locally(doc, pn.state.rel_path)
+    transport.use_phone_viewport(doc)
     lang, problem = session_language()
     shown, refused = session_systems()
     dashboard = Dashboard(allow_code=allow_code, lang=lang, shown=shown)
