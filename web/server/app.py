@@ -496,7 +496,7 @@ class Dashboard(pn.viewable.Viewer):
             options={self._text(f"system.{name}"): name for name in self.systems},
             value=list(self.shown),
             color="primary",
-            button_style="outline",  # a system not shown: an outline only
+            variant="outline",  # a system not shown: an outline only
             # below, as the other controls' (to the right it covers Play)
             description=Tooltip(
                 content=self._text("control.systems.tip"),
