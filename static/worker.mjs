@@ -18,6 +18,8 @@
 //                   {type: "remove", system}                  a system is no longer shown
 //                   {type: "integrators", names}              every system restarts
 //                   {type: "speed", value} | {type: "play", value} | {type: "step"}
+//                   {type: "hold", system, value}             a body of that system is held
+//                                                             (dragged): it alone waits
 //                   {type: "reset"}                           every system back to t = 0
 //                   {type: "ack"}                             the page drew the last frame
 //                   {type: "study", system, params, integrators, settings}   (re)start a study
@@ -356,6 +358,9 @@ function handle(message) {
       break;
     case "play":
       live.playing = message.value;
+      break;
+    case "hold":
+      call("hold", message.system, Boolean(message.value));
       break;
     case "step":
       live.playing = false;

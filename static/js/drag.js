@@ -1,9 +1,10 @@
 // Integrator Lab page: direct manipulation. Dragging the pendulum's bob, a cradle ball or the
 // spring's mass in a scene sets that system's initial state: while the pointer is down the
-// simulation of that system waits and every lane shows the body where the pointer puts it;
-// on release the system restarts from there (t = 0, every integrator and the exact solution)
-// and the URL says so. Pointer events, so a mouse, a pen and a finger all work; a press that
-// misses every body is left alone (a touch there scrolls the page as before).
+// simulation of that system waits (the other systems go on) and every lane shows the body
+// where the pointer puts it; on release the system restarts from there (t = 0, every
+// integrator and the exact solution) and the URL says so. Pointer events, so a mouse, a pen
+// and a finger all work; a press that misses every body is left alone (a touch there scrolls
+// the page as before).
 //
 // A lane's geometry comes from the worker's layout (views.live: `origins`, the offset of each
 // lane in the view, and the system's `pivots` about it), that is from the core's
@@ -227,7 +228,7 @@ function release(event) {
     // the browser took the pointer (a scroll, a second finger): nothing is set, and the
     // run starts again from the settings in force (the preview moved its bodies)
     send(Object.assign({ type: "configure", system }, systemSettings(system)));
-    send({ type: "play", value: state.playing });
+    send({ type: "hold", system, value: false });
     return;
   }
   if (clamped.length) clampNote(system, clamped);
@@ -235,7 +236,7 @@ function release(event) {
   saveState();
   // a new run from the dragged state, at t = 0 (the worker rebuilds the system)
   send(Object.assign({ type: "configure", system }, systemSettings(system)));
-  send({ type: "play", value: state.playing });
+  send({ type: "hold", system, value: false });
 }
 
 function press(event) {
@@ -257,7 +258,8 @@ function press(event) {
     view.el.style.cursor = "grabbing";
     showTips(view, false);
     live.systems[system].dragging = true;
-    send({ type: "play", value: false }); // this system's run waits for the release
+    // this system's run waits for the release; the other systems go on
+    send({ type: "hold", system, value: true });
     window.addEventListener("pointermove", move, true);
     window.addEventListener("pointerup", release, true);
     window.addEventListener("pointercancel", release, true);

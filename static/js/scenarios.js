@@ -2,15 +2,27 @@
 //
 // The lessons are defined once, in integrator_lab.views.scenarios (embedded as data.lessons):
 // each is a view of the lab (a link query) and two sentences of what to look for. A lesson
-// is a plain link (`?lesson=ID&...`): choosing one loads that view as any shared link does,
-// so it also works from a bookmark or a new tab; the page then shows the lesson's note until
-// it is closed. Text goes in as textContent, never as HTML; in the page's language (the
-// catalog's lesson.ID.title and lesson.ID.text), again when the language changes.
+// is a plain link (`?lesson=ID&...`), so it also works from a bookmark or a new tab; chosen
+// in the menu it applies in place, without a reload (the worker and its Python stay): the
+// page state, the widgets and every shown system, restarted at t = 0 as a loaded link
+// starts; the URL gets a new history entry, and Back returns to the view before, in place
+// too. The page shows the lesson's note until it is closed. Text goes in as textContent,
+// never as HTML; in the page's language (the catalog's lesson.ID.title and lesson.ID.text),
+// again when the language changes.
 
 import { data } from "./data.js";
 import { t } from "./i18n.js";
+import { showLegend } from "./legend.js";
 import { onLanguage } from "./localize.js";
-import { state, saveState } from "./urlstate.js";
+import { applyView } from "./plots.js";
+import { defaultStudyState } from "./studystate.js";
+import { queryFromState, state, stateFromQuery, saveState, systemSettings }
+  from "./urlstate.js";
+import { setWidgetsFromState } from "./widgets.js";
+import { send } from "./worker.js";
+
+// what a new view leaves as it is: the language, and the study view (study.js owns it)
+const KEPT = new Set(["lang", ...Object.keys(defaultStudyState())]);
 
 function lessonHref(lesson) {
   return `?lesson=${encodeURIComponent(lesson.id)}&${lesson.query}`;
@@ -43,6 +55,15 @@ function menu() {
     link.href = lessonHref(lesson);
     link.dataset.lesson = lesson.id;
     if (lesson.id === state.lesson) link.setAttribute("aria-current", "page");
+    link.addEventListener("click", (event) => {
+      // a new tab or window (a modifier, another button) loads the link as any link;
+      // before the dashboard is drawn there is nothing to apply the view to yet
+      if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey ||
+          event.altKey || document.documentElement.dataset.drawn !== "1") return;
+      event.preventDefault();
+      details.open = false;
+      applyQuery(lessonHref(lesson), true);
+    });
     item.appendChild(link);
     list.appendChild(item);
   }
@@ -82,14 +103,57 @@ function note() {
   return box;
 }
 
+// the note of the lesson on view (none: no note), and the menu's mark
+function showNote() {
+  const lesson = data.lessons.find((l) => l.id === state.lesson);
+  document.getElementById("il-lesson")?.remove();
+  if (lesson) document.getElementById("il-controls")?.before(note());
+  localizeLessons();
+  for (const link of document.querySelectorAll("#il-lessons a")) {
+    if (link.dataset.lesson === state.lesson) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+}
+
+// The view of the link query `search`, in place: the page state (but KEPT), its widgets
+// and plots, and the simulation: systems no longer shown stop, every shown one restarts at
+// t = 0 with the view's integrators and settings. `push`: a new history entry.
+function applyQuery(search, push) {
+  const before = state.systems.slice();
+  const next = stateFromQuery(search);
+  for (const [key, value] of Object.entries(next)) if (!KEPT.has(key)) state[key] = value;
+  saveState(push);
+  setWidgetsFromState();
+  applyView();
+  showLegend();
+  showNote();
+  for (const system of before) {
+    if (!state.systems.includes(system)) send({ type: "remove", system });
+  }
+  send({ type: "speed", value: state.speed });
+  send({ type: "play", value: state.playing });
+  for (const system of state.systems) {
+    send(Object.assign({ type: "configure", system, integrators: state.integrators },
+                       systemSettings(system)));
+  }
+}
+
+// Back (or Forward) to an entry of a lesson chosen in place: that entry's view, in place.
+// A change of the fragment alone (the user's method) is no new view.
+function followHistory() {
+  if (document.documentElement.dataset.drawn !== "1") return;
+  if (new URLSearchParams(location.search).toString() === queryFromState(state)) return;
+  applyQuery(location.search, false);
+}
+
 // Called once, before the dashboard is drawn: the menu sits just above the controls, the
 // note of the lesson on view (if any) just below it.
 export function showLessons() {
   const controls = document.getElementById("il-controls");
   if (!controls || !Array.isArray(data.lessons)) return;
   controls.before(menu());
-  const lesson = data.lessons.find((l) => l.id === state.lesson);
-  if (lesson) controls.before(note());
+  showNote();
+  window.addEventListener("popstate", followHistory);
   onLanguage(localizeLessons);
 }
 

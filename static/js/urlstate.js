@@ -27,7 +27,7 @@ function defaultState() {
 const FLAGS = new Map([["play", "playing"], ["exact", "exact"], ["log", "log"],
                        ["phase", "phase"], ["embed", "embed"]]);
 
-function stateFromQuery(search) {
+export function stateFromQuery(search) {
   const state = defaultState();
   const query = new URLSearchParams(search);
   const fallback = (key, raw, expected, shown) =>
@@ -155,9 +155,12 @@ const saveListeners = []; // called after every change of the URL (embed.js's li
 export function onSave(fn) {
   saveListeners.push(fn);
 }
-export function saveState() {
+// `push`: a new entry in the history (a lesson chosen: Back returns to the view before)
+export function saveState(push = false) {
   const query = queryFromState(state);
-  history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + fragment);
+  const url = location.pathname + (query ? "?" + query : "") + fragment;
+  if (push) history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
   for (const fn of saveListeners) fn();
 }
 

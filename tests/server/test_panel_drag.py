@@ -116,3 +116,37 @@ def test_a_cradle_drag_past_the_declared_angle_is_clamped_and_says_so(new_page):
     assert "lift angle θ₀" in text and "outside 0–1.5 rad" in text and "set to 1.5 rad" in text
     assert page.evaluate(VALUE_JS, "il-cradle-lifted") == 1
     assert page.errors == []
+
+
+def test_a_held_body_pauses_only_its_own_system():
+    """In Python, with Bokeh's own pan events: while the pendulum's bob is held its run
+    waits (at t = 0, the dragged state); the spring and the cradle go on."""
+    from bokeh import events
+
+    from integrator_lab.server.app import Dashboard
+
+    board = Dashboard()
+    try:
+        board._update(0.0)
+        run = board.runs["pendulum"]
+        scene, length = run.scene, run.system.params["length"]
+        theta = run.system.params["theta0"]
+        (px, py), (ox, oy) = scene.geometry.pivots[0], scene.offsets[0]
+        # the bob at L (sin θ, −cos θ) from its pivot, in lane 0
+        bob = (px + ox + length * math.sin(theta), py + oy - length * math.cos(theta))
+        fig = board.panels["pendulum"].scene_fig
+        fig._trigger_event(events.PanStart(fig, x=bob[0], y=bob[1]))
+        fig._trigger_event(events.Pan(fig, x=bob[0] + 0.05, y=bob[1]))
+        assert board._drag is not None
+        before = {name: board.runs[name].runner.time for name in ("spring", "cradle")}
+        for _ in range(6):
+            board._update(0.05)
+        assert board.runs["pendulum"].runner.time == 0.0
+        for name, t in before.items():
+            assert board.runs[name].runner.time > t + 0.1, name
+        fig._trigger_event(events.PanEnd(fig, x=bob[0] + 0.05, y=bob[1]))
+        for _ in range(3):
+            board._update(0.05)
+        assert board.runs["pendulum"].runner.time > 0.0
+    finally:
+        board.stop()

@@ -411,6 +411,7 @@ def test_time_step_slider_and_buttons(new_page, server):
 
     # the slider: the mark of the recommended step, then a drag to the middle of its track
     slider = page.locator(".il-pendulum-dt-slider")
+    slider.scroll_into_view_if_needed()  # the mouse only reaches what is in the window
     base = slider.locator(".noUi-base")
     box, handle = base.bounding_box(), slider.locator(".noUi-handle").bounding_box()
     mark = base.evaluate("(el) => parseFloat(getComputedStyle(el, '::after').left)")

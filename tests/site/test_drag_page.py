@@ -130,6 +130,28 @@ def test_dragging_the_pendulum_bob_sets_theta0_pauses_and_restarts_from_there(op
     assert page.errors == []
 
 
+def test_a_held_body_pauses_only_its_own_system(open_page):
+    page = open_page("?systems=pendulum,spring&speed=0.1", viewport=(1440, 900))
+    page.wait_live()
+    page.wait_samples(5, ["pendulum", "spring"])
+    m = _scene(page, "pendulum")
+    length = page.js("window.integratorLab.state().params.pendulum.length")
+    pivot = ((m["bar"]["x0"][0] + m["bar"]["x1"][0]) / 2, m["bar"]["y0"][0])
+    end = (pivot[0] + length * math.sin(0.4), pivot[1] - length * math.cos(0.4))
+    _drag(page, m, (m["x"][0], m["y"][0]), end, release=False)
+    time.sleep(0.3)  # the worker has the hold and the preview's new run
+    held, spring = page.sim_time("pendulum"), page.sim_time("spring")
+    time.sleep(1.0)
+    # the held body's system waits; the spring goes on (0.1 × real time: ~0.1 s in 1 s)
+    assert page.sim_time("pendulum") == held
+    assert page.sim_time("spring") > spring + 0.03
+    assert page.status()["running"]
+    page.page.mouse.up()
+    page.wait("window.integratorLab.status().systems.pendulum.simTime > 0.05")
+    assert page.messages() == []
+    assert page.errors == []
+
+
 def test_dragging_the_spring_mass_sets_x0_from_its_rest_position(open_page):
     page = _open(open_page, "?systems=spring")
     m = _scene(page, "spring")

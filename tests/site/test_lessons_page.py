@@ -95,3 +95,50 @@ def test_an_unknown_lesson_is_reported_and_the_page_goes_on(open_page):
     assert len(messages) == 1 and '"lesson"' in messages[0] and SCENARIOS[0].id in messages[0]
     assert page.page.locator("#il-lesson").count() == 0
     assert page.errors == []
+
+
+def test_a_lesson_from_the_menu_applies_in_place_and_back_returns(open_page):
+    page = open_page()
+    page.wait_live()
+    before = page.js("window.integratorLab.state()")
+    # a reload (or a new worker) would lose both
+    page.js("window.lessonMark = 42")
+    worker = page.js("() => { window.workerMark = window.integratorLabEarly.worker; return 1; }")
+    assert worker == 1
+    chosen = next(s for s in SCENARIOS if s.id == "rk4-loses")
+    settings = chosen.settings()
+    page.page.locator("#il-lessons summary").click()
+    page.page.get_by_role("link", name=chosen.title).click()
+    page.page.wait_for_url(lambda url: "lesson=" in url)
+    assert _query(page)["lesson"] == [chosen.id]
+    assert page.page.locator("#il-lesson").is_visible()
+    assert chosen.title in page.page.locator("#il-lesson").inner_text()
+    _check_state(page, chosen)
+    # only the lesson's systems are shown, and they run its settings from t = 0: the spring's
+    # samples are dt apart (the lesson's dt), for the lesson's integrators only
+    for system in ("pendulum", "cradle", "spring"):
+        hidden = page.js(f"document.querySelector('.il-panel[data-system={system}]').hidden")
+        assert hidden == (system not in settings["systems"]), system
+    dt = settings["dt"]["spring"]
+    page.wait(f"""(() => {{
+        const s = window.integratorLab.samples("spring", "rk4");
+        return s.t.length >= 3 && s.t[0] === 0 && Math.abs(s.t[1] - {dt}) < 1e-12;
+    }})()""")
+    status = page.status()
+    assert sorted(status["systems"]["spring"]["integrators"]) == sorted(settings["integrators"])
+    assert page.js("window.lessonMark") == 42
+    assert page.js("window.workerMark === window.integratorLabEarly.worker")
+    assert not status.get("restarts")
+    # Back: the view before, in place again, without the note
+    page.page.go_back()
+    page.page.wait_for_url(lambda url: "lesson=" not in url)
+    page.wait("window.integratorLab.state().lesson === null")
+    assert page.page.locator("#il-lesson").count() == 0
+    after = page.js("window.integratorLab.state()")
+    assert after["systems"] == before["systems"]
+    assert after["integrators"] == before["integrators"]
+    assert after["dt"] == before["dt"]
+    page.wait_samples(2)
+    assert page.js("window.lessonMark") == 42
+    assert page.messages() == []
+    assert page.errors == []

@@ -177,6 +177,13 @@ class Dashboard(pn.viewable.Viewer):
         doc="Language of the labels (views.i18n): en or ja",
     )
 
+    shown = param.List(
+        default=[],
+        item_type=str,
+        doc="Systems shown, in this order (at least one; empty: every system, in the "
+        "dashboard's order): the static page's systems=. A system not shown waits; shown "
+        "again, it starts from its settings at t = 0",
+    )
     hidden = param.ListSelector(
         default=[],
         objects=list(INTEGRATORS),
@@ -186,6 +193,13 @@ class Dashboard(pn.viewable.Viewer):
     def __init__(self, systems=PANEL_SYSTEMS, allow_code=False, **params):
         super().__init__(**params)
         self.systems = tuple(systems)
+        unknown = [name for name in self.shown if name not in self.systems]
+        if unknown or len(set(self.shown)) != len(self.shown):
+            raise ValueError(
+                f"shown: got {list(self.shown)!r}, expected distinct names among "
+                f"{', '.join(self.systems)}"
+            )
+        self.shown = list(self.shown) or list(self.systems)
         self.settings = {name: settings_class(name)() for name in self.systems}
         config = figures.DashboardConfig(
             systems=self.systems,
@@ -310,6 +324,7 @@ class Dashboard(pn.viewable.Viewer):
         )
         self._columns: dict = {}  # system -> its column in the layout
         self._layout = self._build_layout()
+        self.param.watch(self._shown_changed, "shown")
         if self.lesson:
             self._lesson_changed()
 
@@ -386,6 +401,7 @@ class Dashboard(pn.viewable.Viewer):
                 min_width=280,
                 width=360,
             ),
+            self._system_picker(),
             control(
                 pn.widgets.Toggle,
                 "playing",
@@ -411,7 +427,7 @@ class Dashboard(pn.viewable.Viewer):
             gap="8px",
             sizing_mode="stretch_width",
         )
-        self._play_button = header[1]
+        self._play_button = header[2]
         # the one legend (the static page has the same): a toggle per selected integrator,
         # in its colour; off = not drawn in any panel, the run goes on
         self.legend = pn.widgets.CheckButtonGroup(
@@ -466,6 +482,7 @@ class Dashboard(pn.viewable.Viewer):
                 styles={"flex": "1 1 320px"},
             )
             columns.append(self._columns[name])
+        self._show_systems()
         # the flow-control models ride along on an invisible spacer
         flow = pn.pane.Bokeh(
             Spacer(width=0, height=0, visible=False, tags=[self._carrier, self._echo]),
@@ -486,6 +503,71 @@ class Dashboard(pn.viewable.Viewer):
             self.method_editor.panel(),
             sizing_mode="stretch_width",
         )
+
+    def _system_picker(self):
+        """The system picker (the static page's): a toggle per system, in the dashboard's
+        order; the panels shown keep their order, a system ticked again comes last."""
+        self._picker = pn.widgets.CheckButtonGroup(
+            options={self._text(f"system.{name}"): name for name in self.systems},
+            value=list(self.shown),
+            color="primary",
+            variant="outline",  # a system not shown: an outline only
+            # below, as the other controls' (to the right it covers Play)
+            description=Tooltip(
+                content=self._text("control.systems.tip"),
+                position="bottom",
+                stylesheets=[":host { white-space: initial; max-width: 300px; }"],
+            ),
+            css_classes=["il-systems"],
+            align="end",
+        )
+
+        def chosen(event):
+            if self._picking:
+                return
+            if not event.new:
+                self._show_error(self._text("msg.choose_system"))
+                self._set_picker(self.shown)
+                return
+            kept = [name for name in self.shown if name in event.new]
+            self.shown = kept + [name for name in event.new if name not in kept]
+
+        self._picking = False  # the picker is being set to what is shown
+        self._picker.param.watch(chosen, "value")
+        return self._picker
+
+    def _set_picker(self, names) -> None:
+        self._picking = True
+        try:
+            self._picker.value = list(names)
+        finally:
+            self._picking = False
+
+    def _show_systems(self) -> None:
+        """Show the systems of :attr:`shown`, in its order (a flex item's CSS ``order``);
+        the others are hidden and wait (held: no steps, nothing sent)."""
+        for name, column in self._columns.items():
+            shown = name in self.shown
+            column.visible = shown
+            order = self.shown.index(name) if shown else len(self.shown)
+            column.styles = {**column.styles, "order": str(order)}
+            self.live.hold(name, not shown)
+
+    def _shown_changed(self, event) -> None:
+        unknown = [name for name in self.shown if name not in self.systems]
+        if unknown or not self.shown or len(set(self.shown)) != len(self.shown):
+            self._show_error(
+                f"shown: got {list(self.shown)!r}, expected distinct names among "
+                f"{', '.join(self.systems)} (at least one); kept {', '.join(event.old)}."
+            )
+            self.shown = event.old
+            return
+        was = [name for name in self.systems if self._columns[name].visible]
+        # a system shown again starts from its settings at t = 0, as on the static page
+        self._rebuild_requested.update(name for name in self.shown if name not in was)
+        self._show_systems()
+        if list(self._picker.value) != list(self.shown):
+            self._set_picker(self.shown)
 
     def _dt_row(self, name: str):
         """System ``name``'s time step on a log scale, with ÷2 and ×2 (as on the static page:
@@ -614,6 +696,11 @@ class Dashboard(pn.viewable.Viewer):
         self._doc = doc
         # BokehJS announces a lost websocket only in the console; the page says it
         doc.js_on_event("connection_lost", page_script("connection_lost", banner=self.banner))
+        # on a touch screen a swipe over a plot scrolls the page (as on the static page)
+        plots = [
+            fig for models in self.panels.values() for fig in (models.energy_fig, models.phase_fig)
+        ]
+        doc.js_on_event("document_ready", page_script("touch", plots=plots))
         pn.state.on_session_destroyed(self.session_destroyed)
 
     def session_destroyed(self, session_context) -> None:
@@ -711,8 +798,8 @@ class Dashboard(pn.viewable.Viewer):
         if show:
             self._apply_requests()
         started = time.perf_counter()
-        # a body held in a scene: every run waits for its release
-        self.live.speed, self.live.playing = self.speed, self.playing and self._drag is None
+        # a body held in a scene: its system waits for the release (the others go on)
+        self.live.speed, self.live.playing = self.speed, self.playing
         moved = self.live.advance(wall)
         LOAD.record(time.perf_counter() - started)
         if self._steps_requested:
@@ -1003,6 +1090,7 @@ class Dashboard(pn.viewable.Viewer):
         if found is None or run.integrators[found[0]] in hidden:
             return
         self._drag = {"system": name, "lane": found[0], "ball": found[1], "clamped": {}}
+        self.live.hold(name, True)
         self._drag_move(name, event)
 
     def _drag_move(self, name: str, event) -> None:
@@ -1031,6 +1119,7 @@ class Dashboard(pn.viewable.Viewer):
             return
         self._drag_move(name, event)
         self._drag = None
+        self.live.hold(name, False)
         declared = {p.name: p for p in SYSTEMS[name].PARAMS}
         clamped = [(declared[key], value, kept) for key, (value, kept) in drag["clamped"].items()]
         if clamped:  # in the dashboard's language, as the static page says it (drag.js)
@@ -1056,14 +1145,13 @@ class Dashboard(pn.viewable.Viewer):
         and its note; no lesson: every system again, no note."""
         if not self.lesson:
             self.lesson_note.visible = False
-            for column in self._columns.values():
-                column.visible = True
+            self.shown = list(self.systems)
             return
         scenario = get_scenario(self.lesson)
         settings = scenario.settings()
+        # the lesson's systems, in the order of its link (as on the static page)
         shown = [name for name in settings.get("systems", self.systems) if name in self.systems]
-        for name, column in self._columns.items():
-            column.visible = name in shown
+        self.shown = shown or list(self.systems)
         defaults = {
             key: self.param[key].default
             for key in ("speed", "playing", "show_exact", "log_scale", "show_phase")

@@ -21,6 +21,7 @@ from integrator_lab.server import transport
 from integrator_lab.server.app import TITLE, Dashboard
 from integrator_lab.server.sessions import REGISTRY, STALLED_CLIENT_TIMEOUT
 from integrator_lab.views import i18n
+from integrator_lab.views.shared import PANEL_SYSTEMS
 
 #: the labels' language when the page's URL names none (``integrator-lab serve --lang``)
 DEFAULT_LANG = {"lang": i18n.DEFAULT_LANGUAGE}
@@ -40,15 +41,36 @@ def session_language() -> tuple[str, str | None]:
         return default, f"{exc}; using {default}."
 
 
+def session_systems() -> tuple[list[str], str | None]:
+    """The systems this session shows, in order: the URL's ``?systems=`` (a comma-separated
+    list, as on the static page), else every one; and what to say about names refused."""
+    raw = (pn.state.session_args or {}).get("systems")
+    if not raw:
+        return [], None
+    text = raw[-1].decode("utf-8", "replace")
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    good = list(dict.fromkeys(name for name in names if name in PANEL_SYSTEMS))
+    if good and len(good) == len(names):
+        return good, None
+    shown = ", ".join(good) if good else "every system"
+    return good, (
+        f"The link's setting systems={text!r} is not valid: expected a comma-separated "
+        f"list of {', '.join(PANEL_SYSTEMS)}; showing {shown}."
+    )
+
+
 def create_app(allow_code: bool = False) -> Dashboard:
     """One dashboard for the current server session, stopped when the session ends;
     ``allow_code``: visitors' Python methods run (``integrator-lab serve --allow-code``)."""
     doc = pn.state.curdoc
     transport.serve_css_locally(doc, pn.state.rel_path)
+    transport.use_phone_viewport(doc)
     lang, problem = session_language()
-    dashboard = Dashboard(allow_code=allow_code, lang=lang)
-    if problem:
-        dashboard._show_error(problem)
+    shown, refused = session_systems()
+    dashboard = Dashboard(allow_code=allow_code, lang=lang, shown=shown)
+    problems = [text for text in (problem, refused) if text]
+    if problems:
+        dashboard._show_error(" ".join(problems))
     dashboard.attach(doc)
     dashboard.start()
     return dashboard

@@ -146,6 +146,24 @@ def serve_css_locally(doc, rel_path: str | None) -> None:
     doc._template_variables["dist_url"] = f"{rel_path}/{LOCAL_DIST}" if rel_path else LOCAL_DIST
 
 
+#: the page's own template: Panel's, plus a viewport (without one a phone lays the page out
+#: 980 px wide and shrinks it: nothing of the dashboard's own narrow layout would show)
+PAGE_TEMPLATE = (
+    "{% extends base %}{% block preamble %}{{ super() }}"
+    '<meta name="viewport" content="width=device-width, initial-scale=1">{% endblock %}'
+)
+
+
+def use_phone_viewport(doc) -> None:
+    """Give a served session's page a viewport meta tag (Panel's page template has none):
+    ``doc.template`` extends the template Panel renders (passed to it as ``base``)."""
+    if doc is None or doc.session_context is None:
+        return
+    from jinja2 import Template
+
+    doc.template = Template(PAGE_TEMPLATE)
+
+
 class _OwnSessionOnly:
     """Mixin for the handlers that hand out a session's page (or autoload script): every
     request gets a new session, never an existing one.

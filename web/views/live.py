@@ -335,6 +335,9 @@ class Live:
         self.allow_code = allow_code
         self.speed = 1.0
         self.playing = True
+        #: systems whose body is held in a view (a drag sets their initial state): they wait
+        #: for its release while the others go on
+        self.held: set[str] = set()
         self.budget = budget
         self.max_wall = max_wall
         self.on_failure = on_failure
@@ -383,6 +386,7 @@ class Live:
         """Stop and forget system ``name`` (a view no longer shows it; :meth:`configure`
         starts it again)."""
         self.runs.pop(name, None)
+        self.held.discard(name)
 
     def set_integrators(self, names) -> list[dict]:
         unknown = [n for n in names if n not in INTEGRATORS]
@@ -432,6 +436,14 @@ class Live:
     def set_playing(self, playing):
         self.playing = bool(playing)
 
+    def hold(self, name: str, held: bool) -> None:
+        """Hold system ``name`` still (``held``) or let it go on: a body being dragged in a
+        view waits for its release; every other system goes on."""
+        if held:
+            self.held.add(name)
+        else:
+            self.held.discard(name)
+
     def reset(self) -> list[dict]:
         """Every system back to t = 0 (a stopped one starts again); returns their layouts
         (as :meth:`configure`)."""
@@ -472,7 +484,9 @@ class Live:
             for run in self.runs.values():
                 run._measure(wall, 0.0)
             return set()
-        items = self.live_items()
+        for name in self.held & self.runs.keys():
+            self.runs[name]._measure(wall, 0.0)
+        items = [(name, run) for name, run in self.live_items() if name not in self.held]
         wanted = [run.wanted_steps(wall, self.speed) for _, run in items]
         cost = sum(
             w * (run.cost if run.cost is not None else FIRST_COST_GUESS)
