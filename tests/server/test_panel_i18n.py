@@ -42,6 +42,7 @@ def _japanese_labels(page):
     assert page.evaluate(WIDGET_JS, "il-spring-stiffness") == "ばね定数 k (N/m)"
     assert page.evaluate(WIDGET_JS, "il-spring-dt") == "時間刻み dt (s)"
     assert page.evaluate(WIDGET_JS, "il-integrators") == "積分法"
+    assert page.get_by_label(i18n.text("control.integrators.add", "ja")).count() == 1
     assert page.evaluate(WIDGET_JS, "il-playing") == "一時停止"
     # the one legend's toggles, in Japanese
     legend = page.locator(".il-legend .bk-btn").all_inner_texts()

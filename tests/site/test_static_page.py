@@ -200,6 +200,39 @@ def test_pause_step_reset_and_play_drive_the_worker(open_page):
     assert page.errors == []
 
 
+NULL_ATTRIBUTES_JS = """(() => {
+    // attributes that read "null" or "undefined" (a value set from nothing), shadow roots too
+    const found = [];
+    const walk = (root) => {
+      for (const el of root.querySelectorAll("*")) {
+        for (const name of el.getAttributeNames()) {
+          const value = el.getAttribute(name);
+          if (value === "null" || value === "undefined") found.push(`${el.tagName} ${name}`);
+        }
+        if (el.shadowRoot) walk(el.shadowRoot);
+      }
+    };
+    walk(document);
+    return found;
+})()"""
+
+
+def test_the_integrator_picker_is_named_and_adds_what_is_typed(open_page):
+    page = open_page("?systems=spring")
+    page.wait_live()
+    assert page.js(NULL_ATTRIBUTES_JS) == []
+    # its input says what it is for (screen readers read its label), and typing a name adds it
+    picker = page.page.get_by_label("add an integrator…")
+    picker.click()
+    picker.press_sequentially("yoshida", delay=30)  # as typed: the list filters on keys
+    picker.press("Enter")
+    page.wait("window.integratorLab.state().integrators.includes('yoshida4')")
+    page.wait(
+        "(window.integratorLab.status().systems.spring.integrators.yoshida4 || {}).samples > 3"
+    )
+    assert page.errors == []
+
+
 def test_dt_parameters_and_integrator_picker_change_what_the_worker_computes(open_page):
     page = open_page()
     page.wait_live()

@@ -398,6 +398,7 @@ class Dashboard(pn.viewable.Viewer):
                 pn.widgets.MultiChoice,
                 "integrators",
                 name=self._text("control.integrators"),
+                placeholder=self._text("control.integrators.add"),
                 min_width=280,
                 width=360,
             ),

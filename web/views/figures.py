@@ -229,6 +229,10 @@ def build_controls(config: DashboardConfig) -> Controls:
     return Controls(
         integrators=MultiChoice(
             title="Integrators",
+            # also the input's accessible name (without one it reads "null"); the input is
+            # as wide as its placeholder in "ch", too narrow for Japanese characters
+            placeholder="add an integrator…",
+            stylesheets=[".choices__input--cloned { min-width: 10em !important; }"],
             options=options,
             value=list(config.integrators),
             name=name("integrators"),

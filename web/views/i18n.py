@@ -90,6 +90,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ja": "選んだ積分法はすべての系で同じ時間刻みで同時に進みます。アニメーションの物体に"
         "ポインタを重ねると、次数と性質が表示されます。",
     },
+    "control.integrators.add": {"en": "add an integrator…", "ja": "積分法を追加…"},
     "control.systems.tip": {
         "en": "Systems shown (at least one)",
         "ja": "表示する系（1 つ以上）",
@@ -897,6 +898,7 @@ def model_texts(systems) -> list[list]:
     rows: list[list] = [
         ["controls:integrators", "title", "control.integrators"],
         ["controls:integrators", "description", "control.integrators.tip"],
+        ["controls:integrators", "placeholder", "control.integrators.add"],
         ["controls:systems", "labels", [f"system.{s}" for s in systems]],
         ["controls:step", "label", "control.step"],
         ["controls:reset", "label", "control.reset"],
