@@ -54,6 +54,18 @@ def test_the_shown_systems_follow_their_order_and_the_others_wait(dashboard):
     assert dashboard.runs["cradle"].runner.time > 0
 
 
+def test_step_moves_the_shown_systems_by_one_time_step_and_not_the_others(dashboard):
+    dashboard._update(0.05)
+    runs = dashboard.runs
+    before = {name: run.runner.time for name, run in runs.items()}
+    dashboard.param.trigger("step")
+    dashboard._update(0.05)
+    assert not dashboard.playing
+    for name in ("spring", "pendulum"):
+        assert runs[name].runner.time == pytest.approx(before[name] + runs[name].runner.dt)
+    assert runs["cradle"].runner.time == 0.0  # not shown: a step does not move it either
+
+
 def test_no_system_is_refused_with_a_message(dashboard):
     dashboard._picker.value = []
     assert dashboard.shown == ["spring", "pendulum"]

@@ -455,10 +455,12 @@ class Live:
         return [{"layout": run.layout(), "errors": []} for run in self.runs.values()]
 
     def step(self, steps: int = 1) -> set[str]:
-        """``steps`` time steps of every running system (a view pauses first); returns
-        the systems that moved."""
+        """``steps`` time steps of every running system that is not held (a view pauses
+        first); returns the systems that moved."""
         moved = set()
         for name, run in self.live_items():
+            if name in self.held:  # a system not shown, or a body being dragged: it waits
+                continue
             try:
                 run.runner.advance(steps)
             except Exception as exc:  # noqa: BLE001 - that system stops, the others go on
