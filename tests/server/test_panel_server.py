@@ -312,6 +312,15 @@ def test_download_is_the_command_lines_csv(new_page, tmp_path):
 def test_two_sessions_do_not_affect_each_other(new_page, server):
     stiff, default = new_page(), new_page()
     type_into(stiff, "il-spring-stiffness", 60)
+
+    def run_with(page, k):
+        # the samples are those of a run with stiffness k: from x0 = 1 m at rest, E0 = k/2
+        data = samples(page, "spring", "rk4")
+        return bool(data["t"]) and data["t"][0] == 0 and data["total"][0] == pytest.approx(k / 2)
+
+    # the change reaches the server and comes back as a new run (a busy machine delays it;
+    # until then the plot still holds the samples of k = 15)
+    wait_until(lambda: run_with(stiff, 60.0), what="the stiff session's new run")
     default.locator(".il-playing button").click()  # pause only the second one
     paused_at = wait_until(
         lambda: (
@@ -324,6 +333,7 @@ def test_two_sessions_do_not_affect_each_other(new_page, server):
     assert measured_period(stiff, "spring", "rk4") == pytest.approx(spring_period(60.0), rel=0.01)
     assert sim_time(stiff, "pendulum") > paused_at or sim_time(stiff, "pendulum") > 2.0
     default.locator(".il-playing button").click()
+    assert run_with(default, 15.0)
     assert measured_period(default, "spring", "rk4") == pytest.approx(spring_period(15.0), rel=0.01)
     stiffnesses = sorted(
         s["systems"]["spring"]["params"]["stiffness"] for s in server.status()["sessions"]
