@@ -284,6 +284,27 @@ def test_japanese_fits_a_phone(open_page):  # noqa: F811
     assert page.errors == []
 
 
+HEADER_JS = """(() => {
+    const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+    const top = box(".il-top"), h1 = box(".il-top h1"), lang = box("#il-lang");
+    const tagline = box(".il-top .il-tagline");
+    return { right: top.right - lang.right, below: tagline.top - Math.max(h1.bottom, lang.bottom),
+             overlap: !(lang.left >= h1.right || lang.bottom <= h1.top) };
+})()"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [(390, 844), (1440, 900), (1920, 1080)])
+def test_the_language_switch_sits_right_of_the_title_and_the_tagline_below(open_page, viewport):  # noqa: F811
+    page = open_page("?lang=ja", viewport=viewport)
+    page.wait("document.documentElement.dataset.drawn === '1'")
+    header = page.js(HEADER_JS)
+    assert abs(header["right"]) <= 1, header  # at the header's right edge
+    assert header["below"] >= 0, header  # the tagline starts below the title's row
+    assert not header["overlap"], header
+    assert page.errors == []
+
+
 @pytest.mark.browser
 def test_the_file_url_note_is_in_the_browsers_language(open_page, site):  # noqa: F811
     page = open_page("", locale="ja-JP")
