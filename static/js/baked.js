@@ -13,7 +13,6 @@ import { state } from "./urlstate.js";
 
 const BAKE_MAGIC = "ILBK"; // views.live.BAKE_MAGIC
 const BAKE_FORMAT = 1; // views.live.BAKE_FORMAT
-const BAKE_GZIP = [0x1f, 0x8b];
 // after the first draw, the baked file's download is waited for this long at most: then the
 // worker starts without it
 export const BAKE_WAIT_MS = 1000;
@@ -31,12 +30,8 @@ export const baked = {
 /** The baked frames from the download static/start.js started: {header, data, offsets}.
  * Throws on a missing, truncated or foreign file. */
 export async function loadBake(download) {
-  let bytes = new Uint8Array(await download);
-  // a host that sent the file with Content-Encoding: gzip has decompressed it already
-  if (bytes[0] === BAKE_GZIP[0] && bytes[1] === BAKE_GZIP[1]) {
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-  }
+  // inflated by the worker (static/worker.mjs): what is left here takes no await
+  const bytes = new Uint8Array(await download);
   if (bytes.length < 8 || new TextDecoder().decode(bytes.subarray(0, 4)) !== BAKE_MAGIC) {
     throw new Error("not a baked-frames file");
   }
