@@ -1056,7 +1056,10 @@ class Dashboard(pn.viewable.Viewer):
         (the policy of :meth:`Live.configure`, the static page's too)."""
         settings = self.settings[name]
         params = {p.name: getattr(settings, p.name) for p in SYSTEMS[name].PARAMS}
-        result = self.live.configure(name, params, settings.dt, integrators)
+        # while one of its bodies is dragged, the scene keeps its layout (the pointer is
+        # mapped against it: _drag_move); the release fits the view to the new state
+        dragged = self._drag is not None and self._drag["system"] == name
+        result = self.live.configure(name, params, settings.dt, integrators, keep_view=dragged)
         if result["errors"]:  # the fields show what runs
             run = self.runs[name]
             self._reverting = True
@@ -1125,8 +1128,9 @@ class Dashboard(pn.viewable.Viewer):
         clamped = [(declared[key], value, kept) for key, (value, kept) in drag["clamped"].items()]
         if clamped:  # in the dashboard's language, as the static page says it (drag.js)
             self._notes.append(i18n.drag_note(name, clamped, self.lang))
-        if drag["clamped"]:
-            self._rebuild_requested.add(name)  # the notes go with the next rebuild
+        # a run whose view fits the new state (while held it kept the old one's layout); the
+        # notes go with it
+        self._rebuild_requested.add(name)
 
     def _show_error(self, text: str) -> None:
         if text:

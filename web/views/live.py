@@ -100,7 +100,15 @@ class SystemRun:
     definition, :mod:`integrator_lab.core.custom`), raced after them in a lane of its own.
     """
 
-    def __init__(self, name, params, dt, integrators, method: MethodDefinition | None = None):
+    def __init__(
+        self,
+        name,
+        params,
+        dt,
+        integrators,
+        method: MethodDefinition | None = None,
+        scene_bounds=None,
+    ):
         self.name = name
         self.system = get_system(name, **params)
         self.title = getattr(self.system, "title", name)
@@ -110,7 +118,7 @@ class SystemRun:
         self.method = method
         self.entries: list = [*self.builtins, *([method] if method is not None else [])]
         self.integrators = [*self.builtins, *([method.name] if method is not None else [])]
-        self.scene = Scene(self.system, self.integrators)
+        self.scene = Scene(self.system, self.integrators, scene_bounds)
         self.reset()
 
     def reset(self):
@@ -342,12 +350,16 @@ class Live:
         self.max_wall = max_wall
         self.on_failure = on_failure
 
-    def configure(self, name, params=None, dt=None, integrators=None) -> dict:
+    def configure(
+        self, name, params=None, dt=None, integrators=None, keep_view: bool = False
+    ) -> dict:
         """(Re)build system ``name``; returns ``{"layout": ..., "errors": [...]}``, and
         ``"kept"`` (the running ``params`` and ``dt``) when the settings were refused.
 
         ``errors`` are sentences for the user: which system, what the core objected to and
-        what runs instead.
+        what runs instead. ``keep_view``: the scene keeps the running one's layout (the lanes
+        and the view's ranges), though the new initial state would fit another: a body being
+        dragged stays under the pointer that drags it.
         """
         params = dict(params or {})
         old = self.runs.get(name)
@@ -355,8 +367,9 @@ class Live:
             integrators = old.builtins if old is not None else []
         integrators = [i for i in integrators if i in INTEGRATORS]
         method = self.method
+        bounds = old.scene.geometry.bounds if keep_view and old is not None else None
         try:
-            run = SystemRun(name, params, dt, integrators, method)
+            run = SystemRun(name, params, dt, integrators, method, bounds)
         except Exception as exc:  # noqa: BLE001 - whatever the core objects to, a system runs
             objection = str(exc) if isinstance(exc, ValueError) else describe_error(exc)
             title = getattr(SYSTEMS.get(name), "title", name)

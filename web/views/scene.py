@@ -16,6 +16,7 @@ frame) and the Panel server app. Bokeh figures that display these columns live i
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from array import array
 
@@ -168,7 +169,9 @@ class Scene:
     arrow pointing the way it went. A diverged integrator's bodies stay where it stopped.
     """
 
-    def __init__(self, system, names):
+    def __init__(self, system, names, bounds=None):
+        """``bounds``: lay the lanes out for these bounds (``SceneGeometry.bounds``) rather
+        than for the system's own: a view keeps its layout while a body is dragged."""
         self.system = system
         self.names = list(names)
         self.kind = system.name
@@ -177,6 +180,8 @@ class Scene:
             raise ValueError(
                 f"no scene for system {self.kind!r}; scenes exist for: pendulum, cradle, spring"
             )
+        if bounds is not None:
+            geometry = dataclasses.replace(geometry, bounds=tuple(bounds))
         self.geometry = geometry
         self.shape = geometry.shape
         #: ``(t, exception)`` once the exact solution failed: the ghost stays hidden from then
