@@ -27,6 +27,7 @@ import { initStudy } from "./study.js";
 import { showLessons } from "./scenarios.js";
 import { initEditor } from "./editor.js";
 import { enableDrag } from "./drag.js";
+import { drawDocument, drawRest } from "./documents.js";
 
 publishApi();
 showLessons();
@@ -39,12 +40,6 @@ wireLanguageSwitch();
 // Each document's roots are drawn into elements of their own, laid out by the page's CSS:
 // the controls wrap on narrow screens; a panel's parts (scene, plots, params) stack, or
 // sit side by side where the panel is wide.
-function embedParts(docid, item, elementId) {
-  const roots = {};
-  for (const [part, id] of Object.entries(item.roots)) roots[id] = elementId(part);
-  return Bokeh.embed.embed_items({ [docid]: item.doc },
-    [{ docid, roots, root_ids: Object.keys(roots) }]);
-}
 const controls = document.getElementById("il-controls");
 for (const part of Object.keys(data.items.controls.roots)) {
   const box = document.createElement("div");
@@ -53,10 +48,15 @@ for (const part of Object.keys(data.items.controls.roots)) {
   controls.appendChild(box);
 }
 sizeDocuments([data.items.controls, ...SYSTEMS.map((system) => data.items.panels[system])]);
-const embeds = [embedParts("il-controls", data.items.controls, (part) => `il-control-${part}`)];
+const embeds = [drawDocument("il-controls", data.items.controls, (part) => `il-control-${part}`)];
+// Less in the first paint (documents.js): a panel's fields, below its plots, just after it
+// (but an embed's time-step row sits beside its animation); the phase plot once shown.
 for (const system of SYSTEMS) {
-  embeds.push(embedParts(`il-${system}`, data.items.panels[system],
-    (part) => `il-panel-${system}-${part}`));
+  embeds.push(drawDocument(`il-${system}`, data.items.panels[system],
+    (part) => `il-panel-${system}-${part}`, {
+      later: state.embed ? [] : ["params"],
+      whenShown: state.phase ? [] : [`${system}:phase`],
+    }));
 }
 // BokehJS rewrites each renderer's inline style sheet after every paint, even when the text
 // is the same, and every rewrite makes the browser recompute styles (several times a
@@ -110,6 +110,7 @@ Promise.all(embeds).then(() => {
   document.documentElement.dataset.drawn = "1";
   performance.mark("il:drawn");
   dashboardDrawn(); // the worker buffers messages until Python is up
+  drawRest(); // the parts out of sight
   initStudy(); // after: a study opened by the link starts at once (the worker buffers it)
   initEditor(); // after "init": a method from the link follows it to the worker
 }, (error) => {

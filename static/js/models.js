@@ -4,8 +4,10 @@
 // -- Bokeh models ------------------------------------------------------------------------
 // A Bokeh document finds a model by name by looking at every model it has: the page asks
 // for the same few hundred names again and again (every frame), so it remembers what it
-// found, as long as the model is still part of a document.
+// found, as long as the model is still part of a document. The models of a part not drawn
+// yet (documents.js) are in no document meanwhile: they are found all the same.
 const found = new Map();
+const held = new Map(); // name -> model, of the parts held back from their documents
 export function findModel(name) {
   const known = found.get(name);
   if (known && known.document) return known;
@@ -16,7 +18,13 @@ export function findModel(name) {
       return model;
     }
   }
-  return null;
+  return held.get(name) ?? null;
+}
+export function holdModels(root) {
+  for (const m of root.references()) if (m.name) held.set(m.name, m);
+}
+export function releaseModels(root) {
+  for (const m of root.references()) if (held.get(m.name) === m) held.delete(m.name);
 }
 export function model(name) {
   const found = findModel(name);

@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { findModel, model, newModel } from "./models.js";
 import { state } from "./urlstate.js";
 import { userMethod, userNames } from "./method.js";
+import { showHeld } from "./documents.js";
 
 // -- view options (display only, no simulation change) ---------------------------------
 // Lines are built on demand, like figures.PanelModels.line does in Python: only for the
@@ -106,6 +107,7 @@ export function applyView() {
                         "phase:exact-renderer"]) {
       model(`${system}:${role}`).visible = state.exact;
     }
+    if (state.phase) showHeld(`${system}:phase`); // drawn when first shown
     model(`${system}:phase`).visible = state.phase;
     for (const name of [...state.integrators, ...userNames()]) {
       for (const kind of kinds) ensureLine(system, kind, name);

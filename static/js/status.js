@@ -9,6 +9,7 @@ import { sampleSource } from "./plots.js";
 import { frameHooks } from "./frames.js";
 import { userMethod, userNames } from "./method.js";
 import { bakeStatus } from "./baked.js";
+import { everyPartDrawn } from "./documents.js";
 
 // -- public API --------------------------------------------------------------------------
 export function status() {
@@ -38,6 +39,7 @@ export function status() {
            running: state.playing && !live.offscreen, offscreen: live.offscreen,
            framesDrawn: live.framesDrawn, restarts: live.restarts, workerTimings: live.workerTimings,
            boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems,
+           allDrawn: everyPartDrawn(), // the parts out of sight too (documents.js)
            method: methodStatus(), ...bakeStatus() };
 }
 

@@ -12,6 +12,7 @@ import { applyView } from "./plots.js";
 import { showLegend } from "./legend.js";
 import { linkFor, state, saveState, systemSettings } from "./urlstate.js";
 import { send } from "./worker.js";
+import { drawRest } from "./documents.js";
 
 // -- widgets -----------------------------------------------------------------------------
 export function setWidgetsFromState() {
@@ -50,7 +51,9 @@ function setPlaying(playing) {
 
 // A number typed outside a spinner's bounds never reaches its model (BokehJS drops it and
 // the field goes on showing it): check what is typed before BokehJS sees it.
-function guardTyping(widgetName, check, reject) {
+// (A panel's fields are drawn after the first paint: documents.js.)
+async function guardTyping(widgetName, check, reject) {
+  await drawRest();
   const view = Bokeh.index.query_one((v) => v.model && v.model.name === widgetName);
   const root = view && (view.shadow_el || view.el);
   if (!root) return;

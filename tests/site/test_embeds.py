@@ -38,6 +38,10 @@ window.__ilFrames = [];
         source = source || doc.get_model_by_name(`${system}:scene:bodies`);
       }
       if (!source) continue;
+      // the time-step row sits beside an embed's animation: drawn with it
+      record.fields = record.fields || {};
+      record.fields[system] =
+        document.getElementById(`il-panel-${system}-params`).childElementCount > 0;
       const names = source.data.integrator || [];
       const xs = source.data.x || [];
       record.bodies[system] = [...new Set(
@@ -66,6 +70,7 @@ def test_the_first_paint_of_an_embed_already_shows_the_urls_view(open_page):  # 
         assert frame["panels"] in ([], ["pendulum"]), frame  # cradle, spring: never
         assert frame["header"] is False, frame  # an embed never shows the page's header
     for frame in drawn:
+        assert frame["fields"]["pendulum"], frame  # its time-step row from the first paint
         # never the build-time default integrators: the URL's ones, or none (before Python)
         assert set(frame["bodies"]["pendulum"]) <= set(wanted), frame
     assert sorted(drawn[-1]["bodies"]["pendulum"]) == sorted(wanted)

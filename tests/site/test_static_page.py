@@ -1106,6 +1106,42 @@ def test_the_phase_plot_wraps_the_pendulum_angle_without_a_line_across(open_page
     assert exact > 100
 
 
+# where the view of the Bokeh model called `name` is drawn
+VIEW_BOX_JS = """(name) => {
+  const r = Bokeh.index.query_one((v) => v.model && v.model.name === name)
+    .el.getBoundingClientRect();
+  return {y: r.y, height: r.height};
+}"""
+
+
+def test_the_phase_plot_ticked_on_after_the_start_is_drawn_with_its_exact_orbit(open_page):
+    """Hidden at first, the phase plot is drawn when first shown (documents.js): under the
+    energy plot of every panel, as tall as it, with a curve per integrator and the exact
+    orbit of the pendulum and the spring; ticked off, it goes."""
+    page = open_page()
+    page.wait_live()
+    p = page.page
+    tick = p.locator(".il-control-show_phase input")
+    tick.check()
+    page.wait(
+        "['pendulum', 'cradle', 'spring'].every((s) => Bokeh.index.query_one((v) => v.model"
+        " && v.model.name === `${s}:phase`) !== null)",
+        timeout=10_000,
+    )
+    page.wait("window.integratorLab.status().systems.spring.simTime > 2")
+    for system in SYSTEMS:
+        box, energy = (page.js(VIEW_BOX_JS, f"{system}:{role}") for role in ("phase", "energy"))
+        assert box["y"] >= energy["y"] + energy["height"] - 1, system  # under the energy plot
+        assert box["height"] == pytest.approx(energy["height"], abs=2), system
+        for name in DEFAULT_INTEGRATORS:
+            assert page.js(f"window.integratorLab.model('{system}:line:phase:{name}').visible")
+    for system in ("pendulum", "spring"):  # the cradle has no exact solution
+        assert page.js(f"window.integratorLab.model('{system}:phase:exact').data.q.length") > 100
+    tick.uncheck()
+    assert page.js("window.integratorLab.model('spring:phase').visible") is False
+    assert page.errors == []
+
+
 # -- controls that teach: declared labels, the time step on a log scale, the system picker ----
 def test_parameter_fields_carry_the_declared_titles(open_page):
     page = open_page()
@@ -1117,6 +1153,35 @@ def test_parameter_fields_carry_the_declared_titles(open_page):
     # a reader finds the field by what the core calls it
     theta0 = next(p for p in DECLARED_SYSTEMS["pendulum"].PARAMS if p.name == "theta0")
     assert page.page.get_by_label(theta0.title, exact=True).count() == 1
+    assert page.errors == []
+
+
+def test_the_fields_below_the_plots_are_drawn_just_after_the_first_paint(open_page):
+    """A panel's fields lie below its plots, out of sight when the page opens: they are drawn
+    after the first paint, each in its place, and work as if drawn with the rest."""
+    page = open_page()
+    page.wait_live()
+    page.wait("window.integratorLab.status().allDrawn", timeout=10_000)
+    marks = page.js(
+        "Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))"
+    )
+    assert marks["il:drawn"] <= marks["il:all-drawn"]
+    p = page.page
+    for system in SYSTEMS:
+        plots = p.locator(f"#il-panel-{system}-plots").bounding_box()
+        fields = p.locator(f"#il-panel-{system}-params")
+        box = fields.bounding_box()
+        assert box["y"] >= plots["y"] + plots["height"] - 1, system  # below the plots
+        for param in DECLARED_SYSTEMS[system].PARAMS:
+            assert fields.get_by_label(param.title, exact=True).count() == 1, param.name
+    # what is typed into a field drawn late is checked as in any other, at once
+    balls = next(p for p in DECLARED_SYSTEMS["cradle"].PARAMS if p.name == "balls")
+    field = p.get_by_label(balls.title, exact=True)
+    field.fill(str(balls.max + 1))
+    field.press("Enter")
+    page.wait("document.querySelectorAll('#il-messages li').length > 0", timeout=5_000)
+    assert f"{balls.max + 1} is outside" in page.messages()[-1]
+    assert field.input_value() == str(balls.default)
     assert page.errors == []
 
 
