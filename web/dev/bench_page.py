@@ -166,25 +166,52 @@ def _transfer_size(file: Path) -> int:
 
 
 def run(site_dir, runs=3, seconds=5.0, screenshot=None) -> list[dict]:
+    return run_sites([site_dir], runs, seconds, screenshot)[0]
+
+
+def run_sites(site_dirs, runs=3, seconds=5.0, screenshot=None) -> list[list[dict]]:
+    """``runs`` cold loads of each site, the sites taking turns in one browser (so that an
+    A/B comparison sees the same machine); one list of results per site."""
     from playwright.sync_api import sync_playwright
 
-    server = make_server(site_dir, 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = "http://{}:{}/".format(*server.server_address[:2])
-    results = []
+    servers = [make_server(site, 0) for site in site_dirs]
+    for server in servers:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    urls = ["http://{}:{}/".format(*server.server_address[:2]) for server in servers]
+    results: list[list[dict]] = [[] for _ in site_dirs]
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
             try:
                 for k in range(runs):
-                    shot = screenshot if (screenshot and k == runs - 1) else None
-                    results.append(measure_once(browser, url, site_dir, seconds, shot))
+                    for site, url, out in zip(site_dirs, urls, results):
+                        shot = screenshot if (screenshot and k == runs - 1) else None
+                        out.append(measure_once(browser, url, site, seconds, shot))
             finally:
                 browser.close()
     finally:
-        server.shutdown()
-        server.server_close()
+        for server in servers:
+            server.shutdown()
+            server.server_close()
     return results
+
+
+def compare(site_dirs, results) -> str:
+    """First draw and live of sites loaded in turns: medians, and each later site's
+    difference from the first one's load of the same turn."""
+    lines = [f"{len(results[0])} cold loads of each site, in turns (medians):"]
+    for site, rs in zip(site_dirs, results):
+        draw = statistics.median(r["first_draw"] for r in rs)
+        live = statistics.median(r["live"] for r in rs)
+        lines.append(f"  {str(site):40s} first draw {draw:5.3f} s  live {live:5.3f} s")
+    for site, rs in zip(site_dirs[1:], results[1:]):
+        deltas = [r["first_draw"] - a["first_draw"] for r, a in zip(rs, results[0])]
+        lines.append(
+            f"  first draw of {site} minus {site_dirs[0]}, load by load: "
+            + ", ".join(f"{d:+.3f}" for d in deltas)
+            + " s"
+        )
+    return "\n".join(lines)
 
 
 def report(results, seconds) -> str:
@@ -294,6 +321,13 @@ def add_arguments(parser) -> None:
     )
     parser.add_argument("--screenshot", metavar="PNG", help="save the dashboard here")
     parser.add_argument(
+        "--compare",
+        metavar="DIR",
+        nargs="+",
+        help="instead: built sites loaded in turns with --site (or the one built), an A/B "
+        "comparison of first draw and live",
+    )
+    parser.add_argument(
         "--single-file",
         action="store_true",
         help="instead: the one-file page from file://, with and without the snapshot, "
@@ -310,6 +344,10 @@ def cmd_bench_page(args) -> int:
     with tempfile.TemporaryDirectory(prefix="integrator-lab-bench-") as tmp:
         site = Path(args.site) if args.site else build_site(Path(tmp) / "site")
         started = time.perf_counter()
+        if args.compare:
+            sites = [site, *map(Path, args.compare)]
+            print(compare(sites, run_sites(sites, args.runs, args.seconds)))
+            return 0
         results = run(site, args.runs, args.seconds, args.screenshot)
         print(report(results, args.seconds))
         print(f"  ({time.perf_counter() - started:.0f} s of benchmarking)")
