@@ -8,12 +8,12 @@ import { data, SYSTEMS } from "./data.js";
 import { t } from "./i18n.js";
 import { checkRange } from "./params.js";
 
-export const STUDY = data.study; // defaults per system, error measures, points range
+// defaults per system, error measures, the ranges of points and duration (views.study)
+export const STUDY = data.study;
 // query key suffix -> settings field (the core's names)
 export const STUDY_KEYS = new Map([["duration", "duration"], ["dtmax", "dt_max"],
                                    ["dtmin", "dt_min"], ["points", "points"],
                                    ["error", "error"]]);
-const DURATION_RANGE = [1e-3, 1000]; // s: a study runs every step of it several times
 
 export function defaultStudyState() {
   return { study: [], studySettings: Object.fromEntries(SYSTEMS.map((s) => [s, {}])) };
@@ -22,7 +22,7 @@ export function defaultStudyState() {
 /** The accepted values of one study setting, as words (for messages and the fields). */
 export function studyExpected(field) {
   const range = (lo, hi) => ({ lo, hi });
-  if (field === "duration") return t("expect.duration", range(...DURATION_RANGE));
+  if (field === "duration") return t("expect.duration", range(...STUDY.durationRange));
   if (field === "dt_max" || field === "dt_min") {
     return t("expect.dt_or_empty", range(...data.dtRange));
   }
@@ -38,7 +38,7 @@ export function checkStudySetting(field, raw) {
     const x = checkRange(raw, STUDY.pointsRange);
     return x !== undefined && Number.isInteger(x) ? x : undefined;
   }
-  return checkRange(raw, field === "duration" ? DURATION_RANGE : data.dtRange);
+  return checkRange(raw, field === "duration" ? STUDY.durationRange : data.dtRange);
 }
 
 /** Read `study` or `SYSTEM.study.NAME` into `state`; false if the key is not the study's. */

@@ -14,7 +14,13 @@ import panel as pn
 
 from integrator_lab.core.study import POINTS_RANGE
 from integrator_lab.views import i18n
-from integrator_lab.views.study import ERROR_MEASURES, StudySession, default_settings
+from integrator_lab.views.shared import DT_RANGE
+from integrator_lab.views.study import (
+    DURATION_RANGE,
+    ERROR_MEASURES,
+    StudySession,
+    default_settings,
+)
 from integrator_lab.views.study_figures import StudyFigures
 
 #: seconds of study per periodic callback, after the live view's share: the animation stays
@@ -61,23 +67,23 @@ class StudyView:
         self.duration = pn.widgets.FloatInput(
             label=self._text("study.duration"),
             value=d["duration"],
-            start=1e-3,
-            end=1000.0,
+            start=DURATION_RANGE[0],
+            end=DURATION_RANGE[1],
             width=100,
         )
         self.dt_max = pn.widgets.FloatInput(
             label=self._text("study.dt_max"),
             value=d["dt_max"],
-            start=1e-5,
-            end=0.5,
+            start=DT_RANGE[0],
+            end=DT_RANGE[1],
             width=100,
             placeholder="auto",
         )
         self.dt_min = pn.widgets.FloatInput(
             label=self._text("study.dt_min"),
             value=d["dt_min"],
-            start=1e-5,
-            end=0.5,
+            start=DT_RANGE[0],
+            end=DT_RANGE[1],
             width=100,
             placeholder="auto",
         )

@@ -43,6 +43,8 @@ STUDY_DEFAULTS: dict[str, dict[str, Any]] = {
     "spring": {"duration": 10.0, "dt_max": None, "dt_min": None},
 }
 GENERIC_DEFAULTS: dict[str, Any] = {"duration": 5.0, "dt_max": None, "dt_min": None}
+#: the duration T a view's study accepts (s): a study takes every step of it several times
+DURATION_RANGE = (1e-3, 1000.0)
 #: the dashed reference lines: error ~ dt^p
 REFERENCE_SLOPES = (1, 2, 4)
 #: a point with no finite error (diverged) is drawn this far above the largest finite one
@@ -79,6 +81,7 @@ def study_page_data(systems) -> dict[str, Any]:
         "measures": list(ERROR_MEASURES),
         "measureLabels": dict(ERROR_LABELS),
         "pointsRange": list(POINTS_RANGE),
+        "durationRange": list(DURATION_RANGE),
     }
 
 
