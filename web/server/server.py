@@ -139,6 +139,7 @@ def make_server(
         **options,
     )
     transport.own_sessions_only(server)
+    transport.forgive_connections_lost_twice(server)
     watchdog = PeriodicCallback(
         lambda: REGISTRY.end_stalled(stalled_client_timeout),
         min(1000.0, max(50.0, stalled_client_timeout * 250.0)),

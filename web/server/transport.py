@@ -14,6 +14,8 @@ What is here:
 - :func:`close_connections`: ending a session from the server side;
 - :func:`serve_css_locally`: Panel's stylesheets from this server, never its CDN;
 - :func:`own_sessions_only`: no request is handed a session it did not start;
+- :func:`forgive_connections_lost_twice`: a tab closed while Bokeh pings it leaves no
+  traceback;
 - :func:`refusing_widget_class` and :func:`set_refusal`: a widget that checks what the
   browser sends before Panel applies it.
 """
@@ -34,6 +36,7 @@ from bokeh.document.events import (
 from bokeh.model import Model
 from bokeh.protocol.messages.patch_doc import PatchJson, patch_doc
 from bokeh.server.views.session_handler import SessionHandler
+from bokeh.server.views.ws import WSHandler
 from panel.io.resources import LOCAL_DIST
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
@@ -194,6 +197,38 @@ def own_sessions_only(server) -> None:
             and not issubclass(target, _OwnSessionOnly)
         ):
             rule.target = type(f"OwnSession{target.__name__}", (_OwnSessionOnly, target), {})
+
+
+class _ForgivesLostConnections:
+    """Mixin for the websocket handler: closing a connection Bokeh already dropped does
+    nothing more.
+
+    Bokeh's keep-alive job drops a connection whose ping finds its socket closed
+    (``client_lost``, which detaches the session) before Tornado reports the close; the
+    handler's ``on_close`` then asks that connection for its session and fails an assertion:
+    a traceback in the log for a tab closed at the wrong moment (bokeh 3.9). Dropped, the
+    connection has nothing left to clean up.
+    """
+
+    def on_close(self) -> None:
+        connection = self.connection
+        if connection is not None and connection._session is None:
+            self.connection = None
+        super().on_close()
+
+
+def forgive_connections_lost_twice(server) -> None:
+    """Make the websocket handlers of ``server`` (a Bokeh ``Server``, not started) take the
+    close of a connection already dropped quietly (:class:`_ForgivesLostConnections`)."""
+    for rule in server._tornado.wildcard_router.rules:
+        target = rule.target
+        if (
+            isinstance(target, type)
+            and issubclass(target, WSHandler)
+            and not issubclass(target, _ForgivesLostConnections)
+        ):
+            name = f"Forgiving{target.__name__}"
+            rule.target = type(name, (_ForgivesLostConnections, target), {})
 
 
 # -- values from the browser -------------------------------------------------------------------
