@@ -91,8 +91,9 @@ def inprocess_server():
 def test_a_tab_closed_while_bokeh_pings_it_leaves_no_traceback(browser, inprocess_server, caplog):
     """Bokeh's keep-alive job drops a connection whose ping finds its socket closed
     (``client_lost``) before Tornado reports the close; bokeh 3.9 then failed an assertion
-    in the close and logged its traceback (seen in a CI run). The test closes the page's
-    socket and runs that job at once, as it happened: the session ends, quietly."""
+    in the close (and in handling the tab's messages still in flight) and logged its
+    traceback (seen in CI runs). The test closes the page's socket and runs that job at
+    once, as it happened: the session ends, quietly."""
     srv = inprocess_server
     page = open_page(browser, srv.url)
     wait_until(lambda: sim_time(page, "spring") > 0.3, what="the spring to run")

@@ -200,19 +200,26 @@ def own_sessions_only(server) -> None:
 
 
 class _ForgivesLostConnections:
-    """Mixin for the websocket handler: closing a connection Bokeh already dropped does
-    nothing more.
+    """Mixin for the websocket handler: a connection Bokeh already dropped is left alone.
 
     Bokeh's keep-alive job drops a connection whose ping finds its socket closed
-    (``client_lost``, which detaches the session) before Tornado reports the close; the
-    handler's ``on_close`` then asks that connection for its session and fails an assertion:
-    a traceback in the log for a tab closed at the wrong moment (bokeh 3.9). Dropped, the
-    connection has nothing left to clean up.
+    (``client_lost``, which detaches the session) before Tornado has handled the close: the
+    messages of that tab still in flight and then the handler's ``on_close`` ask the
+    connection for its session and fail an assertion, a traceback each in the log (a tab
+    closed at the wrong moment; bokeh 3.9). Dropped, the connection has nothing left to
+    apply a message to or to clean up.
     """
 
-    def on_close(self) -> None:
+    def _dropped(self) -> bool:
         connection = self.connection
-        if connection is not None and connection._session is None:
+        return connection is not None and connection._session is None
+
+    async def on_message(self, fragment) -> None:
+        if not self._dropped():
+            await super().on_message(fragment)
+
+    def on_close(self) -> None:
+        if self._dropped():
             self.connection = None
         super().on_close()
 
