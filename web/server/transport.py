@@ -186,17 +186,20 @@ class _OwnSessionOnly:
         return await super().get_session()
 
 
+def _mix_into_handlers(server, handler: type, mixin: type, prefix: str) -> None:
+    """Serve every route of ``server`` (a Bokeh ``Server``, not started) whose handler is a
+    ``handler`` with a subclass that puts ``mixin`` first (named ``prefix`` + its name)."""
+    for rule in server._tornado.wildcard_router.rules:
+        target = rule.target
+        if isinstance(target, type) and issubclass(target, handler):
+            if not issubclass(target, mixin):
+                rule.target = type(f"{prefix}{target.__name__}", (mixin, target), {})
+
+
 def own_sessions_only(server) -> None:
     """Make the page handlers of ``server`` (a Bokeh ``Server``, not started) hand every
     request a new session (:class:`_OwnSessionOnly`)."""
-    for rule in server._tornado.wildcard_router.rules:
-        target = rule.target
-        if (
-            isinstance(target, type)
-            and issubclass(target, SessionHandler)
-            and not issubclass(target, _OwnSessionOnly)
-        ):
-            rule.target = type(f"OwnSession{target.__name__}", (_OwnSessionOnly, target), {})
+    _mix_into_handlers(server, SessionHandler, _OwnSessionOnly, "OwnSession")
 
 
 class _ForgivesLostConnections:
@@ -227,15 +230,7 @@ class _ForgivesLostConnections:
 def forgive_connections_lost_twice(server) -> None:
     """Make the websocket handlers of ``server`` (a Bokeh ``Server``, not started) take the
     close of a connection already dropped quietly (:class:`_ForgivesLostConnections`)."""
-    for rule in server._tornado.wildcard_router.rules:
-        target = rule.target
-        if (
-            isinstance(target, type)
-            and issubclass(target, WSHandler)
-            and not issubclass(target, _ForgivesLostConnections)
-        ):
-            name = f"Forgiving{target.__name__}"
-            rule.target = type(name, (_ForgivesLostConnections, target), {})
+    _mix_into_handlers(server, WSHandler, _ForgivesLostConnections, "Forgiving")
 
 
 # -- values from the browser -------------------------------------------------------------------

@@ -181,7 +181,7 @@ class Scene:
                 f"no scene for system {self.kind!r}; scenes exist for: pendulum, cradle, spring"
             )
         if bounds is not None:
-            geometry = dataclasses.replace(geometry, bounds=tuple(bounds))
+            geometry = dataclasses.replace(geometry, bounds=bounds)
         self.geometry = geometry
         self.shape = geometry.shape
         #: ``(t, exception)`` once the exact solution failed: the ghost stays hidden from then
