@@ -7,13 +7,8 @@ excess, so the simulation clock slows down instead of falling ever further behin
 Samples (every ``every``-th step) are kept in bounded buffers and handed out as flat
 ``array('d')`` batches ready to stream into a plot.
 
-Divergence is a property of the state at every step: the state is no longer finite, or its
-mechanical energy ``K + P`` exceeds the initial one by more than :data:`RUNAWAY_FACTOR` times
-the larger of the system's energy scale and the most kinetic energy its exact motion can have
-by then (:meth:`System.kinetic_bound`, which grows for a body a constant force accelerates).
-The work dissipated by damping, drag or an engine's velocity scaling is a ledger, not a state:
-its bookkeeping error (a constant force's ``m a^2 dt^2 / 2`` per step under engine drag)
-says nothing about stability and is not judged. Losing energy is damping, not a runaway.
+Divergence is a property of the state at every step, judged by the one rule of
+:mod:`integrator_lab.core.divergence` (which the study applies too).
 The test runs once per block of steps (between samples); when it fails, the block is taken
 again step by step from its start, so the reported time is that of the step where the state
 ran away, whatever the sampling interval.
@@ -35,14 +30,15 @@ from .custom import (
     method_name,
     resolve_method,
 )
-from .integrators import ConvergenceError, Integrator
+from .divergence import RUNAWAY_FACTOR, STEP_FAILURES, DivergenceRule
+from .divergence import failure_reason as _failure
+from .integrators import Integrator
 from .params import positive_time
 from .systems import System
 from .systems.base import Vector
 
-#: an integrator is diverged when K + P exceeds its initial value by this many times the
-#: system's characteristic energy (or the kinetic energy its exact motion can reach, if larger)
-RUNAWAY_FACTOR = 100.0
+__all__ = ["DEFAULT_CAPACITY", "RUNAWAY_FACTOR", "Lane", "Runner", "Sample"]
+
 #: samples kept per integrator for the views, and pending in an untaken batch
 DEFAULT_CAPACITY = 20_000
 
@@ -102,11 +98,9 @@ class Runner:
         self.step_count = 0
         self.accumulator = 0.0
         self.stride = 1 + 2 * system.ndof + 4  # t, q, v, kinetic, potential, dissipated, total
-        lane = self.lanes[0]
-        self.energy0 = lane.kinetic + lane.potential + lane.w
-        self.scale = system.energy_scale()
-        # the runaway limit at the latest time judged (kinetic_bound never decreases in time)
-        self.runaway = self._runaway_limit(0.0)
+        self.rule = DivergenceRule(system)
+        self.energy0 = self.rule.energy0
+        self.scale = self.rule.scale
         for lane in self.lanes:
             self._record(lane, 0.0)
 
@@ -152,7 +146,7 @@ class Runner:
         saved = dict(integrator.__dict__) if block > 1 else None
         try:
             q, v, w = integrator.advance(self.system, lane.q, lane.v, lane.w, first * dt, dt, block)
-        except (ArithmeticError, ValueError) as exc:
+        except STEP_FAILURES as exc:
             reason = _failure(exc)
         else:
             # the common case inline (this runs once per sample with every = 1): finite and
@@ -162,11 +156,11 @@ class Runner:
                 excess = kinetic + potential - self.energy0
             except (OverflowError, ValueError):
                 excess = math.nan
-            if excess <= self.runaway and excess - excess == 0.0 and w - w == 0.0:
+            if excess <= self.rule.limit and excess - excess == 0.0 and w - w == 0.0:
                 lane.q, lane.v, lane.w = q, v, w
                 lane.kinetic, lane.potential = kinetic, potential
                 return
-            reason = self._judge(lane, q, v, w, (first + block) * dt, self.runaway)
+            reason = self._judge(lane, q, v, w, (first + block) * dt, None)
             if reason is None:
                 return
         if saved is None:
@@ -178,42 +172,27 @@ class Runner:
             now = (i + 1) * dt
             try:
                 q, v, w = integrator.advance(self.system, lane.q, lane.v, lane.w, i * dt, dt, 1)
-            except (ArithmeticError, ValueError) as exc:
+            except STEP_FAILURES as exc:
                 self._diverge(lane, now, _failure(exc))
                 return
             # the limit at this step's time, exactly as a run sampled every step judges it
-            step_reason = self._judge(lane, q, v, w, now, self._runaway_limit(now))
+            step_reason = self._judge(lane, q, v, w, now, self.rule.runaway_limit(now))
             if step_reason is not None:
                 self._diverge(lane, now, step_reason)
                 return
         # the arithmetic is the same step by step as in one block, so this is not reached
         self._diverge(lane, (first + block) * dt, reason)
 
-    def _runaway_limit(self, now: float) -> float:
-        return RUNAWAY_FACTOR * max(self.scale, self.system.kinetic_bound(now))
-
     def _judge(
-        self, lane: Lane, q: Vector, v: Vector, w: float, now: float, limit: float
+        self, lane: Lane, q: Vector, v: Vector, w: float, now: float, limit: float | None
     ) -> str | None:
         """Keep ``(q, v, w)`` as the lane's state and return None if it has not diverged at
         time ``now``; otherwise leave the lane alone and return why."""
-        try:
-            kinetic, potential = self.system.energy(q, v)
-        except (OverflowError, ValueError):
-            return "state is no longer finite"
-        excess = kinetic + potential - self.energy0
-        # NaN fails every comparison; -inf (a position at infinity under a constant force)
-        # and a non-finite ledger are caught by the bounds
-        if not (-math.inf < excess <= limit and -math.inf < w < math.inf):
-            if not (math.isfinite(excess) and math.isfinite(w)):
-                return "state is no longer finite"
-            limit = self._runaway_limit(now)  # the bound may have grown since it was cached
-            if excess > limit:
-                return "energy ran away"
-            self.runaway = max(self.runaway, limit)
-        lane.q, lane.v, lane.w = q, v, w
-        lane.kinetic, lane.potential = kinetic, potential
-        return None
+        reason, kinetic, potential = self.rule.judge(q, v, w, now, limit)
+        if reason is None:
+            lane.q, lane.v, lane.w = q, v, w
+            lane.kinetic, lane.potential = kinetic, potential
+        return reason
 
     def _record(self, lane: Lane, now: float) -> None:
         q, v, w, kinetic, potential = lane.q, lane.v, lane.w, lane.kinetic, lane.potential
@@ -270,10 +249,3 @@ class Runner:
             for lane in self.lanes
             if lane.diverged_at is not None
         }
-
-
-def _failure(exc: Exception) -> str:
-    """Why a step that raised ``exc`` ended the run."""
-    if isinstance(exc, ConvergenceError):
-        return str(exc)
-    return f"arithmetic failure ({exc})"

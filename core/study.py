@@ -66,10 +66,10 @@ from .custom import (
     method_name,
     resolve_method,
 )
+from .divergence import STEP_FAILURES, DivergenceRule, failure_reason
 from .integrators import INTEGRATORS, ConvergenceError, Integrator
 from .integrators.adaptive import RK45
 from .params import positive_time
-from .runner import RUNAWAY_FACTOR
 from .systems import System, get_system
 from .systems.base import Dynamics, Jacobian, PostStep, Vector
 
@@ -353,8 +353,9 @@ class StudyPoint:
         q, v = system.initial_state()
         self._state = (q, v, 0.0)
 
-    def advance(self, system: System, steps: int, energy0: float, runaway: float) -> int:
-        """Take up to ``steps`` steps; stop early on divergence."""
+    def advance(self, system: System, steps: int, rule: DivergenceRule) -> int:
+        """Take up to ``steps`` steps; stop early on divergence, judged by ``rule`` (the
+        runner's) at the end of the slice."""
         assert self._method is not None and self._proxy is not None and self._state is not None
         q, v, w = self._state
         start = self.steps_done
@@ -362,24 +363,16 @@ class StudyPoint:
         began = time.perf_counter()
         try:
             q, v, w = self._method.advance(self._proxy, q, v, w, start * self.dt, self.dt, count)
-        except ConvergenceError as exc:
-            self.failure = str(exc)
-        except (OverflowError, ZeroDivisionError, ValueError) as exc:
-            self.failure = f"arithmetic failure ({exc})"
+        except STEP_FAILURES as exc:
+            self.failure = failure_reason(exc)
         self.seconds += time.perf_counter() - began
         self.evaluations = self._proxy.evaluations
         self.steps_done = start + count
         self._state = (q, v, w)
         if self.failure is None:
-            try:
-                kinetic, potential = system.energy(q, v)
-                total = kinetic + potential + w
-            except (OverflowError, ValueError):
-                total = math.nan
-            if not math.isfinite(sum(q) + sum(v) + w + total):
-                self.failure = "state is no longer finite"
-            elif abs(total - energy0) > runaway:
-                self.failure = "energy ran away"
+            now = self.steps_done * self.dt
+            # the limit at this slice's end, whatever other points have cached
+            self.failure = rule.judge(q, v, w, now, rule.runaway_limit(now))[0]
         if self.failure is not None or self.steps_done == self.steps:
             self.done = True
         return count
@@ -583,7 +576,7 @@ class Study:
         q, v = system.initial_state()
         self.energy0 = system.energies(q, v, 0.0)[3]
         self.energy_scale = system.energy_scale()
-        self.runaway = RUNAWAY_FACTOR * self.energy_scale
+        self.rule = DivergenceRule(system)
         self._points = [
             StudyPoint(name, n, duration / n, self.methods[name])
             for n in self.steps
@@ -662,7 +655,7 @@ class Study:
                         rate = point.steps_done / point.seconds
                         room = max(budget_seconds - elapsed, 0.0)
                         chunk = min(chunk, max(FIRST_SLICE_STEPS, int(room * rate)))
-                taken = point.advance(self.system, chunk, self.energy0, self.runaway)
+                taken = point.advance(self.system, chunk, self.rule)
                 if point.done:
                     point.measure(self.system, self.reference, self.energy0, self.energy_scale)
                     self._work_done += self._weights[self._next]

@@ -1,0 +1,84 @@
+"""When a run has diverged: the one rule the runner and the study both apply.
+
+A state has diverged when it is no longer finite, or when its mechanical energy ``K + P``
+exceeds the initial one by more than :data:`RUNAWAY_FACTOR` times the larger of the system's
+energy scale and the most kinetic energy its exact motion can have by then
+(:meth:`System.kinetic_bound`, which grows for a body a constant force accelerates).
+The work dissipated by damping, drag or an engine's velocity scaling is a ledger, not a state:
+its bookkeeping error (a constant force's ``m a^2 dt^2 / 2`` per step under engine drag)
+says nothing about stability and is not judged, except that it must stay finite. Losing energy
+is damping, not a runaway.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .integrators import ConvergenceError
+
+if TYPE_CHECKING:
+    from .systems import System
+    from .systems.base import Vector
+
+#: a run has diverged when K + P exceeds its initial value by this many times the system's
+#: characteristic energy (or the kinetic energy its exact motion can reach, if larger)
+RUNAWAY_FACTOR = 100.0
+NOT_FINITE = "state is no longer finite"
+RAN_AWAY = "energy ran away"
+
+
+class DivergenceRule:
+    """The rule for runs of ``system`` from its initial state.
+
+    :attr:`limit` caches the runaway limit at the latest time judged (``kinetic_bound`` never
+    decreases in time), so that the common case (finite, within it) costs two comparisons.
+    """
+
+    def __init__(self, system: System) -> None:
+        self.system = system
+        q, v = system.initial_state()
+        kinetic, potential = system.energy(q, v)
+        #: the initial mechanical energy ``K + P``
+        self.energy0 = kinetic + potential
+        self.scale = system.energy_scale()
+        self.limit = self.runaway_limit(0.0)
+
+    def runaway_limit(self, now: float) -> float:
+        """The most ``K + P - energy0`` may be at time ``now``."""
+        return RUNAWAY_FACTOR * max(self.scale, self.system.kinetic_bound(now))
+
+    def judge(
+        self, q: Vector, v: Vector, w: float, now: float, limit: float | None = None
+    ) -> tuple[str | None, float, float]:
+        """``(reason, kinetic, potential)`` for the state ``(q, v, w)`` at time ``now``:
+        reason None when it has not diverged. ``limit``: the runaway limit to try first
+        (default the cached one; a state beyond it is judged by the limit at ``now``)."""
+        try:
+            kinetic, potential = self.system.energy(q, v)
+        except (OverflowError, ValueError):
+            return NOT_FINITE, math.nan, math.nan
+        excess = kinetic + potential - self.energy0
+        first = self.limit if limit is None else limit
+        # NaN fails every comparison; -inf (a position at infinity under a constant force)
+        # and a non-finite ledger are caught by the bounds
+        if -math.inf < excess <= first and -math.inf < w < math.inf:
+            return None, kinetic, potential
+        if not (math.isfinite(excess) and math.isfinite(w)):
+            return NOT_FINITE, kinetic, potential
+        at_now = self.runaway_limit(now)  # the bound may have grown since it was cached
+        if excess > at_now:
+            return RAN_AWAY, kinetic, potential
+        self.limit = max(self.limit, at_now)
+        return None, kinetic, potential
+
+
+#: what a step may raise that ends one integrator's run (the others go on)
+STEP_FAILURES = (ArithmeticError, ValueError)
+
+
+def failure_reason(exc: Exception) -> str:
+    """Why a step that raised ``exc`` (one of :data:`STEP_FAILURES`) ended the run."""
+    if isinstance(exc, ConvergenceError):
+        return str(exc)
+    return f"arithmetic failure ({exc})"
