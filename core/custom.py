@@ -729,6 +729,7 @@ class PythonIntegrator(Integrator):
 
     definition: PythonMethod
     _step: UserStep
+    replayable = False  # its module's globals are its own state
 
     def __init__(self, definition: PythonMethod) -> None:
         super().__init__()
@@ -757,6 +758,30 @@ class PythonIntegrator(Integrator):
             if post is not None:
                 v, w = post(v, w, dt)
         self.steps += steps
+        return q, v, w
+
+    def advance_trail(
+        self,
+        system: Dynamics,
+        q: Vector,
+        v: Vector,
+        w: float,
+        t: float,
+        dt: float,
+        steps: int,
+        trail: list[State],
+    ) -> State:
+        accel = _make_accel(system, len(q))
+        post, call, first = system.post_step, self._call, self.steps + 1
+        append, kept = trail.append, len(trail)
+        try:
+            for i in range(steps):
+                q, v, w = call(accel, q, v, w, t + i * dt, dt, first + i)
+                if post is not None:
+                    v, w = post(v, w, dt)
+                append((q, v, w))
+        finally:
+            self.steps += len(trail) - kept
         return q, v, w
 
     def _call(

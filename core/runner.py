@@ -11,7 +11,9 @@ Divergence is a property of the state at every step, judged by the one rule of
 :mod:`integrator_lab.core.divergence` (which the study applies too).
 The test runs once per block of steps (between samples); when it fails, the block is taken
 again step by step from its start, so the reported time is that of the step where the state
-ran away, whatever the sampling interval.
+ran away, whatever the sampling interval. A user's Python method, whose module may keep state
+that no copy restores, keeps every state of the block instead, and they are judged in order
+(nothing is taken again).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from .divergence import failure_reason as _failure
 from .integrators import Integrator
 from .params import positive_time
 from .systems import System
-from .systems.base import Vector
+from .systems.base import State, Vector
 
 __all__ = ["DEFAULT_CAPACITY", "RUNAWAY_FACTOR", "Lane", "Runner", "Sample"]
 
@@ -142,10 +144,19 @@ class Runner:
         diverged, find the step where it did."""
         reason: str | None
         dt, integrator = self.dt, lane.integrator
+        # a method whose state cannot be restored keeps every state of the block instead
+        trail: list[State] | None = None if integrator.replayable else []
         # the integrator's own state (cached forces, adaptive step size) goes back too
-        saved = dict(integrator.__dict__) if block > 1 else None
+        saved = dict(integrator.__dict__) if block > 1 and trail is None else None
         try:
-            q, v, w = integrator.advance(self.system, lane.q, lane.v, lane.w, first * dt, dt, block)
+            if trail is None:
+                q, v, w = integrator.advance(
+                    self.system, lane.q, lane.v, lane.w, first * dt, dt, block
+                )
+            else:
+                q, v, w = integrator.advance_trail(
+                    self.system, lane.q, lane.v, lane.w, first * dt, dt, block, trail
+                )
         except STEP_FAILURES as exc:
             reason = _failure(exc)
         else:
@@ -163,6 +174,17 @@ class Runner:
             reason = self._judge(lane, q, v, w, (first + block) * dt, None)
             if reason is None:
                 return
+        if trail is not None:
+            # the states the block went through, judged in order: no step is taken again
+            for i, (q, v, w) in enumerate(trail):
+                now = (first + i + 1) * dt
+                step_reason = self._judge(lane, q, v, w, now, self.rule.runaway_limit(now))
+                if step_reason is not None:
+                    self._diverge(lane, now, step_reason)
+                    return
+            # every kept state is sound: the step after them failed (or the last one diverged)
+            self._diverge(lane, (first + min(len(trail) + 1, block)) * dt, reason)
+            return
         if saved is None:
             self._diverge(lane, (first + block) * dt, reason)
             return

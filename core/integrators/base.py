@@ -42,6 +42,13 @@ class Integrator:
         """Return ``(q, v, w)`` one step of length ``dt`` after time ``t``."""
         raise NotImplementedError
 
+    #: whether the runner may take a block of steps again from a copy of the integrator's own
+    #: attributes (to date a divergence found at the block's end). False for a user's code,
+    #: whose module may keep state (a cached force in a global) that no copy can restore: the
+    #: runner keeps every state of the block instead (:meth:`advance_trail`), so that nothing
+    #: is taken again
+    replayable = True
+
     #: whether :meth:`step` applies the system's ``post_step`` itself (splitting methods do
     #: it right after the velocity update, as game engines do); otherwise it follows the step
     applies_post_step = False
@@ -57,6 +64,24 @@ class Integrator:
             if post is not None:
                 v, w = post(v, w, dt)
         self.steps += steps
+        return q, v, w
+
+    def advance_trail(
+        self,
+        system: Dynamics,
+        q: Vector,
+        v: Vector,
+        w: float,
+        t: float,
+        dt: float,
+        steps: int,
+        trail: list[State],
+    ) -> State:
+        """:meth:`advance`, appending the state after every step to ``trail`` (a failure
+        leaves the states before it there): for a method the runner cannot take again."""
+        for i in range(steps):
+            q, v, w = self.advance(system, q, v, w, t + i * dt, dt, 1)
+            trail.append((q, v, w))
         return q, v, w
 
     @classmethod
