@@ -18,12 +18,10 @@ from typing import Any
 
 from integrator_lab.core.study import (
     DEFAULT_POINTS,
-    EPS,
     POINTS_RANGE,
-    REFERENCE_MARGIN,
-    ROUNDOFF_FACTOR,
     Study,
     fit_power_law,
+    roundoff_floor,
 )
 from integrator_lab.views.scene import INTEGRATOR_COLORS
 
@@ -150,10 +148,7 @@ def diagram_columns(
     for run in result["runs"]:
         name = run["integrator"]
         color = colors.get(name, "#555555")
-        floors = [
-            max(ROUNDOFF_FACTOR * EPS * math.sqrt(n), REFERENCE_MARGIN * reference_error)
-            for n in run["steps"]
-        ]
+        floors = [roundoff_floor(n, reference_error) for n in run["steps"]]
         slope, reasons = _fit(run, measure, floors)
         line = {"dt": [], "evaluations": [], "y": []}
         for i, dt in enumerate(run["dt"]):
