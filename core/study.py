@@ -708,8 +708,16 @@ class StudyRun:
     ) -> None:
         info = info or method_info(integrator)
         self.integrator = integrator
-        #: declared or computed order; None for code that declares none
+        #: declared or computed order that applies to the system (with velocity-dependent
+        #: forces, the order that holds then); None for code that declares none
         self.order = info["order"]
+        undamped = info.get("undamped_order", self.order)
+        #: why the order compared is not the method's headline one, or None
+        self.order_note = (
+            None
+            if undamped == self.order
+            else f"order {self.order} with velocity-dependent forces ({undamped} without)"
+        )
         self.declared_evaluations = info["evaluations"]
         self.dt = [p.dt for p in points]
         self.steps = [p.steps for p in points]
@@ -742,9 +750,10 @@ class StudyRun:
         else:
             self.order_matches = abs(self.slope - self.order) <= ORDER_MISMATCH
             if not self.order_matches:
-                self.note = (
-                    f"fitted slope {self.slope:.2f} differs from the declared order {self.order}"
-                )
+                which = "declared order" if self.order_note is None else "order that applies,"
+                self.note = f"fitted slope {self.slope:.2f} differs from the {which} {self.order}"
+                if self.order_note is not None:
+                    self.note += f" ({self.order_note})"
 
     def to_dict(self) -> dict[str, Any]:
         def finite(values: list[float]) -> list[float | None]:
@@ -753,6 +762,7 @@ class StudyRun:
         return {
             "integrator": self.integrator,
             "order": self.order,
+            "order_note": self.order_note,
             "dt": self.dt,
             "steps": self.steps,
             "error": finite(self.error),
@@ -780,7 +790,8 @@ class StudyResult:
         for name in study.integrators:
             own = [p for p in points if p.integrator == name]
             floors = [roundoff_floor(p.steps, study.reference.error) for p in own]
-            self.runs.append(StudyRun(name, own, floors, method_info(study.methods[name])))
+            info = method_info(study.methods[name], study.system.velocity_dependent)
+            self.runs.append(StudyRun(name, own, floors, info))
 
     def run(self, integrator: str) -> StudyRun:
         for run in self.runs:

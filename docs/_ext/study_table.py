@@ -167,12 +167,12 @@ class StudyTable(SphinxDirective):
                     "--" if run.slope is None else f"{run.slope:.2f}",
                     fitted,
                     f"{excluded} of {len(run.dt)}",
-                    run.note or "",
+                    run.note or run.order_note or "",
                 ]
             )
         header = [
             "integrator",
-            "declared order",
+            "order",
             "fitted slope",
             "fitted over dt (s)",
             "points excluded",
