@@ -38,6 +38,7 @@ killed (the page's worker is replaced; on the command line, Ctrl-C).
 
 from __future__ import annotations
 
+import ast
 import inspect
 import math
 import numbers
@@ -691,23 +692,93 @@ def _make_accel(system: Dynamics, n: int) -> Accel:
     return accel
 
 
+class _BadResult(Exception):
+    """What a user's step returned is not ``(q, v)``: the message says what it was."""
+
+
+def _what(value: Any) -> str:
+    """A returned value as a message names it: ``None``, ``a float``, ``a list of 2 numbers``."""
+    # Any: whatever the user's step returned
+    if value is None:
+        return "None"
+    if isinstance(value, (list, tuple)):
+        kind = "a list" if isinstance(value, list) else "a tuple"
+        if all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in value):
+            return f"{kind} of {len(value)} number{'s' * (len(value) != 1)}"
+        return f"{kind} of {len(value)} entries"
+    article = "an" if type(value).__name__[:1] in "aeiou" else "a"
+    return f"{article} {type(value).__name__}"
+
+
 def _real_list(values: Any, what: str, size: int) -> list[float]:
+    """``values`` (the returned ``q`` or ``v``) as floats; :class:`_BadResult` otherwise."""
     # Any: whatever the user's step returned
     try:
-        items: list[float] = list(values)
+        items: list[Any] = list(values)
     except TypeError:
-        raise TypeError(
-            f"step returned {what} as {type(values).__name__}, expected a list of numbers"
+        raise _BadResult(
+            f"step returned {what} as {_what(values)}, expected a list of {size} numbers"
         ) from None
     if len(items) != size:
-        raise ValueError(
+        raise _BadResult(
             f"step returned {what} with {len(items)} entries, expected {size} "
             "(as many as it received)"
         )
-    for x in items:
+    out: list[float] = []
+    for i, x in enumerate(items):
         if type(x) is not float and (isinstance(x, bool) or not isinstance(x, numbers.Real)):
-            raise TypeError(f"step returned {x!r} in {what}, expected real numbers")
-    return items
+            raise _BadResult(f"step returned {x!r:.40} in {what}[{i}], expected real numbers")
+        try:
+            out.append(float(x))
+        except OverflowError:
+            digits = len(str(abs(int(x)))) if isinstance(x, int) else None
+            size_text = f"an integer of {digits} digits" if digits else f"{x!r:.40}"
+            raise _BadResult(
+                f"step returned {size_text} in {what}[{i}], too large for a float; "
+                "expected real numbers"
+            ) from None
+    return out
+
+
+def _check_result(result: Any, size: int) -> tuple[list[float], list[float]]:
+    """The ``(q, v)`` a user's step returned, as lists of ``size`` floats."""
+    # Any: whatever the user's step returned
+    # (a pair of numbers is one list returned alone, e.g. 'return q' on one coordinate)
+    if not (isinstance(result, (tuple, list)) and len(result) == 2) or all(
+        isinstance(x, numbers.Real) for x in result
+    ):
+        raise _BadResult(
+            f"step returned {_what(result)}, expected (q, v): a pair of lists of "
+            f"{size} numbers, as in 'return q_new, v_new'"
+        )
+    return _real_list(result[0], "q", size), _real_list(result[1], "v", size)
+
+
+def _return_place(code: str) -> str:
+    """Where the module's top-level ``step`` returns, for a message: ``line 7: `` when it has
+    one ``return``, else ``line 3 (def step): `` naming its ``def`` (a step with no return
+    returns None); empty if not found."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:  # (it compiled before; kept safe)
+        return ""
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == "step":
+            returns = [n for n in _own_nodes(node) if isinstance(n, ast.Return)]
+            if len(returns) == 1:
+                return f"line {returns[0].lineno}: "
+            return f"line {node.lineno} (def step): "
+    return ""
+
+
+def _own_nodes(function: ast.FunctionDef) -> Iterable[ast.AST]:
+    """The nodes of ``function``'s body, not those of functions or classes defined in it."""
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 class PythonIntegrator(Integrator):
@@ -794,15 +865,15 @@ class PythonIntegrator(Integrator):
     ) -> State:
         n = len(q)
         try:
-            q1, v1 = self._step(accel, [*q, 0.0], [*v, w], t, dt)
-            q1 = _real_list(q1, "q", n + 1)
-            v1 = _real_list(v1, "v", n + 1)
+            result = self._step(accel, [*q, 0.0], [*v, w], t, dt)
         except Exception as exc:  # noqa: BLE001 - any failure of the user's step is reported
-            message = error_message(exc)
-            if isinstance(exc, ValueError) and "unpack" in str(exc) and "line" not in message:
-                message = f"step must return (q, v): {message}"
-            raise UserCodeError(f"{message} (step {number}, t = {t:.6g} s)") from None
-        return [float(x) for x in q1[:n]], [float(x) for x in v1[:n]], float(v1[n])
+            raise UserCodeError(f"{error_message(exc)} (step {number}, t = {t:.6g} s)") from None
+        try:
+            q1, v1 = _check_result(result, n + 1)
+        except _BadResult as exc:
+            where = _return_place(self.definition.code)
+            raise UserCodeError(f"{where}{exc} (step {number}, t = {t:.6g} s)") from None
+        return q1[:n], v1[:n], v1[n]
 
 
 # -- registry-like helpers ---------------------------------------------------------------------
