@@ -452,7 +452,8 @@ def describe_function(rational: tuple[Polynomial, Polynomial] | None) -> str | N
     p, q = rational
     if q == [1]:
         return format_polynomial(p)
-    return f"({format_polynomial(p)}) / ({format_polynomial(q)})"
+    numerator = format_polynomial(p) if len(p) == 1 else f"({format_polynomial(p)})"
+    return f"{numerator} / ({format_polynomial(q)})"
 
 
 def stability(
