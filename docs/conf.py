@@ -20,6 +20,7 @@ extensions = [
     "drag_table",  # _ext/drag_table.py: terminal velocities simulated at build time
     "study_table",  # _ext/study_table.py: convergence and cost tables computed at build time
     "lessons_list",  # _ext/lessons_list.py: the lab's lessons (integrator_lab.views.scenarios)
+    "geometry_figures",  # _ext/geometry_figures.py: stability regions and areas, drawn at build
 ]
 
 root_doc = "index"

@@ -16,6 +16,7 @@ PAGES = (
     "integrating",
     "integrators",
     "order-and-cost",
+    "stability",
     "game-engines",
     "cradle",
     "fixed-timestep",

@@ -31,7 +31,12 @@ from integrator_lab.core.simulate import SimulationResult, step_count
 
 PROG = "integrator-lab"
 #: subcommand modules that may add themselves (absent ones are skipped)
-PLUGINS = ("integrator_lab.site.build", "integrator_lab.server.serve", "integrator_lab.cli.study")
+PLUGINS = (
+    "integrator_lab.site.build",
+    "integrator_lab.server.serve",
+    "integrator_lab.cli.study",
+    "integrator_lab.cli.geometry",
+)
 #: a run taking more steps than this shows a progress bar (when stderr is a terminal)
 PROGRESS_MIN_STEPS = 200_000
 
