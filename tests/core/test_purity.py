@@ -87,6 +87,8 @@ def test_core_does_no_io(path):
                 if isinstance(func, ast.Name)
                 else (func.attr if isinstance(func, ast.Attribute) else None)
             )
+            if isinstance(func, ast.Attribute) and ast.unparse(func) == "re.compile":
+                continue  # a regular expression, not code
             allowed = RUNS_USER_CODE.get(path.name, set())
             assert name not in FORBIDDEN_CALLS - allowed, (
                 f"{path.name}:{node.lineno} calls {name}()"
