@@ -10,17 +10,42 @@ PY := $(VENV)/bin/python
 PYODIDE_WHEELS := .cache/pyodide-wheels
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test run serve bench venv node_modules pyodide-wheels chromium dist clean distclean
+.PHONY: test check run serve bench venv node_modules pyodide-wheels chromium dist clean distclean
 
+#: the tier `make check` runs: no browser, no server, no Pyodide, no build of the site
+#: (the marks: pyproject.toml; tests/conftest.py marks a test by the fixtures it takes too)
+CHECK_TIER := not browser and not pyodide and not server and not slow
+
+# Everything: lint, the JavaScript tests, every CPython test (all tiers), the core inside Pyodide.
 test: venv node_modules pyodide-wheels chromium
 	@status=0; \
 	$(MAKE) --no-print-directory lint || status=1; \
+	$(MAKE) --no-print-directory test-js || status=1; \
 	printf '\n======== [1/2] pytest under CPython: tests/ ========\n'; \
-	INTEGRATOR_LAB_REQUIRE_PYODIDE=1 $(PY) -m pytest || status=1; \
+	INTEGRATOR_LAB_REQUIRE_PYODIDE=1 $(PY) -m pytest --durations=10 || status=1; \
 	printf '\n======== [2/2] core tests inside Pyodide (Node): tests/core/ ========\n'; \
 	$(PY) tests/pyodide/run_core_tests.py || status=1; \
 	if [ $$status -ne 0 ]; then printf '\nmake test: FAILED (see above)\n' >&2; fi; \
 	exit $$status
+
+# The fast tier, to run while working: lint, the JavaScript tests and every test that needs
+# no browser, no server, no Pyodide and no build of the site (core, CLI, views, properties,
+# packaging).
+check: venv node_modules
+	@status=0; \
+	$(MAKE) --no-print-directory lint || status=1; \
+	$(MAKE) --no-print-directory test-js || status=1; \
+	printf '\n======== pytest under CPython, fast tier: -m "$(CHECK_TIER)" ========\n'; \
+	$(PY) -m pytest -m "$(CHECK_TIER)" || status=1; \
+	if [ $$status -ne 0 ]; then printf '\nmake check: FAILED (see above)\n' >&2; fi; \
+	exit $$status
+
+# The page's JavaScript tested in JavaScript (node --test): tests/js/, against what the
+# Python it talks to produces (run with the venv's Python)
+.PHONY: test-js
+test-js: venv node_modules
+	@printf '\n======== JavaScript: node --test tests/js/ ========\n'
+	PYTHON=$(PY) node --test tests/js/
 
 # Guardrails, run by `make test` first: ruff (lint, and format at line length 100; `make format`
 # applies it), mypy --strict on the core (settings in pyproject.toml), ESLint on the JavaScript

@@ -1,4 +1,5 @@
-"""Fixtures shared by every browser test: one headless Chromium for the whole session.
+"""Fixtures shared by every tier: one headless Chromium for the whole session, the static site
+built once (tests/builds.py), and the tiers themselves: a test is marked by the fixtures it takes.
 
 Playwright's sync API allows one instance per thread at a time, so the static page, the Panel
 server and the documentation tests all share this one.
@@ -8,8 +9,26 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
+from builds import built_site as _built_site
+from builds import served_site
+
+#: a test that takes one of these fixtures gets the mark (`make check` leaves out all three),
+#: whether or not its module says so
+TIER_FIXTURES = {
+    "browser": "browser",
+    "open_page": "browser",
+    "new_page": "browser",
+    "site": "server",
+    "server": "server",
+    "http_root": "server",
+    "built": "slow",
+    "built_site": "slow",
+    "single_file": "slow",
+    "installed": "slow",
+}
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -47,3 +66,47 @@ def browser():
         chromium = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory):
+    """The static site's folder, built once per process (tests/builds.py)."""
+    from integrator_lab.dev.pyodide_node import PyodideNotFound
+
+    try:
+        return _built_site(tmp_path_factory)
+    except PyodideNotFound as exc:
+        missing(str(exc))
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """``{"dir", "url", "files"}``: the site built once, served on 127.0.0.1."""
+    from integrator_lab.dev.pyodide_node import PyodideNotFound
+
+    try:
+        return served_site(tmp_path_factory)
+    except PyodideNotFound as exc:
+        missing(str(exc))
+
+
+#: folders whose every test is of a tier: the Panel dashboard (a Panel session in process or a
+#: server; importing Panel alone takes seconds) and the documentation (Sphinx builds)
+TIER_FOLDERS = {"server": "server", "docs": "server"}
+TESTS = Path(__file__).resolve().parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by the marks
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        try:
+            folder = Path(item.path).resolve().relative_to(TESTS).parts[0]
+        except ValueError:
+            folder = ""
+        # (marks, not keywords: a folder's name is a keyword of its tests)
+        if folder in TIER_FOLDERS and item.get_closest_marker(TIER_FOLDERS[folder]) is None:
+            item.add_marker(TIER_FOLDERS[folder])
+        names = set(getattr(item, "fixturenames", ()))
+        for fixture, mark in TIER_FIXTURES.items():
+            if fixture in names and item.get_closest_marker(mark) is None:
+                item.add_marker(mark)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import textwrap
-import time
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -59,7 +58,7 @@ DIAGNOSTICS = """() => ({
 
 def wait_until_running(frame, timeout=BOOT_TIMEOUT):
     """Wait until the demo in ``frame`` (a page or an iframe) has drawn frames; return its
-    status then and one second later (its simulation clock must have moved)."""
+    status then and once every system's simulation clock has moved on from there."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
@@ -71,5 +70,14 @@ def wait_until_running(frame, timeout=BOOT_TIMEOUT):
     except PlaywrightTimeout:
         pytest.fail(f"no running demo after {timeout} s: {frame.evaluate(DIAGNOSTICS)}")
     first = frame.evaluate("integratorLab.status()")
-    time.sleep(1.0)
+    try:
+        frame.wait_for_function(
+            """(first) => Object.entries(integratorLab.status().systems).every(
+                ([name, s]) => s.simTime > first[name].simTime)""",
+            arg={name: {"simTime": s["simTime"]} for name, s in first["systems"].items()},
+            timeout=timeout * 1000,
+            polling=100,
+        )
+    except PlaywrightTimeout:
+        pytest.fail(f"the demo's clocks stood still for {timeout} s: {frame.evaluate(DIAGNOSTICS)}")
     return first, frame.evaluate("integratorLab.status()")

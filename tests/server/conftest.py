@@ -25,6 +25,10 @@ from integrator_lab.server.sessions import session_label
 #: a closed tab's session ends this long after its websocket closed (ms)
 SESSION_LIFETIME_MS = 1000
 SERVER_START_TIMEOUT = 60.0  # s
+#: loading a page, clicking, typing: a loaded machine takes longer than Playwright's 30 s (a
+#: page of the dashboard took over 60 s to load with 24 processes running on two cores)
+ACTION_TIMEOUT_MS = 60_000
+LOAD_TIMEOUT_MS = 180_000
 #: true once the dashboard's document is in the page
 LOADED_JS = (
     "() => window.Bokeh && Bokeh.documents.length > 0 && "
@@ -122,12 +126,14 @@ def new_page(browser, server, requests_seen, request):
             viewport={"width": viewport[0], "height": viewport[1]}, accept_downloads=True
         )
         contexts.append(context)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
+        context.set_default_navigation_timeout(LOAD_TIMEOUT_MS)
         page = context.new_page()
         page.on("request", lambda r: requests_seen.append(r.url))
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
         page.goto(server.url)
-        page.wait_for_function(LOADED_JS, timeout=30_000)
+        page.wait_for_function(LOADED_JS, timeout=LOAD_TIMEOUT_MS)
         return page
 
     yield open_page
@@ -138,11 +144,13 @@ def new_page(browser, server, requests_seen, request):
 def open_page(browser, url, viewport=(1280, 800)):
     """A page of the dashboard at ``url`` in a fresh browser context, loaded."""
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
+    context.set_default_navigation_timeout(LOAD_TIMEOUT_MS)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.goto(url)
-    page.wait_for_function(LOADED_JS, timeout=30_000)
+    page.wait_for_function(LOADED_JS, timeout=LOAD_TIMEOUT_MS)
     return page
 
 
@@ -225,7 +233,9 @@ def sim_time(page, system):
     return float(text.split("=")[1].split("s")[0])
 
 
-def wait_until(predicate, timeout=15.0, interval=0.1, what="condition"):
+def wait_until(predicate, timeout=60.0, interval=0.1, what="condition"):
+    """Poll ``predicate`` until it is true (and return its value). The timeout is only how long
+    a failing test takes to say so: generous, so that a loaded machine is never a failure."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
@@ -234,6 +244,12 @@ def wait_until(predicate, timeout=15.0, interval=0.1, what="condition"):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(interval)
+
+
+#: resolves after the page has drawn two more animation frames (its layout has settled)
+NEXT_FRAMES_JS = (
+    "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+)
 
 
 def session_id_of(page) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import MESSAGE_JS, samples, set_widget, wait_until
+from conftest import MESSAGE_JS, my_session, samples, set_widget, sim_time, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -54,20 +54,20 @@ def _drag(page, m, start, end):
     page.mouse.up()
 
 
-def _slow(page, system):
+def _slow(page, system, server):
     set_widget(page, "il-speed", 0.1)  # a body moves less than a pixel while it is grabbed
+    wait_until(lambda: my_session(server, page)["speed"] == 0.1, what="speed 0.1 in the session")
     page.locator(f".il-{system}-theta0, .il-{system}-angle").first.scroll_into_view_if_needed()
     page.evaluate(
         "(s) => Bokeh.index.query_one((v) => v.model && v.model.name === `${s}:scene`)"
         ".el.scrollIntoView({block: 'center'})",
         system,
-    )
-    page.wait_for_timeout(500)
+    )  # at once (no smooth scrolling): the drag's coordinates are those of the page now
 
 
-def test_dragging_the_pendulum_bob_sets_theta0_and_restarts_from_there(new_page):
+def test_dragging_the_pendulum_bob_sets_theta0_and_restarts_from_there(new_page, server):
     page = new_page()
-    _slow(page, "pendulum")
+    _slow(page, "pendulum", server)
     m = page.evaluate(MAP_JS, "pendulum")
     length = page.evaluate(VALUE_JS, "il-pendulum-length")
     pivot = ((m["bar"]["x0"][0] + m["bar"]["x1"][0]) / 2, m["bar"]["y0"][0])
@@ -93,13 +93,18 @@ def test_dragging_the_pendulum_bob_sets_theta0_and_restarts_from_there(new_page)
     assert page.errors == []
 
 
-def test_a_cradle_drag_past_the_declared_angle_is_clamped_and_says_so(new_page):
+def test_a_cradle_drag_past_the_declared_angle_is_clamped_and_says_so(new_page, server):
     page = new_page()
-    _slow(page, "cradle")
+    _slow(page, "cradle", server)
     # paused: the balls the page shows are where the server's run has them (a loaded
     # machine lags the page behind the run)
     page.get_by_role("button", name="Pause").click()
-    page.wait_for_timeout(800)
+    wait_until(lambda: not my_session(server, page)["playing"], what="the pause")
+    server_time = my_session(server, page)["systems"]["cradle"]["time"]
+    wait_until(
+        lambda: abs(sim_time(page, "cradle") - server_time) < 0.006,
+        what="the page to show the paused run's last frame",
+    )
     m = page.evaluate(MAP_JS, "cradle")
     length = page.evaluate(VALUE_JS, "il-cradle-length")
     radius = page.evaluate(VALUE_JS, "il-cradle-radius")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import TEXT_JS, VISIBLE_JS, sim_time, wait_until
+from conftest import NEXT_FRAMES_JS, TEXT_JS, VISIBLE_JS, sim_time, wait_until
 
 from integrator_lab.views.scene import integrator_label
 
@@ -52,7 +52,9 @@ def test_the_legend_hides_an_integrator_everywhere_and_the_run_goes_on(new_page)
 
 def test_no_horizontal_overflow_on_a_phone(new_page):
     page = new_page(viewport=(390, 844))
-    page.wait_for_timeout(1000)
+    # the layout once frames arrive (the status lines and plots filled), and drawn
+    wait_until(lambda: sim_time(page, "spring") > 0, what="the first frames")
+    page.evaluate(NEXT_FRAMES_JS)
     wide = page.evaluate(
         """() => { const out = [];
         const walk = (root) => { for (const el of root.querySelectorAll('*')) {

@@ -335,13 +335,14 @@ def test_lost_connection_and_stalled_client(browser, short_server):
     # the page that stopped acknowledging is ended after the timeout, the other is not
     wait_until(
         lambda: srv.status()["callbacks"] == 1,
-        timeout=STALLED_MS / 1e3 + 10,
+        timeout=STALLED_MS / 1e3 + 60,
         what="the stalled session to end",
     )
     assert time.monotonic() - blocked_at >= STALLED_MS / 1e3 - 0.5, srv.log()
     wait_until(lambda: stalled.evaluate(VISIBLE_JS, "disconnected"), what="its banner")
     assert stalled.get_by_text("Connection to the server lost").is_visible()
     stalled.screenshot(path="/tmp/panel-stalled-390.png")
+    # the behaviour: the page that acknowledges is not ended, a whole stalled-client timeout on
     time.sleep(STALLED_MS / 1e3 + 1)
     assert srv.status()["callbacks"] == 1
     assert not live.evaluate(VISIBLE_JS, "disconnected"), srv.log()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest import LOADED_JS
+from conftest import LOAD_TIMEOUT_MS, LOADED_JS, NEXT_FRAMES_JS
 
 pytestmark = pytest.mark.browser
 
@@ -25,8 +25,8 @@ def phone(browser, server):
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.goto(server.url, timeout=60_000)
-    page.wait_for_function(LOADED_JS, timeout=60_000)
+    page.goto(server.url, timeout=LOAD_TIMEOUT_MS)
+    page.wait_for_function(LOADED_JS, timeout=LOAD_TIMEOUT_MS)
     yield page
     context.close()
 
@@ -40,7 +40,7 @@ def _swipe(page, x, y, dy):
             "Input.dispatchTouchEvent",
             {"type": "touchMove", "touchPoints": [{"x": x, "y": y + dy * k / 10}]},
         )
-        time.sleep(0.016)
+        time.sleep(0.016)  # the gesture itself: a finger's moves, one per display frame
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
@@ -48,12 +48,12 @@ def _swipe(page, x, y, dy):
 def test_a_swipe_over_a_plot_scrolls_the_page(phone, plot):
     box = phone.evaluate(PLOT_BOX, plot)
     phone.evaluate(f"window.scrollTo(0, {box['y']} + window.scrollY - 200)")
-    time.sleep(0.3)
+    phone.evaluate(NEXT_FRAMES_JS)  # the page drawn where it scrolled to
     box = phone.evaluate(PLOT_BOX, plot)
     start = phone.evaluate("window.scrollY")
     x, y = box["x"] + box["w"] / 2, box["y"] + box["h"] * 0.6
     _swipe(phone, x, y, -120)  # upward, the finger on the plot throughout
-    phone.wait_for_function(f"window.scrollY > {start} + 50", timeout=5000)
+    phone.wait_for_function(f"window.scrollY > {start} + 50", timeout=60_000)
     assert phone.errors == []
 
 
@@ -73,7 +73,7 @@ def test_help_opens_on_a_tap(phone):
     box = icon.bounding_box()
     assert phone.evaluate(TOOLTIPS_JS) == 0
     phone.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    phone.wait_for_function(f"({TOOLTIPS_JS})() === 1", timeout=5000)
+    phone.wait_for_function(f"({TOOLTIPS_JS})() === 1", timeout=60_000)
     # the tooltip shown is the lesson menu's, drawn in the page
     shown = phone.evaluate("""() => {
         const tip = [...Bokeh.documents[0].all_models]
@@ -86,5 +86,5 @@ def test_help_opens_on_a_tap(phone):
     assert shown["drawn"] > 0
     # a tap elsewhere closes it
     phone.touchscreen.tap(380, 830)
-    phone.wait_for_function(f"({TOOLTIPS_JS})() === 0", timeout=5000)
+    phone.wait_for_function(f"({TOOLTIPS_JS})() === 0", timeout=60_000)
     assert phone.errors == []

@@ -103,7 +103,7 @@ def test_the_worker_goes_on_from_the_last_baked_frame_with_no_seam(open_page):
     )
     page.page.get_by_role("button", name="Pause").click()
     page.wait("!window.integratorLab.status().running")
-    time.sleep(400 / 1000)  # a frame in flight lands; the plots take pending samples
+    page.settle()  # a frame in flight has landed; paused, the plots took its samples
     frames = _frames(page)
     status = page.status()
     assert status["bakedFrames"] == BAKE_TICKS  # nothing interrupted them
@@ -170,7 +170,7 @@ def test_a_change_during_the_baked_frames_hands_over_where_they_stood(open_page)
     assert paused_at is not None and paused_at < BAKE_TICKS
     page.wait("!window.integratorLab.status().running")
     page.wait("window.integratorLab.status().source === 'worker'", timeout=30_000)
-    time.sleep(300 / 1000)
+    page.settle()
     status = page.status()
     assert status["bake"] == "handed over" and status["bakedFrames"] < BAKE_TICKS
     shown = page.js(
@@ -180,7 +180,7 @@ def test_a_change_during_the_baked_frames_hands_over_where_they_stood(open_page)
     # paused at the frame shown: the worker's state is the baked one, and stays
     cradle = status["systems"]["cradle"]["simTime"]
     assert cradle == pytest.approx(shown, abs=1e-12)
-    time.sleep(500 / 1000)
+    time.sleep(500 / 1000)  # the behaviour: paused, it stays there over a while
     assert page.status()["systems"]["cradle"]["simTime"] == cradle
     assert page.errors == []
 
@@ -240,7 +240,7 @@ def test_the_last_baked_frame_holds_until_python_is_up(open_page, site):
     for system in pages.SYSTEMS:
         text = page.page.locator(f"#il-status-{system}").inner_text()
         assert "starting Python" in text, text
-    time.sleep(0.5)  # the picture holds
+    time.sleep(0.5)  # the behaviour: the picture holds over a while
     assert page.status()["systems"] == status["systems"]
     assert held, "the worker never asked for Pyodide's WebAssembly"
     for route in held:

@@ -98,8 +98,9 @@ def test_dragging_the_pendulum_bob_sets_theta0_pauses_and_restarts_from_there(op
     end = (pivot[0] + length * math.sin(target), pivot[1] - length * math.cos(target))
     _drag(page, m, bob, end, release=False)
     # while the pointer is down the run waits and every lane's bob shows the dragged angle
+    page.settle()  # the worker has the hold: a frame it sent before has landed
     held = page.sim_time("pendulum")
-    time.sleep(0.6)
+    time.sleep(0.6)  # the behaviour: held, the run waits over a while
     assert page.sim_time("pendulum") == held
     mid = _scene(page, "pendulum")
     tolerance = 2 * m["pixel"] / length  # rad: two pixels at the bob's radius
@@ -139,9 +140,9 @@ def test_a_held_body_pauses_only_its_own_system(open_page):
     pivot = ((m["bar"]["x0"][0] + m["bar"]["x1"][0]) / 2, m["bar"]["y0"][0])
     end = (pivot[0] + length * math.sin(0.4), pivot[1] - length * math.cos(0.4))
     _drag(page, m, (m["x"][0], m["y"][0]), end, release=False)
-    time.sleep(0.3)  # the worker has the hold and the preview's new run
+    page.settle()  # the worker has the hold and the preview's new run
     held, spring = page.sim_time("pendulum"), page.sim_time("spring")
-    time.sleep(1.0)
+    page.wait_sim_time_past({"spring": spring}, by=0.03)  # the spring goes on meanwhile
     # the held body's system waits; the spring goes on (0.1 × real time: ~0.1 s in 1 s)
     assert page.sim_time("pendulum") == held
     assert page.sim_time("spring") > spring + 0.03

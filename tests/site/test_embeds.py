@@ -8,11 +8,11 @@ of test_static_page.py).
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+import test_static_page as pages
 from test_static_page import BOOT_TIMEOUT_MS, open_page, site  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
@@ -156,20 +156,26 @@ def test_a_demo_scrolled_out_of_view_pauses_and_resumes_in_view(open_page, site)
         return [f.evaluate("window.integratorLab.status().running") for f in (a, b)]
 
     before = sim_times()
-    time.sleep(1.5)
+    # in view: it runs (the time it takes to go 0.5 s on is the window the other is watched)
+    a.wait_for_function(
+        f"window.integratorLab.status().systems.spring.simTime > {before[0] + 0.5}",
+        timeout=BOOT_TIMEOUT_MS,
+    )
     after = sim_times()
-    assert after[0] > before[0] + 0.5  # in view: it runs
     assert after[1] == before[1]  # out of view: it does not step
     assert running() == [True, False]
     assert "paused" in b.locator("#il-status-spring").inner_text()
     # scrolled into view, it resumes, and the first one, now out of view, pauses
     p.locator("#b").scroll_into_view_if_needed()
-    b.wait_for_function("window.integratorLab.status().running", timeout=10_000)
-    time.sleep(0.5)
+    b.wait_for_function("window.integratorLab.status().running", timeout=BOOT_TIMEOUT_MS)
+    a.wait_for_function("!window.integratorLab.status().running", timeout=BOOT_TIMEOUT_MS)
+    a.evaluate(pages.SETTLE_JS)  # a frame the first one had in flight has landed
     before = sim_times()
-    time.sleep(1.5)
+    b.wait_for_function(
+        f"window.integratorLab.status().systems.spring.simTime > {before[1] + 0.5}",
+        timeout=BOOT_TIMEOUT_MS,
+    )
     after = sim_times()
-    assert after[1] > before[1] + 0.5
     assert after[0] == before[0]
     assert running() == [False, True]
     assert page.errors == []

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import string
-import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -253,7 +252,7 @@ def test_refused_values_and_diverged_marks_are_said_in_japanese(open_page):  # n
     assert any("lang2" in m and "無視しました" in m for m in messages), messages
     # explicit Euler multiplies the undamped energy by 1 + (ω dt)² every step: it runs away
     page.wait("window.integratorLab.status().systems.spring.integrators.euler.divergedAt !== null")
-    time.sleep(0.5)
+    page.wait("window.integratorLab.model('spring:scene:status').data.text.length > 0")
     marks = page.js("window.integratorLab.model('spring:scene:status').data.text")
     assert marks and re.fullmatch(r"euler: t = [\d.e+-]+ s で発散", marks[0]), marks
     # a typed value out of range: the message names the parameter in Japanese

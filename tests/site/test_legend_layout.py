@@ -12,7 +12,7 @@ import re
 import time
 
 import pytest
-from test_static_page import SYSTEMS, open_page, site  # noqa: F401 - fixtures
+from test_static_page import NEXT_FRAMES_JS, SYSTEMS, open_page, site  # noqa: F401 - fixtures
 
 from integrator_lab.core import INTEGRATORS
 from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_label
@@ -101,7 +101,7 @@ def test_after_a_step_the_page_says_paused_without_a_rate(open_page):  # noqa: F
     page.wait_live()
     page.page.get_by_role("button", name="Step").click()
     page.wait("!window.integratorLab.status().running")
-    time.sleep(0.6)  # a frame and a status refresh
+    page.settle()  # the step's frame has landed and the status line says so
     for system in SYSTEMS:
         text = page.page.locator(f"#il-status-{system}").inner_text()
         assert re.fullmatch(r"t = \d+\.\d\d s · paused", text), text
@@ -191,7 +191,7 @@ FRAME_HEIGHT = """(system) => Bokeh.index.query_one(
 def _frame_heights(open_page, query, viewport):  # noqa: F811
     page = open_page(query, viewport=viewport)
     page.wait_live()
-    time.sleep(0.5)  # the layout after the first frames
+    page.js(NEXT_FRAMES_JS)  # the layout after the first frames, drawn
     return {s: page.js(FRAME_HEIGHT, s) for s in SYSTEMS}
 
 
@@ -265,7 +265,7 @@ def test_widget_titles_never_overlap_at_a_coarse_dt(open_page, viewport):  # noq
 def test_no_horizontal_overflow_on_a_phone(open_page):  # noqa: F811
     page = open_page("?pendulum.dt=0.2&spring.dt=0.25", viewport=(390, 844))
     page.wait_live()
-    time.sleep(0.5)
+    page.js(NEXT_FRAMES_JS)  # the layout after the first frames, drawn
     assert page.js("document.documentElement.scrollWidth") <= 390
 
 
@@ -280,7 +280,7 @@ def test_a_swipe_over_a_plot_scrolls_the_page_and_help_opens_on_tap(open_page): 
     page.wait_live()
     box = page.js(PLOT_BOX, "pendulum:energy")
     page.js(f"window.scrollTo(0, {box['y']} - 200)")
-    time.sleep(0.3)
+    page.js(NEXT_FRAMES_JS)  # drawn where it scrolled to
     box = page.js(PLOT_BOX, "pendulum:energy")
     start = page.js("window.scrollY")
     cdp = page.context.new_cdp_session(page.page)
@@ -291,9 +291,9 @@ def test_a_swipe_over_a_plot_scrolls_the_page_and_help_opens_on_tap(open_page): 
             "Input.dispatchTouchEvent",
             {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 12 * k}]},
         )
-        time.sleep(0.016)
+        time.sleep(0.016)  # the gesture itself: a finger's moves, one per display frame
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    page.wait(f"window.scrollY > {start} + 50", timeout=5000)
+    page.wait(f"window.scrollY > {start} + 50")
 
     # a tap on the "?" of the pendulum's length shows what that parameter is
     icon = page.js("""() => {

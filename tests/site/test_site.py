@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, Runner, get_system
-from integrator_lab.dev.pyodide_node import PyodideNotFound
 from integrator_lab.site.build import PYODIDE_FILES
 from integrator_lab.views import live, scene
 from integrator_lab.views.figures import Controls, DashboardConfig, build_dashboard, line_name
@@ -22,13 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    from integrator_lab.site.build import build_site
-
-    try:
-        return build_site(tmp_path_factory.mktemp("site") / "site")
-    except PyodideNotFound as exc:
-        pytest.skip(str(exc))
+def built(built_site):
+    """The site the browser tests load too, built once (tests/builds.py)."""
+    return built_site
 
 
 def _page_data(site):

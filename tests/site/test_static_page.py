@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
-import threading
 import time
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
+from builds import hashed_files as _hashed_files  # noqa: F401 - re-exported, as it was
+from builds import served_site
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, get_system
 from integrator_lab.core import SYSTEMS as DECLARED_SYSTEMS
@@ -26,7 +26,29 @@ pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 SYSTEMS = ("pendulum", "cradle", "spring")
 BOOT_TIMEOUT_MS = 60_000  # Pyodide boots in a few seconds; a loaded machine takes longer
+LOAD_TIMEOUT_MS = 180_000  # the page's load event, on a machine running far more than it has cores
 REQUIRE = os.environ.get("INTEGRATOR_LAB_REQUIRE_PYODIDE") == "1"
+
+
+#: resolves once every frame the worker posted before it is drawn: a ping answered by the worker
+#: (the protocol's own, static/worker.mjs; a worker's messages arrive in order, so the frames
+#: posted before the pong are in), then two animation frames (the page draws a frame it
+#: received in the next one)
+SETTLE_JS = """() => new Promise((resolve) => {
+    const worker = window.integratorLabEarly.worker;
+    const id = `settle-${performance.now()}-${Math.random()}`;
+    const heard = (event) => {
+        if (event.data.type !== "pong" || event.data.id !== id) return;
+        worker.removeEventListener("message", heard);
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)));
+    };
+    worker.addEventListener("message", heard);
+    worker.postMessage({ type: "ping", id });
+})"""
+#: resolves after two more animation frames: a scroll or a layout change is drawn
+NEXT_FRAMES_JS = (
+    "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+)
 
 
 def _missing(reason):
@@ -35,36 +57,16 @@ def _missing(reason):
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site(tmp_path_factory):
-    """The site built by the real builder, served by a threaded HTTP server."""
+    """The site built by the real builder, served by a threaded HTTP server: built and started
+    once per process however many modules import this fixture (tests/builds.py)."""
     from integrator_lab.dev.pyodide_node import PyodideNotFound
-    from integrator_lab.site.build import build_site, make_server
 
     try:
-        out = build_site(tmp_path_factory.mktemp("site") / "site")
+        return served_site(tmp_path_factory)
     except PyodideNotFound as exc:
         _missing(str(exc))
-    server = make_server(out, 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    host, port = server.server_address[:2]
-    yield {"dir": out, "url": f"http://{host}:{port}/", "files": _hashed_files(out)}
-    server.shutdown()
-    server.server_close()
-
-
-def _hashed_files(site):
-    """The site's paths of its large files by their plain names (``py/integrator_lab.zip`` ->
-    ``py/integrator_lab.HASH.zip``), as the page's boot config names them."""
-    from integrator_lab.site.build import ARCHIVE, PYODIDE_FILES
-    from integrator_lab.site.snapshot import SNAPSHOT
-
-    page = (site / "index.html").read_text(encoding="utf-8")
-    boot = json.loads(re.search(r'id="il-boot-config">(.*?)</script>', page, re.DOTALL).group(1))
-    files = {ARCHIVE: boot["archive"], SNAPSHOT: boot["snapshot"]["url"]}
-    files.update({f"pyodide/{name}": boot["pyodide"] + name for name in PYODIDE_FILES})
-    return files
 
 
 class Page:
@@ -76,6 +78,9 @@ class Page:
         self.context = browser.new_context(
             viewport={"width": viewport[0], "height": viewport[1]}, **context_options
         )
+        # loading, clicking, typing: a loaded machine takes longer than Playwright's 30 s
+        self.context.set_default_timeout(BOOT_TIMEOUT_MS)
+        self.context.set_default_navigation_timeout(LOAD_TIMEOUT_MS)
         self.page = self.context.new_page()
         self.errors, self.requests = [], []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
@@ -94,6 +99,19 @@ class Page:
 
     def status(self):
         return self.js("window.integratorLab.status()")
+
+    def settle(self):
+        """Until every frame the worker posted so far is drawn (after a pause, a step, a
+        reset: the frame that was in flight has landed)."""
+        self.js(SETTLE_JS)
+
+    def wait_sim_time_past(self, times, by=0.0):
+        """Until every system in ``times`` (name -> simTime) is more than ``by`` s further."""
+        self.wait(f"""(() => {{
+            const s = window.integratorLab.status().systems;
+            return Object.entries({json.dumps(times)}).every(
+                ([name, t]) => s[name].simTime > t + {by});
+        }})()""")
 
     def wait(self, condition, timeout=BOOT_TIMEOUT_MS):
         self.page.wait_for_function(condition, timeout=timeout)
@@ -175,22 +193,22 @@ def test_pause_step_reset_and_play_drive_the_worker(open_page):
     page.wait_samples(5)
     page.page.get_by_role("button", name="Pause").click()
     page.wait("!window.integratorLab.status().running")
-    time.sleep(0.3)  # a frame in flight may still land
+    page.settle()  # a frame in flight has landed
     paused = {s: page.sim_time(s) for s in SYSTEMS}
-    time.sleep(1.0)
+    time.sleep(1.0)  # the behaviour: paused, nothing moves over a while
     assert {s: page.sim_time(s) for s in SYSTEMS} == paused
 
     # one step is one time step of every system
     page.page.get_by_role("button", name="Step").click()
     page.wait(f"window.integratorLab.status().systems.pendulum.simTime > {paused['pendulum']}")
-    time.sleep(0.3)
+    page.settle()
     for system in SYSTEMS:
         dt = page.js(f"window.integratorLab.state().dt.{system}")
         assert page.sim_time(system) == pytest.approx(paused[system] + dt, abs=1e-9)
 
     page.page.get_by_role("button", name="Reset").click()
     page.wait("Object.values(window.integratorLab.status().systems).every((s) => s.simTime === 0)")
-    time.sleep(0.3)
+    page.settle()
     for system in SYSTEMS:
         assert page.sim_time(system) == 0
         assert page.samples(system, "rk4")["t"] == [0.0]  # only the initial state is left
@@ -256,7 +274,7 @@ def test_dt_parameters_and_integrator_picker_change_what_the_worker_computes(ope
         "window.integratorLab.state().dt.spring === 0.005"
         " && window.integratorLab.status().systems.spring.simTime === 0"
     )
-    time.sleep(0.3)
+    page.settle()
     before = page.sim_time("spring")
     page.page.get_by_role("button", name="Step").click()
     page.wait(f"window.integratorLab.status().systems.spring.simTime > {before}")
@@ -432,7 +450,7 @@ def test_explicit_euler_diverges_on_a_stiff_cradle_while_the_others_go_on(open_p
     first = page.status()["systems"]["cradle"]
     euler_samples = first["integrators"]["euler"]["samples"]
     assert 0 < first["integrators"]["euler"]["divergedAt"] < 1.0
-    time.sleep(1.0)
+    page.wait_sim_time_past({"cradle": first["simTime"]}, by=0.3)
     later = page.status()["systems"]["cradle"]
     assert later["simTime"] > first["simTime"]
     assert later["integrators"]["euler"]["samples"] == euler_samples  # its trace stopped
@@ -597,7 +615,7 @@ def test_a_failing_system_says_so_on_its_panel_and_the_others_go_on(open_page, s
         " return s.pendulum.simTime > 1.5 && s.cradle.simTime > 1.5; })()"
     )
     first = page.status()["systems"]
-    time.sleep(1.0)
+    page.wait_sim_time_past({name: first[name]["simTime"] for name in ("pendulum", "cradle")}, 0.3)
     later = page.status()["systems"]
     for name in ("pendulum", "cradle"):  # the others go on, with nothing to report
         assert later[name]["simTime"] > first[name]["simTime"] + 0.3, name
@@ -630,7 +648,7 @@ def test_an_overdamped_spring_never_stops_the_other_systems(open_page):
     page.wait_live()
     page.wait("Object.values(window.integratorLab.status().systems).every((s) => s.simTime > 1.0)")
     first = page.status()["systems"]
-    time.sleep(1.0)
+    page.wait_sim_time_past({name: first[name]["simTime"] for name in SYSTEMS}, by=0.3)
     later = page.status()["systems"]
     for name in SYSTEMS:
         assert later[name]["simTime"] > first[name]["simTime"] + 0.3, name
@@ -693,12 +711,18 @@ def test_a_boot_that_hangs_says_it_is_still_trying_and_what_it_waits_for(open_pa
     wasm = site["files"]["pyodide/pyodide.asm.wasm"]
     page = open_page(defer=True)
     # the server never answers for Python's WebAssembly
-    page.page.route(f"**/{wasm}", lambda route: None)
+    asked = []
+    page.page.route(f"**/{wasm}", asked.append)
     page.page.clock.install()  # the page's timers only: the worker keeps its own clock
     page.go()
     page.wait("document.documentElement.dataset.drawn === '1'")
     page.wait("window.integratorLab.status().error === null")
-    time.sleep(2.0)  # Pyodide is waiting for its .wasm by now
+    # Python waits for its .wasm now: the worker asked for it, the route holds the answer
+    deadline = time.monotonic() + BOOT_TIMEOUT_MS / 1000
+    while not asked:  # a poll on that state: Playwright calls the route during its own calls
+        assert time.monotonic() < deadline, "the worker never asked for its WebAssembly"
+        page.js("0")
+        time.sleep(0.05)
     assert page.page.locator("#il-boot").is_hidden()
     page.page.clock.fast_forward("00:31")
     alert = page.page.locator("#il-boot")
@@ -847,7 +871,6 @@ def _boot_of(page):
 
 
 def test_python_boots_from_the_builds_snapshot(open_page, site):
-    import json
 
     from integrator_lab.dev.pyodide_node import find_pyodide_dir
     from integrator_lab.site.snapshot import SNAPSHOT, pyodide_version
@@ -967,7 +990,7 @@ def _rgb(hex_color):
 def _pause(page):
     page.page.get_by_role("button", name="Pause").click()
     page.wait("!window.integratorLab.status().running")
-    time.sleep(0.5)  # a frame in flight may still land
+    page.settle()  # a frame in flight has landed
 
 
 def test_every_integrator_is_seen_in_its_colour_in_its_own_lane_in_every_panel(open_page):
@@ -990,7 +1013,7 @@ def test_every_integrator_is_seen_in_its_colour_in_its_own_lane_in_every_panel(o
     })""")
     page.wait_live()
     page.wait("!window.integratorLab.status().running")
-    time.sleep(0.5)  # a frame in flight may still land
+    page.settle()  # a frame in flight has landed
     assert all(page.sim_time(system) < 3.0 for system in SYSTEMS)
     shot = Image.open(BytesIO(page.page.screenshot())).convert("RGB")
     names = list(DEFAULT_INTEGRATORS)
@@ -1039,6 +1062,8 @@ def test_at_coarse_steps_every_body_stays_in_view_and_a_diverged_one_stays_put(o
     pinned = 0
     frozen_at = {}
     for _ in range(12):
+        # the behaviour: the scene is within its view at any moment, sampled over 6 s of
+        # simulated time at speed 2 (a loaded machine samples it more slowly, as often)
         time.sleep(0.5)
         for system in SYSTEMS:
             s = page.js(_SCENE_JS, system)
@@ -1252,7 +1277,7 @@ def test_dragging_the_slider_sets_dt_on_a_log_scale(open_page):
     panel = page.page.locator('.il-panel[data-system="pendulum"]')
     # the controls above grew (lessons, legend): the slider may start below the window
     panel.locator(".noUi-base").scroll_into_view_if_needed()
-    time.sleep(0.3)
+    page.js(NEXT_FRAMES_JS)
     base = panel.locator(".noUi-base").bounding_box()
     handle = panel.locator(".noUi-handle").bounding_box()
     # the recommended step is marked where it lies on the log scale

@@ -35,7 +35,8 @@ BOOT_TIMEOUT_MS = 90_000
 #: what the wheel needs of the checkout (tests and docs stay behind)
 SOURCES = ("pyproject.toml", "core", "web", "static")
 
-pytestmark = pytest.mark.browser
+# the first test pays for building the wheel and installing it with its dependencies: minutes
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
 
 def _run(cmd, **kwargs):
