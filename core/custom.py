@@ -902,14 +902,17 @@ def make_integrator(entry: MethodEntry) -> Integrator:
     return get_integrator(entry) if isinstance(entry, str) else entry.integrator()
 
 
-def method_info(entry: Method, velocity_dependent: bool = False) -> dict[str, int | None]:
+def method_info(entry: Method, velocity_dependent: bool = False) -> dict[str, Any]:
     """``order`` (None: not declared) and ``evaluations`` (None: unknown) of a name or a
     parsed definition, as declared or computed; with ``velocity_dependent``, the order that
     holds when forces depend on velocity (damping, dashpots: Yoshida's 4 drops to 2), and
-    ``undamped_order``, the order without."""
+    ``undamped_order``, the order without; ``evaluations_note`` (or None) says how a varying
+    count varies (``evaluations`` is then the least)."""
+    note = ""
     if isinstance(entry, str):
         cls = INTEGRATORS[entry]
         order, undamped, evaluations = cls.damped_order(), cls.order, cls.evaluations
+        note = cls.evaluations_note
     else:
         info = entry.describe()
         undamped, evaluations = info["order"], info["evaluations"]
@@ -918,6 +921,7 @@ def method_info(entry: Method, velocity_dependent: bool = False) -> dict[str, in
         "order": order if velocity_dependent else undamped,
         "undamped_order": undamped,
         "evaluations": evaluations,
+        "evaluations_note": note or None,
     }
 
 

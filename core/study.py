@@ -750,7 +750,10 @@ class StudyRun:
             if undamped == self.order
             else f"order {self.order} with velocity-dependent forces ({undamped} without)"
         )
+        #: declared force evaluations per step (the least, for a count that varies) and how
+        #: they vary, or None; the diagrams use the counted ``evaluations``
         self.declared_evaluations = info["evaluations"]
+        self.declared_evaluations_note = info.get("evaluations_note")
         self.dt = [p.dt for p in points]
         self.steps = [p.steps for p in points]
         self.error = [p.error for p in points]
@@ -822,6 +825,7 @@ class StudyRun:
             "energy_error": finite(self.energy_error),
             "evaluations": self.evaluations,
             "declared_evaluations": self.declared_evaluations,
+            "declared_evaluations_note": self.declared_evaluations_note,
             "seconds": self.seconds,
             "excluded": self.excluded,
             "slope": self.slope,
