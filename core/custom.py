@@ -112,7 +112,7 @@ MAX_ENTRY_CHARS = 40
 MAX_EXPONENT = 30
 MAX_COEFFICIENT = 1e6
 MAX_DENOMINATOR_DIGITS = 40
-_EXPONENT = re.compile(r"[eE]\s*([+-]?\d+)")
+_EXPONENT = r"[eE]\s*([+-]?\d+)"  # a decimal exponent in a string entry
 
 
 def _number(value: object, where: str, problems: list[str]) -> Coefficient | None:
@@ -135,7 +135,7 @@ def _number(value: object, where: str, problems: list[str]) -> Coefficient | Non
                 f"{MAX_ENTRY_CHARS}, like '2/3' or '0.75'"
             )
             return None
-        exponent = _EXPONENT.search(text)
+        exponent = re.search(_EXPONENT, text)
         if exponent is not None and abs(int(exponent.group(1))) > MAX_EXPONENT:
             problems.append(
                 f"{where}: got {text!r}, expected a number in [-{MAX_COEFFICIENT:g}, "
