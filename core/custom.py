@@ -112,7 +112,7 @@ MAX_ENTRY_CHARS = 40
 MAX_EXPONENT = 30
 MAX_COEFFICIENT = 1e6
 MAX_DENOMINATOR_DIGITS = 40
-_EXPONENT = re.compile(r"[eE]\s*([+-]?\d+)")
+_EXPONENT = r"[eE]\s*([+-]?\d+)"  # a decimal exponent in a string entry
 
 
 def _number(value: object, where: str, problems: list[str]) -> Coefficient | None:
@@ -135,7 +135,7 @@ def _number(value: object, where: str, problems: list[str]) -> Coefficient | Non
                 f"{MAX_ENTRY_CHARS}, like '2/3' or '0.75'"
             )
             return None
-        exponent = _EXPONENT.search(text)
+        exponent = re.search(_EXPONENT, text)
         if exponent is not None and abs(int(exponent.group(1))) > MAX_EXPONENT:
             problems.append(
                 f"{where}: got {text!r}, expected a number in [-{MAX_COEFFICIENT:g}, "
@@ -902,14 +902,17 @@ def make_integrator(entry: MethodEntry) -> Integrator:
     return get_integrator(entry) if isinstance(entry, str) else entry.integrator()
 
 
-def method_info(entry: Method, velocity_dependent: bool = False) -> dict[str, int | None]:
+def method_info(entry: Method, velocity_dependent: bool = False) -> dict[str, Any]:
     """``order`` (None: not declared) and ``evaluations`` (None: unknown) of a name or a
     parsed definition, as declared or computed; with ``velocity_dependent``, the order that
     holds when forces depend on velocity (damping, dashpots: Yoshida's 4 drops to 2), and
-    ``undamped_order``, the order without."""
+    ``undamped_order``, the order without; ``evaluations_note`` (or None) says how a varying
+    count varies (``evaluations`` is then the least)."""
+    note = ""
     if isinstance(entry, str):
         cls = INTEGRATORS[entry]
         order, undamped, evaluations = cls.damped_order(), cls.order, cls.evaluations
+        note = cls.evaluations_note
     else:
         info = entry.describe()
         undamped, evaluations = info["order"], info["evaluations"]
@@ -918,6 +921,7 @@ def method_info(entry: Method, velocity_dependent: bool = False) -> dict[str, in
         "order": order if velocity_dependent else undamped,
         "undamped_order": undamped,
         "evaluations": evaluations,
+        "evaluations_note": note or None,
     }
 
 

@@ -95,6 +95,9 @@ SLOPE_BAND = 0.15
 #: below this local slope the error has stopped shrinking with dt (rounding, a floor)
 MIN_SLOPE = 0.5
 MIN_FIT_POINTS = 3
+#: an error that stops shrinking is rounding only within this factor of the rounding floor;
+#: higher up it is something else (a system that is not smooth, a numerical reference)
+ROUNDOFF_NEAR = 100.0
 #: orders are integers: a fitted slope this far from the declared one is a different order
 ORDER_MISMATCH = 0.5
 #: defaults: dt from DT_MAX_FACTOR x the system's recommended step down to 1/DT_MIN_DIVISOR
@@ -430,13 +433,20 @@ class StudyPoint:
 
 
 def fit_power_law(
-    dts: Sequence[float], errors: Sequence[float], floors: Sequence[float]
+    dts: Sequence[float],
+    errors: Sequence[float],
+    floors: Sequence[float],
+    not_smooth: str | None = None,
 ) -> tuple[float | None, tuple[int, int] | None, list[str | None]]:
     """Fit ``error ~ C dt^p`` over the asymptotic range (see the module's docstring).
 
     ``dts`` decreasing; ``floors`` the per-point roundoff floor. Returns ``(slope, (i, j),
     reasons)``: the slope (None if fewer than ``MIN_FIT_POINTS`` points follow a power law),
     the index range of the fit (inclusive) and a reason (or None) per point.
+
+    ``not_smooth`` (why the system is not smooth): there is no power law of a method's order
+    to find; the slope is the least-squares trend over every point with some accuracy left
+    and above the rounding floor (at least ``MIN_FIT_POINTS``).
     """
     reasons: list[str | None] = [None] * len(dts)
     for i, (e, floor) in enumerate(zip(errors, floors)):
@@ -446,6 +456,8 @@ def fit_power_law(
             reasons[i] = f"unstable: error {e:.3g} >= {UNSTABLE_ERROR:g} (no accuracy left)"
         elif e <= floor:
             reasons[i] = f"roundoff: error {e:.3g} below the floor {floor:.3g}"
+    if not_smooth is not None:
+        return _trend(dts, errors, reasons)
     # runs of consecutive candidates
     best: tuple[int, int] | None = None
     i = 0
@@ -474,7 +486,7 @@ def fit_power_law(
             continue
         if k > hi:
             local = _local_slope(dts, errors, k - 1, k)
-            if local < MIN_SLOPE:
+            if local < MIN_SLOPE and errors[k] <= ROUNDOFF_NEAR * floors[k]:
                 reasons[k] = (
                     f"roundoff: the error stopped following the power law (local slope {local:.2f})"
                 )
@@ -484,6 +496,25 @@ def fit_power_law(
             local = _local_slope(dts, errors, k, k + 1)
             reasons[k] = f"pre-asymptotic: local slope {local:.2f}, fitted {slope:.2f}"
     return slope, (lo, hi), reasons
+
+
+def _trend(
+    dts: Sequence[float], errors: Sequence[float], reasons: list[str | None]
+) -> tuple[float | None, tuple[int, int] | None, list[str | None]]:
+    """The error's trend as dt -> 0 on a system that is not smooth (see
+    :func:`fit_power_law`): the least-squares slope over the finer half (at least
+    ``MIN_FIT_POINTS``) of the points without a reason; the coarser ones are pre-asymptotic."""
+    kept = [k for k, reason in enumerate(reasons) if reason is None]
+    if len(kept) < MIN_FIT_POINTS:
+        for k in kept:
+            reasons[k] = f"too few points for a trend: {len(kept)}, a trend needs {MIN_FIT_POINTS}"
+        return None, None, reasons
+    finer = kept[-max(MIN_FIT_POINTS, (len(kept) + 1) // 2) :]
+    slope = _least_squares_slope([dts[k] for k in finer], [errors[k] for k in finer])
+    for k in kept:
+        if k < finer[0]:
+            reasons[k] = "pre-asymptotic: the trend is taken over the finer half of the points"
+    return slope, (finer[0], finer[-1]), reasons
 
 
 def _local_slope(dts: Sequence[float], errors: Sequence[float], i: int, j: int) -> float:
@@ -705,6 +736,7 @@ class StudyRun:
         points: list[StudyPoint],
         floors: list[float],
         info: dict[str, Any] | None = None,
+        not_smooth: str | None = None,
     ) -> None:
         info = info or method_info(integrator)
         self.integrator = integrator
@@ -718,7 +750,10 @@ class StudyRun:
             if undamped == self.order
             else f"order {self.order} with velocity-dependent forces ({undamped} without)"
         )
+        #: declared force evaluations per step (the least, for a count that varies) and how
+        #: they vary, or None; the diagrams use the counted ``evaluations``
         self.declared_evaluations = info["evaluations"]
+        self.declared_evaluations_note = info.get("evaluations_note")
         self.dt = [p.dt for p in points]
         self.steps = [p.steps for p in points]
         self.error = [p.error for p in points]
@@ -726,25 +761,45 @@ class StudyRun:
         self.energy_error = [p.energy_error for p in points]
         self.evaluations = [p.evaluations for p in points]
         self.seconds = [p.seconds for p in points]
-        self.slope, fit, reasons = fit_power_law(self.dt, self.error, floors)
+        self.slope, fit, reasons = fit_power_law(self.dt, self.error, floors, not_smooth)
         self.excluded = [
             f"diverged: {p.failure}" if p.failure is not None else reason
             for p, reason in zip(points, reasons)
         ]
         self.slope_range = None if fit is None else [self.dt[fit[1]], self.dt[fit[0]]]
+        #: the points the slope is taken over
+        self.fit_points = 0 if fit is None else sum(r is None for r in self.excluded)
+        #: the error stops following the power law at finer steps, above rounding: the slope
+        #: of the coarser points is no order
+        self.leaves_power_law = fit is not None and any(
+            r is not None and r.startswith("off the power law") for r in self.excluded[fit[1] :]
+        )
         #: None when there is no slope, else whether it agrees with the declared order
         self.order_matches: bool | None = None
         self.note: str | None = None
-        if self.slope is None:
+        if not_smooth is not None:
+            # the method's order rests on smooth forces: there is none to compare with
+            self.note = f"the system is not smooth: {not_smooth}; no order to compare with"
+            if self.slope is not None:
+                self.note += (
+                    f"; {self.slope:.2f} is the error's trend over the {self.fit_points} finest "
+                    "points, not a method's order"
+                )
+        elif self.slope is None:
             if points and all(r is not None and r.startswith("roundoff") for r in reasons):
                 self.note = (
                     "every error is at the roundoff floor: exact for this system, no slope to fit"
                 )
             else:
                 self.note = (
-                    f"no power-law range: fewer than {MIN_FIT_POINTS} consecutive "
-                    "points follow one; the slope is not fitted"
+                    f"no power-law range: a fit needs {MIN_FIT_POINTS} consecutive points "
+                    "that follow one, and fewer do; the slope is not fitted"
                 )
+        elif self.leaves_power_law:
+            self.note = (
+                f"slope {self.slope:.2f} over {self.fit_points} points only: the error "
+                f"leaves the power law at finer steps, above rounding; no order to compare with"
+            )
         elif self.order is None:
             self.note = f"fitted slope {self.slope:.2f}; the method declares no order"
         else:
@@ -770,10 +825,12 @@ class StudyRun:
             "energy_error": finite(self.energy_error),
             "evaluations": self.evaluations,
             "declared_evaluations": self.declared_evaluations,
+            "declared_evaluations_note": self.declared_evaluations_note,
             "seconds": self.seconds,
             "excluded": self.excluded,
             "slope": self.slope,
             "slope_range": self.slope_range,
+            "fit_points": self.fit_points,
             "order_matches": self.order_matches,
             "note": self.note,
         }
@@ -791,7 +848,7 @@ class StudyResult:
             own = [p for p in points if p.integrator == name]
             floors = [roundoff_floor(p.steps, study.reference.error) for p in own]
             info = method_info(study.methods[name], study.system.velocity_dependent)
-            self.runs.append(StudyRun(name, own, floors, info))
+            self.runs.append(StudyRun(name, own, floors, info, study.system.not_smooth))
 
     def run(self, integrator: str) -> StudyRun:
         for run in self.runs:
@@ -811,6 +868,7 @@ class StudyResult:
             "error_measure": "max(|q - q_ref| / Q, |v - v_ref| / V) at T, Q and V the "
             "largest |q| and |v| along the reference",
             "energy_error_measure": "|E(T) - E(0)| / E_scale, E = kinetic + potential + dissipated",
+            "not_smooth": self.system.not_smooth,
             "runs": [run.to_dict() for run in self.runs],
         }
 

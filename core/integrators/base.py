@@ -30,8 +30,10 @@ class Integrator:
     order_velocity_dependent: int | None = None
     symplectic: bool = False
     implicit: bool = False
-    #: force evaluations per step (for forces that do not depend on velocity)
+    #: force evaluations per step (for forces that do not depend on velocity); for a method
+    #: whose count varies, the least it makes, and :attr:`evaluations_note` says how it varies
     evaluations: int = 0
+    evaluations_note: str = ""
     description: str = ""
     reference: str = ""
 
@@ -98,6 +100,12 @@ class Integrator:
         return f"{cls.damped_order()} with velocity-dependent forces such as damping"
 
     @classmethod
+    def evaluations_text(cls) -> str:
+        """The force evaluations per step as a view says them: ``4``, or ``4 or more`` when
+        the count varies (:attr:`evaluations_note` says how)."""
+        return f"{cls.evaluations} or more" if cls.evaluations_note else str(cls.evaluations)
+
+    @classmethod
     def describe(cls) -> dict[str, Any]:  # Any: JSON-ready values of several types
         return {
             "name": cls.name,
@@ -108,6 +116,8 @@ class Integrator:
             "symplectic": cls.symplectic,
             "implicit": cls.implicit,
             "evaluations": cls.evaluations,
+            "evaluations_note": cls.evaluations_note,
+            "evaluations_text": cls.evaluations_text(),
             "description": cls.description,
             "reference": cls.reference,
         }

@@ -136,6 +136,11 @@ class System:
     #: whether ``forces`` depends on ``v`` (damping); lets splitting methods reuse evaluations
     velocity_dependent: bool = True
 
+    #: why the forces are not smooth functions of the state (contacts that switch on and off),
+    #: or None: a method's order rests on smooth forces, so a convergence study then reports
+    #: the error's trend, not an order
+    not_smooth: str | None = None
+
     #: optional ``scalar_forces(x, v, t) -> (a, p)`` of a one-degree-of-freedom system on
     #: plain floats: a fast path for integrators, equal to ``forces`` on one-element lists
     scalar_forces: ScalarForces | None = None

@@ -42,6 +42,9 @@ class Cradle(System):
 
     name = "cradle"
     title = "Newton's cradle"
+    # the force switches on at first touch and is clamped at zero when the dashpot would
+    # pull; Hertz's k d^1.5 + c d^0.25 d' has unbounded derivatives at d = 0
+    not_smooth = "contacts switch on and off (a force clamped at zero, Hertz's d^1.5 law)"
     description = "Balls on strings colliding through soft, damped contacts (DEM)."
     PARAMS = (
         Param(

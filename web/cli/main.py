@@ -393,8 +393,10 @@ def cmd_list(args) -> int:
         )
         order = f"order {i['order']}" + (f" ({i['order_note']})" if i["order_note"] else "")
         print(
-            f"  {i['name']:<18} {order}, {kind}, {i['evaluations']} force "
-            f"evaluation(s)/step\n  {'':<18} {i['description']}"
+            f"  {i['name']:<18} {order}, {kind}, {i['evaluations_text']} force "
+            f"evaluation(s)/step"
+            + (f": {i['evaluations_note']}" if i["evaluations_note"] else "")
+            + f"\n  {'':<18} {i['description']}"
         )
     return 0
 

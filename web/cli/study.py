@@ -115,25 +115,52 @@ def cmd_study(args) -> int:
             points=args.points,
             **params,
         )
-        _run_with_progress(study)
     except ValueError as exc:
         raise _usage_error(exc) from None
-    result = study.result()
-    text = (_to_json if args.format == "json" else _to_csv)(result)
-    if args.output:
+    # opened (and so checked) before the study runs, which may take minutes
+    handle = _open_output(args.output) if args.output else None
+    try:
         try:
-            with open(args.output, "w", encoding="utf-8", newline="") as handle:
+            _run_with_progress(study)
+        except ValueError as exc:
+            raise _usage_error(exc) from None
+        result = study.result()
+        text = (_to_json if args.format == "json" else _to_csv)(result)
+        if handle is not None:
+            try:
                 handle.write(text)
-        except OSError as exc:
-            raise UsageError(
-                f"argument --output: cannot write {args.output!r}: {exc.strerror}"
-            ) from None
-    else:
-        sys.stdout.write(text)
+                handle.flush()
+            except OSError as exc:
+                raise UsageError(
+                    f"argument --output: cannot write {args.output!r}: {exc.strerror or exc}"
+                ) from None
+        else:
+            try:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+            except BrokenPipeError:
+                raise  # the reader went away: main() ends quietly
+            except OSError as exc:  # a full device, an I/O error
+                raise UsageError(
+                    f"cannot write to standard output: {exc.strerror or exc}"
+                ) from None
+    finally:
+        if handle is not None:
+            try:
+                handle.close()
+            except OSError:
+                pass  # (what could not be written was said above)
     for run in result.runs:
         if run.note:
             print(f"{PROG}: note: {run.integrator}: {run.note}", file=sys.stderr)
     return 0
+
+
+def _open_output(path: str):
+    try:
+        return open(path, "w", encoding="utf-8", newline="")
+    except OSError as exc:
+        raise UsageError(f"argument --output: cannot write {path!r}: {exc.strerror}") from None
 
 
 def _run_with_progress(study) -> None:

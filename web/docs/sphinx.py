@@ -494,7 +494,7 @@ def reference_rst() -> list[str]:
             + (f" ({i['order_velocity_dependent']} with damping)" if i["order_note"] else ""),
             "yes" if i["symplectic"] else "no",
             "implicit" if i["implicit"] else "explicit",
-            str(i["evaluations"]),
+            _escape(i["evaluations_text"]),
         ]
         for i in data["integrators"]
     ]

@@ -116,12 +116,12 @@ def study_csv(result: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-def _fit(run: dict[str, Any], measure: str, floors: list[float]):
+def _fit(run: dict[str, Any], measure: str, floors: list[float], not_smooth: str | None = None):
     """Slope and per-point reasons of ``measure``: the study's own fit for the state error."""
     if measure == "error":
         return run["slope"], run["excluded"]
     values = [math.inf if x is None else x for x in run[measure]]
-    slope, _, reasons = fit_power_law(run["dt"], values, floors)
+    slope, _, reasons = fit_power_law(run["dt"], values, floors, not_smooth)
     return slope, reasons
 
 
@@ -149,7 +149,7 @@ def diagram_columns(
         name = run["integrator"]
         color = colors.get(name, "#555555")
         floors = [roundoff_floor(n, reference_error) for n in run["steps"]]
-        slope, reasons = _fit(run, measure, floors)
+        slope, reasons = _fit(run, measure, floors, result.get("not_smooth"))
         line = {"dt": [], "evaluations": [], "y": []}
         for i, dt in enumerate(run["dt"]):
             value = run[measure][i]
