@@ -21,14 +21,14 @@ import time
 
 import pytest
 from conftest import (
+    LOADED_JS,
     MESSAGE_JS,
     SET_JS,
     Server,
-    open_page,
     session_id_of,
     sim_time,
-    wait_until,
 )
+from conftest import wait_until as _wait_until
 
 from integrator_lab.server.sessions import session_label
 
@@ -50,7 +50,11 @@ def code_server(tmp_path_factory):
     with pytest.MonkeyPatch.context() as env:
         env.setenv("INTEGRATOR_LAB_CODE_TIME_LIMIT", str(TIME_LIMIT))
         env.setenv("INTEGRATOR_LAB_CODE_MEMORY_MB", str(MEMORY_MB))
-        srv = Server(tmp_path_factory.mktemp("hostile") / "server.log", ["--allow-code"])
+        srv = Server(
+            tmp_path_factory.mktemp("hostile") / "server.log",
+            # a page slowed down by a loaded test machine keeps its session
+            ["--allow-code", "--stalled-client-timeout", "600000"],
+        )
     yield srv
     srv.stop()
 
@@ -63,7 +67,9 @@ class Witness:
         self.label = session_label(session_id_of(page))
         self.samples: list[tuple[float, float]] = []
         self._done = threading.Event()
-        wait_until(lambda: self._time() is not None and self._time() > 0.2, what="the witness")
+        wait_until(
+            lambda: self._time() is not None and self._time() > 0.2, timeout=60, what="the witness"
+        )
         self._thread = threading.Thread(target=self._watch, daemon=True)
         self._thread.start()
 
@@ -97,6 +103,23 @@ class Witness:
         return max(longest, end - last)
 
 
+def wait_until(predicate, timeout=60.0, what="condition"):
+    """conftest's, with the patience a loaded test machine needs."""
+    return _wait_until(predicate, timeout=timeout, what=what)
+
+
+def open_page(browser, url):
+    """A page of the dashboard, loaded (a shared test machine can take a while)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(url, timeout=120_000)
+    page.wait_for_function(LOADED_JS, timeout=120_000)
+    return page
+
+
 @pytest.fixture
 def pages(browser, code_server):
     """(witness page, its Witness, the visitor's page)."""
@@ -115,8 +138,18 @@ def run_method(page, text, kind="Butcher tableau (JSON)"):
     page.locator(".il-method-run button").click()
 
 
+STATUS_JS = """() => {
+    for (const model of Bokeh.documents[0].all_models) {
+        if (model.css_classes && model.css_classes.includes("il-method-status"))
+            return model.text;
+    }
+    return null;
+}"""
+
+
 def method_status(page) -> str:
-    return page.locator(".il-method-status").inner_text()
+    """What the editor's status says (as HTML text)."""
+    return page.evaluate(STATUS_JS) or ""
 
 
 def status_says(page, *words):
@@ -141,7 +174,7 @@ def python_code(body: str, head: str = "") -> str:
 
 def goes_on(page, system="spring"):
     t0 = sim_time(page, system)
-    wait_until(lambda: sim_time(page, system) > t0 + 0.5, what=f"{system} to go on")
+    wait_until(lambda: sim_time(page, system) > t0 + 0.5, timeout=60, what=f"{system} to go on")
 
 
 # -- item 11: code ---------------------------------------------------------------------------

@@ -326,6 +326,8 @@ class Dashboard(pn.viewable.Viewer):
         )
         self._columns: dict = {}  # system -> its column in the layout
         self._layout = self._build_layout()
+        for widget in self._layout.select(pn.widgets.Widget):  # every value a client sends
+            transport.guard_events(widget, self._show_error)
         self.param.watch(self._shown_changed, "shown")
         if self.lesson:
             self._lesson_changed()

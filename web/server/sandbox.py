@@ -137,8 +137,13 @@ class Sandbox:
         flight sees its child gone and fails."""
         self.closed = True
         process = self._process
-        if process is not None and process.poll() is None:
-            process.kill()
+        if process is not None:
+            _reap(process)
+
+    def __del__(self) -> None:
+        process = getattr(self, "_process", None)
+        if process is not None:
+            _reap(process)
 
     # the child
     def _start(self) -> None:
@@ -207,18 +212,23 @@ class Sandbox:
         if process is None:
             return
         self.generation += 1
-        if process.poll() is None:
-            process.kill()
+        _reap(process)
+
+
+def _reap(process: subprocess.Popen) -> None:
+    """Kill ``process`` (if it runs), collect its status and close its pipes."""
+    if process.poll() is None:
+        process.kill()
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+    for stream in (process.stdin, process.stdout):
         try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
+            if stream is not None:
+                stream.close()
+        except (OSError, ValueError):
             pass
-        for stream in (process.stdin, process.stdout):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
 
 
 class SandboxedMethod(PythonMethod):
