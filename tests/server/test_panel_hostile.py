@@ -120,16 +120,24 @@ def open_page(browser, url):
     return page
 
 
-@pytest.fixture
-def pages(browser, code_server):
-    """(witness page, its Witness, the visitor's page)."""
+@pytest.fixture(scope="module")
+def sessions(browser, code_server):
+    """The witness's page and the visitor's, shared by the tests (a page load is slow on a
+    loaded machine); each test's Run replaces the visitor's method."""
     witness_page = open_page(browser, code_server.url)
     visitor = open_page(browser, code_server.url)
+    yield witness_page, visitor
+    for page in (witness_page, visitor):
+        page.context.close()
+
+
+@pytest.fixture
+def pages(sessions, code_server):
+    """(witness page, its Witness, the visitor's page)."""
+    witness_page, visitor = sessions
     witness = Witness(code_server, witness_page)
     yield witness_page, witness, visitor
     witness.stop()
-    for page in (witness_page, visitor):
-        page.context.close()
 
 
 def run_method(page, text, kind="Butcher tableau (JSON)"):
