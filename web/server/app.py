@@ -56,11 +56,12 @@ from integrator_lab.server.controls import (
     settings_widgets,
 )
 from integrator_lab.server.methods import MethodEditor
+from integrator_lab.server.sandbox import SandboxLive, off_loop
 from integrator_lab.server.sessions import LOAD, REGISTRY, session_label
 from integrator_lab.server.study import StudyView
 from integrator_lab.views import figures, i18n
 from integrator_lab.views.figures import ENERGY_MODES
-from integrator_lab.views.live import Live, SystemRun, method_label
+from integrator_lab.views.live import SystemRun, method_label
 from integrator_lab.views.scenarios import SCENARIOS, get_scenario
 from integrator_lab.views.scene import clamp_to, color_of, exact_curve
 from integrator_lab.views.shared import (
@@ -221,8 +222,9 @@ class Dashboard(pn.viewable.Viewer):
             }
         # the simulation: pacing (this session's share of the server), the bad-settings
         # policy and failures, as on the static page (views.live.Live)
-        # a visitor's Python code runs here only when the operator allowed it (--allow-code)
-        self.live = Live(
+        # a visitor's Python code runs only when the operator allowed it (--allow-code), and
+        # then in a child process of this session's, as the checks of definitions do (sandbox)
+        self.live = SandboxLive(
             budget=LOAD.share,
             max_wall=MAX_TICK_WALL,
             on_failure=self._failed,
@@ -324,6 +326,8 @@ class Dashboard(pn.viewable.Viewer):
         )
         self._columns: dict = {}  # system -> its column in the layout
         self._layout = self._build_layout()
+        for widget in self._layout.select(pn.widgets.Widget):  # every value a client sends
+            transport.guard_events(widget, self._show_error)
         self.param.watch(self._shown_changed, "shown")
         if self.lesson:
             self._lesson_changed()
@@ -689,6 +693,7 @@ class Dashboard(pn.viewable.Viewer):
             self._callback = None
         REGISTRY.stopped(self)
         self.runs.clear()
+        self.live.close()  # this session's child process, if it has one
 
     def attach(self, doc) -> None:
         """Serve this dashboard in ``doc``, a Bokeh server session's document: its page
@@ -765,10 +770,10 @@ class Dashboard(pn.viewable.Viewer):
             self._next_status = now + STATUS_PERIOD
         batch = transport.TickBatch(doc)
         try:
-            with validate(False):  # the values come from the core and the scene: valid
-                self._update(wall, show)
-                for study in self.studies.values():  # a slice of each running study
-                    study.advance()
+            try:
+                await self._update_async(wall, show)
+            except Exception as exc:  # noqa: BLE001 - this session says so, the others go on
+                self._tick_failed(exc)
             if show:
                 self._last_update = now
         finally:
@@ -798,17 +803,64 @@ class Dashboard(pn.viewable.Viewer):
         the samples wait in the runners for the next update)."""
         if show:
             self._apply_requests()
+        self._moved |= self._advance(wall, self._take_steps())
+        if show:
+            self._send_frames()
+
+    async def _update_async(self, wall: float, show: bool) -> None:
+        """:meth:`_update` and the studies' slices, in the served tick: what calls the
+        session's child process (a definition's check, a Python method's steps) runs in a
+        worker thread while the event loop serves the other sessions (sandbox)."""
+        requested = self._method_requested
+        if show and requested is not None and requested[0] is not None:
+            await off_loop(self.live, self.live.check, requested[0])
+        if not self.live.runs_code():
+            with validate(False):  # the values come from the core and the scene: valid
+                self._update(wall, show)
+        else:
+            with validate(False):
+                if show:
+                    self._apply_requests()
+            moved = await off_loop(self.live, self._advance, wall, self._take_steps())
+            self._moved |= moved
+            notice = self.live.sandbox.take_notice()
+            if notice:
+                log.warning("session %s: %s", session_label(self.session_id), notice)
+                self.method_editor.say(notice, "danger")
+            with validate(False):
+                if show:
+                    self._send_frames()
+        with validate(False):
+            for study in self.studies.values():  # a slice of each running study
+                study.advance()
+
+    def _take_steps(self) -> int:
+        steps, self._steps_requested = self._steps_requested, 0
+        return steps
+
+    def _advance(self, wall: float, steps: int = 0) -> set[str]:
+        """The systems' steps for ``wall`` seconds, then ``steps`` single steps (Step):
+        pure Python, no Bokeh model touched. Returns the systems that moved."""
         started = time.perf_counter()
         # a body held in a scene: its system waits for the release (the others go on)
         self.live.speed, self.live.playing = self.speed, self.playing
         moved = self.live.advance(wall)
         LOAD.record(time.perf_counter() - started)
-        if self._steps_requested:
-            moved |= self.live.step(self._steps_requested)
-            self._steps_requested = 0
-        self._moved |= moved
-        if show:
-            self._send_frames()
+        if steps:
+            moved |= self.live.step(steps)
+        return moved
+
+    def _tick_failed(self, exc: Exception) -> None:
+        """Whatever a tick raised: one log line (once per different message), no traceback,
+        and the message in the page."""
+        text = f"The server could not update this page: {describe_error(exc)}"
+        if text != getattr(self, "_tick_failure", None):
+            self._tick_failure = text
+            log.warning("session %s: %s", session_label(self.session_id), text)
+        try:
+            self._show_error(text)
+        except Exception:  # noqa: BLE001 - the message is a courtesy
+            pass
 
     def _working(self) -> list:
         """(name, run) of the systems that have not failed."""
@@ -883,6 +935,7 @@ class Dashboard(pn.viewable.Viewer):
             parts.append(np.frombuffer(frame["data"], dtype=np.float64))
             offset += len(frame["data"])
             self._mark_diverged(name, frame["diverged"])
+            self._tell_method_stopped(name, frame.get("reasons") or {})
             self._show_alerts(name, frame.get("alerts") or [])
             if self._status_due:
                 self.panels[name].status.text = i18n.status_text(
@@ -907,6 +960,19 @@ class Dashboard(pn.viewable.Viewer):
         if meta["ack"] and self._ack_due is None:
             self._ack_due = (self.updates, time.perf_counter())
         self._carrier.tags = [json.dumps(meta, allow_nan=False)]
+
+    def _tell_method_stopped(self, name: str, reasons: dict) -> None:
+        """The user's method stopped on system ``name`` (its step raised, its process was
+        ended, or it diverged): why, in the editor's status (the scene says only when)."""
+        method = self.live.method
+        reason = reasons.get(method.name) if method is not None else None
+        told = getattr(self, "_method_stops_told", None)
+        if told is None or told[0] is not method:
+            told = self._method_stops_told = (method, set())
+        if reason and reason not in told[1]:
+            told[1].add(reason)
+            title = self.runs[name].title
+            self.method_editor.say(f"{method.name} stopped on {title}: {reason}", "danger")
 
     def _mark_diverged(self, name: str, diverged: dict) -> None:
         if diverged != self._diverged[name]:
@@ -1189,6 +1255,14 @@ class Dashboard(pn.viewable.Viewer):
 
     @param.depends("integrators", watch=True)
     def _integrators_changed(self):
+        names = list(self.integrators)
+        if len(set(names)) != len(names):  # a client can send any list: once each
+            kept = list(dict.fromkeys(names))
+            self._show_error(
+                f"integrators: got {names!r}, expected distinct names; running {', '.join(kept)}."
+            )
+            self.integrators = kept  # (this runs again, with the list in force)
+            return
         self._rebuild_requested.update(self.runs)
         kept = [n for n in self.hidden if n in self.integrators]
         if kept != list(self.hidden):

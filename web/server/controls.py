@@ -80,8 +80,12 @@ def rejection(p: param.Parameter, value) -> str | None:
         expected = f"{'an integer' if integer else 'a number'} in {_bounds_text(p)}"
     elif isinstance(p, param.ListSelector):
         objects = list(p.objects)
-        ok = isinstance(value, list) and all(isinstance(v, str) and v in objects for v in value)
-        expected = "names among " + ", ".join(map(str, objects))
+        ok = (
+            isinstance(value, list)
+            and all(isinstance(v, str) and v in objects for v in value)
+            and len(set(value)) == len(value)
+        )
+        expected = "distinct names among " + ", ".join(map(str, objects))
     elif isinstance(p, param.Selector):
         objects = list(p.objects)
         ok = isinstance(value, str) and value in objects

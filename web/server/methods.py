@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import panel as pn
 
-from integrator_lab.core.custom import TEMPLATES
+from integrator_lab.core.custom import MAX_CODE_CHARS, TEMPLATES
 from integrator_lab.views import i18n
 
 #: what the banner of a server started with --allow-code says
@@ -30,6 +30,9 @@ KIND_KEYS = {
     "editor.kind.python": "python",
 }
 KINDS = {i18n.text(key): kind for key, kind in KIND_KEYS.items()}
+#: the longest text the editor takes (characters): the core's limit for code, and far more
+#: than any tableau or splitting needs
+MAX_TEXT_CHARS = MAX_CODE_CHARS
 
 
 def template_text(definition: dict) -> str:
@@ -114,7 +117,10 @@ class MethodEditor:
 
     def definition(self) -> dict:
         """The definition in the editor as the core takes it; ``ValueError`` says what is
-        wrong with its JSON."""
+        wrong with its JSON (or its length: a client can send any text)."""
+        if not isinstance(self.text.value, str) or len(self.text.value) > MAX_TEXT_CHARS:
+            size = len(self.text.value) if isinstance(self.text.value, str) else 0
+            raise ValueError(f"your method: {size} characters, expected at most {MAX_TEXT_CHARS}")
         kind = self.kind.value
         if kind == "python":
             return {"kind": "python", "code": self.text.value}
@@ -122,6 +128,8 @@ class MethodEditor:
             data = json.loads(self.text.value)
         except json.JSONDecodeError as exc:
             raise ValueError(f"line {exc.lineno}: not JSON: {exc.msg}") from None
+        except (ValueError, RecursionError) as exc:  # e.g. an integer of 5,000 digits
+            raise ValueError(f"not usable JSON: {exc}") from None
         if not isinstance(data, dict):
             raise ValueError("expected a JSON object with name and a, b, c or sequence")
         return {**data, "kind": kind}

@@ -17,11 +17,14 @@ What is here:
 - :func:`forgive_connections_lost_twice`: a tab closed while Bokeh pings it leaves no
   traceback;
 - :func:`refusing_widget_class` and :func:`set_refusal`: a widget that checks what the
-  browser sends before Panel applies it.
+  browser sends before Panel applies it; :func:`guard_events`: what a widget fails to take
+  is said in a message, never a logged traceback.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -260,6 +263,46 @@ class _Refusing:
 
 
 _REFUSING: dict[type, type] = {}
+
+_GUARD = threading.local()  # .active while a guarded widget takes a browser's values
+
+
+class _QuietWhileGuarded(logging.Filter):
+    """Panel logs the traceback of any value its widget fails to take, then raises: while
+    a guarded widget takes one (:func:`guard_events`), the guard says it instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not getattr(_GUARD, "active", False)
+
+
+logging.getLogger("panel.reactive").addFilter(_QuietWhileGuarded())
+
+
+def guard_events(widget, report: Callable[[str], None]) -> None:
+    """Whatever the browser sends ``widget`` that it fails to take (a value of the right
+    type for Bokeh that Panel or the dashboard cannot use: an option index past the end, a
+    name not among the options...) is dropped with a message through ``report``, one log
+    line and no traceback; the browser shows the value in force again."""
+    process = widget._process_events
+
+    def guarded(events: dict) -> None:
+        _GUARD.active = True
+        try:
+            process(events)
+        except Exception as exc:  # noqa: BLE001 - whatever the browser sent
+            sent = ", ".join(f"{key}={value!r:.80}" for key, value in events.items())
+            name = widget.name or type(widget).__name__
+            text = f"{name}: refused {sent} ({type(exc).__name__}: {str(exc):.200})"
+            logging.getLogger(__name__).warning("a browser's value %s", text)
+            report(f"{text}; kept the value in force.")
+            try:
+                widget.param.trigger("value")
+            except Exception:  # noqa: BLE001 - the message is said
+                pass
+        finally:
+            _GUARD.active = False
+
+    widget._process_events = guarded
 
 
 def refusing_widget_class(kind: type) -> type:
