@@ -22,9 +22,9 @@ THROTTLE = 6
 IDLE_STOP_S, THROTTLED_STOP_S = 2.0, 5.0
 
 
-def wait_all_advance(page, by, timeout=60_000):
+def wait_all_advance(page, by, timeout=60_000, systems=SYSTEMS):
     """Until every shown system's clock is ``by`` seconds past where it is now."""
-    now = {s: page.sim_time(s) for s in SYSTEMS}
+    now = {s: page.sim_time(s) for s in systems}
     page.wait(
         f"(() => {{ const s = window.integratorLab.status().systems, t0 = {now!r};"
         f" return Object.keys(t0).every((n) => s[n].simTime > t0[n] + {by}); }})()",
@@ -207,3 +207,36 @@ def test_an_endless_loop_after_a_run_is_stopped_within_2_s_on_a_new_worker(open_
     method = page.status()["method"]
     assert method["renewals"] == 1
     assert method["replacedAt"] - method["answeredAt"] <= IDLE_STOP_S * 1000
+
+
+def test_a_cradle_study_beside_a_correct_method_is_no_endless_loop(open_page):
+    # the study's reference phase (an adaptive RK45 through the contacts) ran slices of 0.37 s
+    # against its 6 ms: with a method running, the watchdog took it for a hung method
+    page = open_page("?systems=cradle&study=cradle&cradle.study.points=3")
+    open_editor(page)
+    cdp = page.context.new_cdp_session(page.page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": THROTTLE})
+    try:
+        run_python(page, VERLET_CODE)
+        page.wait("window.integratorLab.status().method.name === 'my-verlet'", 60_000)
+        page.wait("window.integratorLab.study('cradle').points > 0", 240_000)
+    finally:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    assert page.status()["restarts"] == 0
+    assert page.js("window.integratorLab.study('cradle').restarts") == 0
+
+
+def test_a_page_held_up_by_its_own_work_blames_no_method(open_page):
+    # the page's thread busy for 1.5 s (a long draw on a loaded machine): the worker's answers
+    # wait behind it, and the watchdog counted that wait as the worker's silence
+    page = open_page("?systems=spring")
+    open_editor(page)
+    run_python(page, VERLET_CODE)
+    page.wait("window.integratorLab.status().method.name === 'my-verlet'", RUN_TIMEOUT_MS)
+    for _ in range(3):
+        page.js("() => { const t = performance.now(); while (performance.now() - t < 1500) {} }")
+        wait_all_advance(page, 0.2, systems=["spring"])
+    assert page.status()["restarts"] == 0
+    # and an endless loop is still caught: the page's own stalls are not the worker's
+    run_python(page, HANGING_CODE)
+    page.wait("window.integratorLab.status().restarts === 1", RESTART_TIMEOUT_MS)
