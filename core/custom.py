@@ -60,7 +60,7 @@ from .integrators.conditions import (
 )
 from .integrators.runge_kutta import ButcherTableau, RungeKutta, format_number, tableau_problems
 from .integrators.splitting import Splitting
-from .usercode import CODE_FILENAME, compile_module, run_module
+from .usercode import CODE_FILENAME, compile_module, reraise_process_wide, run_module
 
 if TYPE_CHECKING:
     from .systems.base import Dynamics, State, Vector
@@ -580,7 +580,8 @@ def _parse_python(data: JSONObject, problems: list[str]) -> PythonMethod | None:
     try:
         code_object = compile_module(code)
         namespace = run_module(code_object)
-    except Exception as exc:  # noqa: BLE001 - any failure of the user's module is reported
+    except BaseException as exc:  # any failure of the user's module, sys.exit() too
+        reraise_process_wide(exc)
         problems.append(error_message(exc))
         return None
     step = namespace.get("step")
@@ -815,7 +816,8 @@ class PythonIntegrator(Integrator):
         self.description = definition.describe()["summary"]
         try:
             self._step = definition.namespace()["step"]
-        except Exception as exc:  # noqa: BLE001 - the module ran before; it may not again
+        except BaseException as exc:  # the module ran before; it may not again
+            reraise_process_wide(exc)
             raise UserCodeError(f"{error_message(exc)} (loading the code)") from None
 
     def describe(self) -> dict[str, Any]:  # type: ignore[override]  # (as CustomRungeKutta)
@@ -866,7 +868,8 @@ class PythonIntegrator(Integrator):
         n = len(q)
         try:
             result = self._step(accel, [*q, 0.0], [*v, w], t, dt)
-        except Exception as exc:  # noqa: BLE001 - any failure of the user's step is reported
+        except BaseException as exc:  # any failure of the user's step, sys.exit() too
+            reraise_process_wide(exc)
             raise UserCodeError(f"{error_message(exc)} (step {number}, t = {t:.6g} s)") from None
         try:
             q1, v1 = _check_result(result, n + 1)

@@ -81,6 +81,12 @@ REFERENCE_METHOD = "rk45"
 REFERENCE_RTOL, REFERENCE_ATOL = 1e-12, 1e-15
 #: reference samples along [0, T] (for the scales Q and V of the relative error)
 REFERENCE_SAMPLES = 64
+#: internal steps of the integrated reference per call of :meth:`Reference.advance_piece`: a
+#: study run in slices against a time budget (the page's worker gives it a few ms a tick) never
+#: waits long on the reference (a cradle's output interval, whole, took 0.35 s in CPython and
+#: longer in the page; 8 steps of both solvers take a few ms); the steps are the same as in one
+#: call (:meth:`RK45.reach`)
+REFERENCE_PIECE_STEPS = 8
 #: studied errors below this many times the reference's estimated error are "roundoff"
 REFERENCE_MARGIN = 100.0
 #: the margin of the rounding floor over ``eps sqrt(n)`` (see :func:`roundoff_floor`): wide
@@ -106,8 +112,9 @@ POINTS_RANGE = (3, 60)
 #: most steps one study may take over all its points (a guard against a mistyped dt)
 MAX_STUDY_STEPS = 50_000_000
 #: steps of the first slice of a point run against a time budget; later slices are sized
-#: from the measured speed to fill what is left of the budget
-FIRST_SLICE_STEPS = 256
+#: from the measured speed to fill what is left of the budget (few: an implicit method takes
+#: 14-22 force evaluations a step on the cradle, and the page's worker gives a few ms a tick)
+FIRST_SLICE_STEPS = 16
 EPS = sys.float_info.epsilon
 
 #: the integrators studied when nobody chose: every fixed-step one
@@ -275,6 +282,7 @@ class Reference:
         q, v = system.initial_state()
         self.scale_q, self.scale_v = _norm(q), _norm(v)
         self._state: list[tuple[Vector, Vector, float]] = [(q, v, 0.0), (q, v, 0.0)]
+        self._reached = [0.0, 0.0]  # the time each solver's state is at
         self._solvers: list[RK45] = []
         if not self.exact:
             # REFERENCE_METHOD, whose tolerances are its own (not the Integrator interface's)
@@ -302,35 +310,56 @@ class Reference:
     def advance(self, samples: int) -> int:
         """Cover up to ``samples`` more output intervals; return how many were covered."""
         count = min(samples, REFERENCE_SAMPLES - self.samples_done)
-        h = self.duration / REFERENCE_SAMPLES
         for _ in range(count):
-            i = self.samples_done + 1
-            t = self.duration if i == REFERENCE_SAMPLES else i * h
-            if self.exact:
-                exact = self.system.exact(t)
-                assert exact is not None  # (self.exact: the system has a closed form)
-                q, v = exact
-                self._state[0] = (q, v, 0.0)
-            else:
-                for k, solver in enumerate(self._solvers):
-                    q0, v0, w0 = self._state[k]
-                    try:
-                        self._state[k] = solver.advance(
-                            self.system, q0, v0, w0, (i - 1) * h, t - (i - 1) * h, 1
-                        )
-                    except (ConvergenceError, OverflowError, ZeroDivisionError) as exc:
-                        raise ValueError(
-                            f"reference: {REFERENCE_METHOD} failed on {self.system.name} ({exc})"
-                        ) from None
-            q, v, _ = self._state[0]
-            if not (math.isfinite(sum(q)) and math.isfinite(sum(v))):
-                raise ValueError(
-                    f"reference: the {self.describe()['method']} solution of "
-                    f"{self.system.name} is not finite at t = {t:g} s"
-                )
-            self.scale_q = max(self.scale_q, _norm(q))
-            self.scale_v = max(self.scale_v, _norm(v))
-            self.samples_done = i
+            while not self.advance_piece(None):
+                pass
+        return count
+
+    def advance_piece(self, max_steps: int | None = REFERENCE_PIECE_STEPS) -> bool:
+        """Go on towards the end of the next output interval, by at most ``max_steps``
+        internal steps of each solver (None: to its end; an exact solution takes one call);
+        return whether that interval is covered now."""
+        if self.done:
+            return True
+        i = self.samples_done + 1
+        h = self.duration / REFERENCE_SAMPLES
+        t = self.duration if i == REFERENCE_SAMPLES else i * h
+        if self.exact:
+            exact = self.system.exact(t)
+            assert exact is not None  # (self.exact: the system has a closed form)
+            q, v = exact
+            self._state[0] = (q, v, 0.0)
+        else:
+            start = (i - 1) * h
+            for k, solver in enumerate(self._solvers):
+                if self._reached[k] >= t:
+                    continue
+                q0, v0, w0 = self._state[k]
+                try:
+                    (q0, v0, w0), self._reached[k] = solver.reach(
+                        self.system, q0, v0, w0, self._reached[k], t, t - start, max_steps
+                    )
+                except (ConvergenceError, OverflowError, ZeroDivisionError) as exc:
+                    raise ValueError(
+                        f"reference: {REFERENCE_METHOD} failed on {self.system.name} ({exc})"
+                    ) from None
+                post = None if solver.applies_post_step else self.system.post_step
+                if self._reached[k] >= t:  # as Integrator.advance after each step
+                    solver.steps += 1
+                    if post is not None:
+                        v0, w0 = post(v0, w0, t - start)
+                self._state[k] = (q0, v0, w0)
+            if any(reached < t for reached in self._reached):
+                return False
+        q, v, _ = self._state[0]
+        if not (math.isfinite(sum(q)) and math.isfinite(sum(v))):
+            raise ValueError(
+                f"reference: the {self.describe()['method']} solution of "
+                f"{self.system.name} is not finite at t = {t:g} s"
+            )
+        self.scale_q = max(self.scale_q, _norm(q))
+        self.scale_v = max(self.scale_v, _norm(v))
+        self.samples_done = i
         if self.done:
             self.q, self.v, _ = self._state[0]
             # scales of a system at rest everywhere: 1 (the errors are then absolute)
@@ -343,7 +372,7 @@ class Reference:
                 self.error = 0.1 * max(
                     _diff(loose_q, self.q) / self.scale_q, _diff(loose_v, self.v) / self.scale_v
                 )
-        return count
+        return True
 
 
 class StudyPoint:
@@ -686,7 +715,10 @@ class Study:
                 break
             progressed = True
             if not self.reference.done:
-                taken = self.reference.advance(1 if budget_seconds or left else REFERENCE_SAMPLES)
+                if budget_seconds is not None:  # a piece at a time: slices stay short
+                    taken = int(self.reference.advance_piece())
+                else:
+                    taken = self.reference.advance(1 if left else REFERENCE_SAMPLES)
             else:
                 point = self._points[self._next]
                 if point._method is None:

@@ -8,11 +8,27 @@ user chose; a server only when its operator allowed it).
 
 from __future__ import annotations
 
+import sys
 from types import CodeType
 from typing import Any
 
 #: the file name user code is compiled under: its frames in a traceback carry it
 CODE_FILENAME = "<your method>"
+
+#: what user code may raise that still ends the whole program rather than the user's method
+#: alone: Ctrl-C where a signal delivers it (a terminal). Everything else it raises, however
+#: it is derived (``sys.exit()`` raises SystemExit, a BaseException), stops the method only.
+#: In the browser (emscripten) no signal comes: a KeyboardInterrupt there is the code's own.
+PROCESS_WIDE: tuple[type[BaseException], ...] = (
+    () if sys.platform == "emscripten" else (KeyboardInterrupt,)
+)
+
+
+def reraise_process_wide(exc: BaseException) -> None:
+    """Re-raise ``exc`` if it must end the program (:data:`PROCESS_WIDE`); else return, and
+    the caller reports it as a failure of the user's code."""
+    if isinstance(exc, PROCESS_WIDE):
+        raise exc
 
 
 def compile_module(text: str) -> CodeType:

@@ -9,28 +9,49 @@
 "use strict";
 window.integratorLabEarly = (() => {
   const early = { worker: null, messages: [], errors: [], failure: null, fileUrl: false };
+  // A text of the catalog in the page's language, for the page's texts before (or without)
+  // its modules: as static/js/i18n.js chooses, the URL's lang, else the browser's first
+  // language. The catalog is in the page, below this script: call it once that is parsed.
+  const catalogText = (key, values = {}) => {
+    const i18n = JSON.parse(document.getElementById("il-data").textContent).i18n;
+    const wanted = [new URLSearchParams(location.search).get("lang"),
+      ((navigator.languages && navigator.languages[0]) || "").toLowerCase().split("-")[0]];
+    const lang = wanted.find((l) => l in i18n.languages) || i18n.default;
+    document.documentElement.lang = lang;
+    const text = i18n.catalog[key][lang] || i18n.catalog[key].en;
+    return text.replace(/\{(\w+)\}/g, (all, name) => (name in values ? values[name] : all));
+  };
+  const sayStopped = (long, short) => {
+    const note = document.getElementById("il-served");
+    note.textContent = long;
+    note.hidden = false;
+    document.querySelectorAll(".il-loading").forEach((el) => {
+      el.querySelector("span").textContent = short;
+      el.classList.add("il-failed");
+    });
+  };
   if (location.protocol === "file:") {
     early.fileUrl = true;
-    // the note and the loading texts are in the page, below this script: once it is parsed
     document.addEventListener("readystatechange", () => {
-      // in the page's language (the modules that choose it do not run from file://: as
-      // static/js/i18n.js does, the URL's lang, else the browser's first language)
-      const i18n = JSON.parse(document.getElementById("il-data").textContent).i18n;
-      const wanted = [new URLSearchParams(location.search).get("lang"),
-        ((navigator.languages && navigator.languages[0]) || "").toLowerCase().split("-")[0]];
-      const lang = wanted.find((l) => l in i18n.languages) || i18n.default;
-      const text = (key) => i18n.catalog[key][lang] || i18n.catalog[key].en;
-      document.documentElement.lang = lang;
-      const note = document.getElementById("il-served");
-      note.textContent = text("page.file_url");
-      note.hidden = false;
-      document.querySelectorAll(".il-loading").forEach((el) => {
-        el.querySelector("span").textContent = text("page.file_url.short");
-        el.classList.add("il-failed");
-      });
+      sayStopped(catalogText("page.file_url"), catalogText("page.file_url.short"));
     }, { once: true });
     return early;
   }
+  // A script of the page that does not load (BokehJS, the page's module) leaves nobody to say
+  // so: its element's error event, seen here, says which file, once the page is parsed.
+  window.addEventListener("error", (event) => {
+    const element = event.target;
+    if (!(element instanceof HTMLScriptElement) || !element.src || early.scriptFailed) return;
+    const file = new URL(element.src, location.href).pathname.split("/").slice(-2).join("/");
+    early.scriptFailed = file;
+    const say = () => sayStopped(catalogText("page.script_failed", { file }),
+      catalogText("page.script_failed.short", { file }));
+    if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", say, { once: true });
+    } else {
+      say();
+    }
+  }, true);
   // The first paint already shows the URL's view: the dashboard stays hidden until main.js
   // has applied the URL's state to the models drawn at build time (their defaults), and an
   // embed (embed=1, the last one given wins, as in urlstate.js) never shows the page's header.
@@ -41,10 +62,15 @@ window.integratorLabEarly = (() => {
   }
   const boot = JSON.parse(document.getElementById("il-boot-config").textContent);
   // a new worker, told where its files are; the page replaces a worker that stopped
-  // answering (a user's method that never returns) with another one from here
+  // answering (a user's method that never returns) with another one from here. Its
+  // watchdog's pings go on a port of their own (static/worker.mjs says why), handed over
+  // before any user code runs: early.watchPorts maps each worker to the page's end
+  early.watchPorts = new WeakMap();
   early.spawn = (bake = false) => {
     const worker = new Worker("static/worker.mjs", { type: "module" });
-    worker.postMessage({ type: "boot", boot, bake });
+    const channel = new MessageChannel();
+    early.watchPorts.set(worker, channel.port1);
+    worker.postMessage({ type: "boot", boot, bake, watch: channel.port2 }, [channel.port2]);
     return worker;
   };
   // the default view's first seconds, computed at build time: the page animates them while

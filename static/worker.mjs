@@ -26,6 +26,7 @@
 //                   {type: "study-stop", system}
 //                   {type: "method", definition, id}          race the user's method (null:
 //                                                             none) beside the built-ins
+//   page -> worker, on the private port of the boot message (`watch`, a MessagePort):
 //                   {type: "ping", id}                        the page checks the worker
 //                                                             still answers (user code may
 //                                                             never return)
@@ -40,7 +41,19 @@
 //                   {type: "error", text}
 //                   {type: "method", id, method, problems}   the user's method runs (its
 //                                                             describe()) or why not
-//                   {type: "pong", id}
+//   worker -> page, on the private port:
+//                   {type: "pong", id, slowest}  slowest: the longest slice of Python (a tick,
+//                                                a study slice) of the last
+//                                                SLOWEST_WINDOW_MS (ms), measured here
+//
+// The watchdog's port: the page's watchdog (static/js/worker.js) replaces a worker that stops
+// answering while a user's method may run. Its pings and this worker's answers travel on a
+// MessagePort handed over in the boot message, before any user code runs, and kept in this
+// module's scope: Python's `js` module reaches the worker's global scope, never this port, and
+// the functions that answer are taken before any user code could replace them. So user code
+// can neither answer for a worker it froze nor stop the answers of a worker that is alive
+// (other than by keeping the thread busy, which is what the watchdog measures). It can post
+// on the worker's own channel, where no liveness is read.
 //
 // The baked start: the page animates the default view's first seconds, computed at build time
 // by the same Python (views.live.Live.baked_tick), while this worker boots. Once up, the worker
@@ -68,6 +81,38 @@ const TICK_MS = 1000 / 60; // the worker's own clock
 // the live view stays smooth and the study still finishes in seconds
 const STUDY_SLICE_S = 0.006;
 const STALL_MS = 1000; // a frame unacknowledged this long: the page is hidden, stop
+// how long the longest call into Python counts for the watchdog: a machine that was slow a
+// few seconds ago may be slow still
+const SLOWEST_WINDOW_MS = 5000;
+// taken at once, before any user code runs (it could replace them on the global objects)
+const apply = Reflect.apply;
+const portPost = MessagePort.prototype.postMessage;
+const clock = performance;
+const clockNow = Performance.prototype.now;
+const now = () => apply(clockNow, clock, []);
+let watchPort = null; // the watchdog's port (see above), from the boot message
+const calls = []; // [end, duration] of the calls into Python of the last SLOWEST_WINDOW_MS
+
+/** Run `work` (a call into Python) and remember how long it took, for the watchdog: the
+ * recurring slices (ticks, study slices), not a message's one-off work (a new method, a new
+ * system), which says nothing of how long the next slice may take. */
+function timed(work) {
+  const began = now();
+  try {
+    return work();
+  } finally {
+    const end = now();
+    calls.push([end, end - began]);
+    while (calls.length && calls[0][0] < end - SLOWEST_WINDOW_MS) calls.shift();
+  }
+}
+
+function answerPing(event) {
+  const id = event.data?.id ?? 0;
+  let slowest = 0;
+  for (const [, duration] of calls) slowest = Math.max(slowest, duration);
+  if (watchPort) apply(portPost, watchPort, [{ type: "pong", id, slowest }]);
+}
 const siteURL = new URL("../", import.meta.url);
 
 /** Where the build put Pyodide and the core, from the boot config: their names carry a content
@@ -341,8 +386,10 @@ function handle(message) {
       break;
     }
     case "method": {
-      const definition = message.definition ? py.toPy(message.definition) : undefined;
+      let definition;
       try {
+        // (inside: a definition Pyodide cannot convert is a problem to report, as any)
+        definition = message.definition ? py.toPy(message.definition) : undefined;
         const result = call("set_method", definition);
         for (const layout of result.results) post({ type: "layout", ...layout });
         post({ type: "method", id: message.id, method: result.method,
@@ -356,9 +403,6 @@ function handle(message) {
       forceNext = true;
       break;
     }
-    case "ping":
-      post({ type: "pong", id: message.id });
-      break;
     case "speed":
       live.speed = message.value;
       break;
@@ -464,7 +508,7 @@ function tick() {
   if (live && !holding) {
     try {
       if (!inFlight) {
-        const frames = toJs(live.tick(wall, forceNext));
+        const frames = timed(() => toJs(live.tick(wall, forceNext)));
         forceNext = false;
         const transfer = [];
         for (const frame of Object.values(frames)) transfer.push(frame.data.buffer);
@@ -475,14 +519,14 @@ function tick() {
         }
       } else if (now - postedAt < STALL_MS) {
         // the page is busy: keep simulating, the samples wait in the runners
-        live.advance(wall);
+        timed(() => live.advance(wall));
       }
       // else the page draws nothing (a hidden tab): the simulation waits for it
     } catch (error) {
       post({ type: "error", text: pythonMessage(error) });
     }
     try {
-      advanceStudies();
+      timed(advanceStudies);
     } catch (error) {
       post({ type: "error", text: `Study: ${pythonMessage(error)}` });
     }
@@ -493,6 +537,10 @@ function tick() {
 
 self.onmessage = (event) => {
   if (event.data?.type === "boot") {
+    if (event.data.watch && !watchPort) {
+      watchPort = event.data.watch;
+      watchPort.onmessage = answerPing;
+    }
     if (event.data.bake) fetchBaked(event.data.boot.baked);
     receiveBoot(event.data.boot);
     return;
@@ -512,6 +560,7 @@ self.onmessage = (event) => {
 boot().then(
   () => {
     if (bootFailed) return;
+    answerPing({}); // Python is up: the watchdog hears from this worker before its first call
     for (const message of pending.splice(0)) handle(message);
     // the page plays the bake: catch up with its end now, before it asks
     if (holding && forwarded < bake.ticks - 1) {

@@ -58,10 +58,37 @@ class RK45(RungeKutta):
         self._error_weights = tuple(b - e for b, e in zip(self.tableau.b, self.tableau.b_error))
         self.internal_steps = 0
         self.rejected_steps = 0
+        #: where a call of :meth:`reach` stopped short: (time, end, internal step size)
+        self._resume: tuple[float, float, float] | None = None
 
     def step(self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float) -> State:
-        end = t + dt
-        h = dt if self._h is None else min(self._h, dt)
+        return self.reach(system, q, v, w, t, t + dt, dt)[0]
+
+    def reach(
+        self,
+        system: Dynamics,
+        q: Vector,
+        v: Vector,
+        w: float,
+        t: float,
+        end: float,
+        max_h: float,
+        max_steps: int | None = None,
+    ) -> tuple[State, float]:
+        """Internal steps from ``t`` towards ``end``, none longer than ``max_h``, as
+        :meth:`step` takes them, but at most ``max_steps`` of them (accepted or rejected):
+        returns the state and the time reached. A call that goes on from where the last one
+        stopped (the state and time it returned, the same ``end``) takes exactly the steps
+        that one uninterrupted call would have taken: a caller with a time budget (a study's
+        reference in the page's worker) cuts a long interval into short calls."""
+        resume = self._resume
+        self._resume = None
+        if resume is not None and resume[0] == t and resume[1] == end:
+            h = resume[2]
+        else:
+            h = max_h if self._h is None else min(self._h, max_h)
+        dt = max_h
+        taken = 0
         tab, rows = self.tableau, self._rows
         n, y = len(q), flat(q, v, w)
         stages = stage_function(system, n)
@@ -70,6 +97,10 @@ class RK45(RungeKutta):
         first = self._last_stage[1] if self._last_stage and self._last_stage[0] == y else None
         zeros = [0.0] * len(y)
         while t < end:
+            if max_steps is not None and taken >= max_steps:
+                self._resume = (t, end, h)
+                break
+            taken += 1
             last = h >= end - t
             if last:
                 h = end - t
@@ -97,7 +128,7 @@ class RK45(RungeKutta):
                 if h <= 1e-14 * max(1.0, abs(t)):
                     raise ConvergenceError("adaptive step size underflow")
         self._last_stage = (y, first)
-        return unflat(y, n)
+        return unflat(y, n), t
 
 
 def _error_norm(

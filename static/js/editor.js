@@ -18,7 +18,7 @@ import { message } from "./messages.js";
 import { applyView } from "./plots.js";
 import { showLegend } from "./legend.js";
 import { state, setFragment } from "./urlstate.js";
-import { send } from "./worker.js";
+import { renewWorker, send } from "./worker.js";
 import { methodHooks, userMethod } from "./method.js";
 
 const FRAGMENT_KEY = "method";
@@ -27,6 +27,15 @@ const KINDS = ["python", "tableau", "splitting"];
 const MAX_STAGES = 16; // core.custom.MAX_STAGES
 const MAX_STEPS = 64; // core.custom.MAX_SEQUENCE
 const MAX_FRAGMENT_CHARS = 200000; // a code of 100 000 characters compresses well below that
+// The most a link's method may inflate to: a method is a few kB; the largest the core takes
+// (core.custom.MAX_CODE_CHARS, 100 000 characters of code, as JSON) fits. A link that
+// inflates to more is refused with a message, its inflation stopped there: a small link can
+// inflate to gigabytes (deflate packs up to about 1000:1), so the bytes go in INFLATE_PIECE at
+// a time and the output is counted as it comes.
+export const MAX_METHOD_BYTES = 256 * 1024;
+const INFLATE_PIECE = 1024; // compressed bytes per write: at most about 1 MB comes out of it
+// how deep a definition's JSON may nest: a tableau's entry is three levels down
+const MAX_DEPTH = 6;
 
 const editorRefs = {}; // the editor's elements, by role
 let codeBox = null; // {get, set, goToLine} of CodeMirror or of the fallback text box
@@ -243,6 +252,9 @@ function showProblems(problems) {
 }
 
 function run(definition) {
+  // user code ran in this worker: the built-ins (and the next code) get a clean interpreter
+  if (userMethod.tainted) renewWorker();
+  if (definition?.kind === "python") userMethod.tainted = true;
   sentId += 1;
   sentDefinition = definition;
   stopReports = [];
@@ -252,7 +264,11 @@ function run(definition) {
   userMethod.python = definition?.kind === "python";
   showProblems([]);
   showInfo(t(definition ? "editor.checking" : "editor.removing"));
-  send({ type: "method", id: sentId, definition });
+  try {
+    send({ type: "method", id: sentId, definition });
+  } catch (error) { // a definition the browser cannot hand to the worker
+    onReply({ id: sentId, method: null, problems: [String(error?.message ?? error)] });
+  }
 }
 
 function onReply(reply) {
@@ -320,12 +336,65 @@ async function decodeMethod(text) {
   const base64 = text.replace(/-/g, "+").replace(/_/g, "/");
   const binary = atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4));
   const bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-  const definition = JSON.parse(await new Response(stream).text());
+  const definition = JSON.parse(await inflateCapped(bytes));
   if (!definition || typeof definition !== "object" || !KINDS.includes(definition.kind)) {
     throw new Error(`expected a method of kind ${KINDS.join(", ")}`);
   }
+  if (nesting(definition) > MAX_DEPTH) {
+    throw new Error(t("editor.too_deep", { depth: MAX_DEPTH }));
+  }
   return definition;
+}
+
+class TooLarge extends Error {}
+
+/** deflate-raw `bytes` inflated as text, at most MAX_METHOD_BYTES of it (else TooLarge). */
+async function inflateCapped(bytes) {
+  const stream = new DecompressionStream("deflate-raw");
+  const writer = stream.writable.getWriter();
+  const reader = stream.readable.getReader();
+  const feeding = (async () => {
+    for (let i = 0; i < bytes.length; i += INFLATE_PIECE) {
+      await writer.write(bytes.subarray(i, i + INFLATE_PIECE));
+    }
+    await writer.close();
+  })();
+  feeding.catch(() => {}); // a corrupt stream: the reader says so below
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_METHOD_BYTES) {
+      reader.cancel().catch(() => {});
+      throw new TooLarge(t("editor.too_big", { kb: MAX_METHOD_BYTES / 1024 }));
+    }
+    chunks.push(value);
+  }
+  await feeding;
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/** How deep `value` nests (1 for a number or a string), without recursion. */
+function nesting(value) {
+  let deepest = 0;
+  const stack = [[value, 1]];
+  while (stack.length) {
+    const [item, depth] = stack.pop();
+    deepest = Math.max(deepest, depth);
+    if (depth > MAX_DEPTH) break;
+    if (item && typeof item === "object") {
+      for (const child of Object.values(item)) stack.push([child, depth + 1]);
+    }
+  }
+  return deepest;
 }
 
 function methodFromLink() {
@@ -349,7 +418,8 @@ function methodFromLink() {
       run(definition); // a tableau or a splitting is data: it runs at once
     }
   }, (error) => {
-    message(t("editor.unreadable", { error: error?.message ?? error }));
+    message(error instanceof TooLarge ? error.message
+      : t("editor.unreadable", { error: error?.message ?? error }));
     setFragment("");
   });
 }

@@ -8,6 +8,9 @@ export const userMethod = {
   known: [], // every name a user's method had on this page (their plot lines exist)
   python: false, // it is Python code: the page watches that the worker still answers
   sending: false, // a definition was sent and the worker has not answered yet
+  // Python code was sent to the current worker: it may have changed anything there, so the
+  // next Run or Remove starts from a new worker (worker.js renewWorker); how many were renewed
+  tainted: false, renewals: 0,
   // performance.now() when the last definition was sent, when the worker answered, and when
   // a worker that stopped answering was replaced (for status() and the tests)
   sentAt: null, answeredAt: null, replacedAt: null,
@@ -23,7 +26,9 @@ export function userNames() {
   return userMethod.name ? [userMethod.name] : [];
 }
 
-/** Whether the worker may be running user code (then it must keep answering pings). */
+/** Whether the worker may be running user code (then it must keep answering pings): from
+ * the moment Python code was sent to it, whatever the worker says since (user code can post
+ * the worker's messages: a "method" reply saying no method runs is no evidence). */
 export function watchWanted() {
-  return userMethod.sending || (userMethod.python && userMethod.name !== null);
+  return userMethod.sending || userMethod.tainted;
 }

@@ -51,6 +51,7 @@ function methodStatus() {
     orderText: info ? info.order_text : null, problems: userMethod.problems.slice(),
     sentAt: userMethod.sentAt, answeredAt: userMethod.answeredAt,
     replacedAt: userMethod.replacedAt,
+    renewals: userMethod.renewals, // new workers for a clean interpreter (editor.js)
   };
 }
 

@@ -10,7 +10,7 @@ import { t } from "./i18n.js";
 import { onLanguage } from "./localize.js";
 import { findModel } from "./models.js";
 import { saveState, state } from "./urlstate.js";
-import { send, handlers } from "./worker.js";
+import { send, handlers, replacedHooks } from "./worker.js";
 import {
   STUDY, STUDY_KEYS, checkStudySetting, studyExpected, studySettings,
 } from "./studystate.js";
@@ -24,7 +24,7 @@ const SOURCES = ["points", "excluded", "lines", "refs"];
 const studyViews = Object.fromEntries(SYSTEMS.map((s) => [s, {
   open: false, drawn: null, running: false, done: false, progress: 0, points: 0, total: 0,
   slopes: {}, excluded: [], error: null, csv: null, seconds: null, pageSeconds: null,
-  startedAt: 0, settings: null,
+  startedAt: 0, settings: null, restarts: 0,
 }]));
 
 function el(tag, attrs = {}, text = "") {
@@ -169,11 +169,23 @@ function setOpen(system, open, byUser) {
 }
 
 // -- running -----------------------------------------------------------------------------
-function startStudy(system) {
+// A study runs in the worker: a new worker (worker.js replaceWorker) starts every study that
+// was running again, from its first point, with the settings it had, and says so.
+function restartStudies() {
+  for (const system of SYSTEMS) {
+    const view = studyViews[system];
+    if (!view.running) continue;
+    view.restarts += 1;
+    startStudy(system, view.settings);
+    setProgress(system, 0, t("study.restarted"));
+  }
+}
+
+function startStudy(system, kept = null) {
   const view = studyViews[system];
   Object.assign(view, { running: true, done: false, progress: 0, points: 0, csv: null,
                         seconds: null, pageSeconds: null, startedAt: performance.now(),
-                        settings: studySettings(state, system) });
+                        settings: kept ?? studySettings(state, system) });
   showError(system, null);
   document.getElementById(`il-study-${system}-csv`).disabled = true;
   setProgress(system, 0, t("study.starting"));
@@ -326,6 +338,7 @@ function relabelLines(system) {
 // main.js calls this once the dashboard is drawn
 export function initStudy() {
   handlers.set("study", receiveStudy);
+  replacedHooks.push(restartStudies);
   onLanguage(() => {
     for (const system of state.systems) {
       if (studyViews[system].drawn) localizeStudy(system);

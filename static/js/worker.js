@@ -46,6 +46,7 @@ export function startWorker() {
     bakeLoading = loadBake(early.baked);
     bakeLoading.catch(() => {}); // said once the dashboard is drawn
   }
+  adopt(worker);
   attach(worker);
   // what the worker said before this script ran
   for (const event of early.messages.splice(0)) worker.onmessage(event);
@@ -72,41 +73,108 @@ function attach(target) {
 
 // -- the watchdog: user code that never returns -----------------------------------------
 // Python cannot be interrupted from inside: while the user's method may be running, the page
-// pings the worker, and one that has not answered for HANG_MS is terminated and replaced by a
-// new one (static/start.js; it boots from the snapshot) with the same settings, without the
+// pings the worker, and one that stays silent too long is terminated and replaced by a new
+// one (static/start.js; it boots from the snapshot) with the same settings, without the
 // method. Only then: a page that runs the built-ins alone is never judged by its speed.
+//
+// The pings and their answers travel on a port of their own that user code cannot reach
+// (static/worker.mjs says how): a forged answer cannot turn the watchdog off.
+//
+// Too long: a slow step is not an endless one, and a loaded machine is not a hung worker.
+// - Silence is counted in this thread's own time: one round of this timer counts at most
+//   SILENCE_STEP_MS, so a page that was itself held up (a long draw, a throttled CPU, a busy
+//   machine) blames nobody for the time it lost.
+// - The worker says how long its longest call into Python of the last seconds took (measured
+//   by its own JavaScript, out of the user's reach): a worker whose slices take long (a slow
+//   machine, a heavy study slice) gets SLOW_FACTOR times that before it is judged.
+// - While a definition is checked and started (the user's module runs, every system is
+//   rebuilt) and until a new worker first answered: HANG_MAX_MS, the most it ever gets, so
+//   that an endless loop is stopped within seconds even on a slow machine.
 export const PING_MS = 100;
 export const HANG_MS = 700;
-let pingSent = 0; // performance.now() of the oldest ping not answered, 0 if none
+const SILENCE_STEP_MS = 2 * PING_MS;
+const SLOW_FACTOR = 3;
+export const HANG_MAX_MS = 4000;
+let watchPort = null; // the page's end of the current worker's watchdog port
+let workerUp = false; // the current worker said "ready"
+let answered = false; // and it answered a ping since
+let silence = 0; // ms of this thread's time since the last answer (see above), while watched
+let lastWatch = 0; // performance.now() of the previous round of the timer
+let lastAnswer = 0; // performance.now() of the last answer
+let slowest = 0; // the worker's longest call into Python of late (ms), as it last said
 let pingId = 0;
-function watch() {
-  if (!worker || !live.ready || !workerBooted || !watchWanted()) {
-    pingSent = 0;
-    return;
-  }
-  const now = performance.now();
-  if (pingSent && now - pingSent > HANG_MS) {
-    replaceWorker(now - pingSent);
-    return;
-  }
-  if (!pingSent) pingSent = now;
-  pingId += 1;
-  worker.postMessage({ type: "ping", id: pingId });
+// called when a worker was replaced (it stopped answering, or it was renewed: see
+// renewWorker), with the reason: "hung" or "renewed"; study.js starts its studies again
+export const replacedHooks = [];
+
+/** How long the worker may stay silent now (ms of this thread's time, as counted above). */
+export function hangLimit() {
+  if (!answered || userMethod.sending) return HANG_MAX_MS;
+  return Math.min(HANG_MAX_MS, Math.max(HANG_MS, SLOW_FACTOR * slowest));
 }
 
-function replaceWorker(silentMs) {
+function watch() {
+  const now = performance.now();
+  const round = lastWatch ? now - lastWatch : PING_MS;
+  lastWatch = now;
+  if (!worker || !watchPort || !workerUp || !workerBooted || !watchWanted()) {
+    silence = 0;
+    lastAnswer = now;
+    return;
+  }
+  silence += Math.min(round, SILENCE_STEP_MS);
+  if (silence > hangLimit()) {
+    replaceWorker("hung", now - lastAnswer);
+    return;
+  }
+  pingId += 1;
+  watchPort.postMessage({ type: "ping", id: pingId });
+}
+
+function heard(event) {
+  if (event.data?.type !== "pong") return;
+  answered = true;
+  silence = 0;
+  lastAnswer = performance.now();
+  slowest = Number(event.data.slowest) || 0;
+}
+
+function adopt(target) {
+  watchPort = window.integratorLabEarly.watchPorts?.get(target) ?? null;
+  if (watchPort) watchPort.onmessage = heard;
+  workerUp = false;
+  answered = false;
+  silence = 0;
+  slowest = 0;
+}
+
+/** A new worker, with the settings in force and no user method: "hung" (the old one stopped
+ * answering for `silentMs`) or "renewed" (renewWorker). */
+function replaceWorker(why, silentMs = 0) {
   worker.terminate();
-  pingSent = 0;
-  live.restarts = (live.restarts || 0) + 1;
+  watchPort?.close();
+  if (why === "hung") live.restarts = (live.restarts || 0) + 1;
   const name = userMethod.name;
   userMethod.name = null;
   userMethod.info = null;
   userMethod.sending = false;
+  userMethod.tainted = false;
   pendingFrame = null; // the old worker's: not to be acknowledged to the new one
   worker = window.integratorLabEarly.spawn();
+  adopt(worker);
   attach(worker);
   initWorker(); // the worker keeps it until Python is up again
-  if (methodHooks.replaced) methodHooks.replaced(name, silentMs);
+  if (why === "hung" && methodHooks.replaced) methodHooks.replaced(name, silentMs);
+  for (const hook of replacedHooks) hook(why);
+}
+
+/** A clean interpreter for the built-ins: the user's code ran in this worker and may have
+ * changed anything in it (a built-in, the messages it posts), so a new worker from the
+ * snapshot takes over before the method is removed or other code runs (editor.js). */
+export function renewWorker() {
+  if (!worker || !workerBooted) return;
+  userMethod.renewals = (userMethod.renewals || 0) + 1;
+  replaceWorker("renewed");
 }
 
 // bakedTicks: the page plays that many baked frames (baked.js) and hands over at one of them
@@ -131,6 +199,7 @@ function receive(msg) {
       bootFailed(msg.file, msg.detail);
       break;
     case "ready":
+      workerUp = true;
       performance.mark("il:worker-ready");
       live.ready = true;
       live.notice = null;
@@ -162,11 +231,7 @@ function receive(msg) {
     case "baked": // the baked frames' download (static/start.js asked for it)
       window.integratorLabEarly.bakedArrived?.(msg);
       break;
-    case "pong":
-      pingSent = 0;
-      break;
     case "method":
-      pingSent = 0;
       if (methodHooks.reply) methodHooks.reply(msg);
       break;
     default:

@@ -92,6 +92,31 @@ PYODIDE_FILES = (
 )
 #: the modules of integrator_lab.views that the worker imports (pure Python, no Bokeh)
 WORKER_MODULES = ("__init__.py", "shared.py", "scene.py", "live.py", "study.py")
+#: The page's Content-Security-Policy. A visitor's own method runs in the page's worker with
+#: the browser's APIs at hand (Pyodide's ``js`` module): the policy keeps its requests
+#: (fetch, XMLHttpRequest, WebSocket, EventSource, a cross-origin ``import()``) on this site,
+#: and everything else to what the page needs: BokehJS builds functions at run time
+#: ('unsafe-eval') and styles its views inline ('unsafe-inline' for styles), Pyodide compiles
+#: WebAssembly, Bokeh's icons are data: images and the PNG export a blob:. In the page as a
+#: <meta> (:data:`CSP_META`); a <meta> does not cover a worker, which has its response's
+#: policy: hosts send it as a header too (``integrator-lab preview`` does; README, Deploy).
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "font-src 'self' data:",
+        "connect-src 'self'",
+        "worker-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'none'",
+    )
+)
+#: the template's place for the policy, and what the build puts there
+CSP_PLACEHOLDER = "{{CSP}}"
+CSP_META = f'<meta http-equiv="Content-Security-Policy" content="{CONTENT_SECURITY_POLICY}">'
 #: hex digits of SHA-256 in the names of the large files (48 bits: no collision in practice)
 HASH_LENGTH = 12
 #: types the page needs right; module workers are refused without a JavaScript type
@@ -392,6 +417,9 @@ def build_site(
     if template.count(ENTRY_TAG) != 1:
         raise RuntimeError(f"static/index.html: expected one {ENTRY_TAG}")
     template = template.replace(ENTRY_TAG, f'<script type="module" src="{PAGE_MODULE}"></script>')
+    if template.count(CSP_PLACEHOLDER) != 1:
+        raise RuntimeError(f"static/index.html: expected one {CSP_PLACEHOLDER} in its <head>")
+    template = template.replace(CSP_PLACEHOLDER, CSP_META)
     for name, hashed_name in bokeh_names.items():
         if template.count(f'"bokeh/{name}"') != 1:
             raise RuntimeError(f"static/index.html: expected one reference to bokeh/{name}")
@@ -454,9 +482,10 @@ def _gzip_once(path: Path) -> bytes:
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files with the right types, never cached (a rebuilt site shows at once), and
-    compressed when the browser accepts it and it helps (as a good static host does: the
-    page's scripts and Pyodide's WebAssembly are a third of their size gzipped)."""
+    """Static files with the right types, never cached (a rebuilt site shows at once), with
+    the page's :data:`CONTENT_SECURITY_POLICY`, and compressed when the browser accepts it and
+    it helps (as a good static host does: the page's scripts and Pyodide's WebAssembly are a
+    third of their size gzipped)."""
 
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
 
@@ -478,6 +507,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     def end_headers(self):
         self.send_header("Cache-Control", "no-cache")
+        # the page has it as a <meta> too; its worker (worker.mjs) has only this one
+        self.send_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         super().end_headers()
 
     def log_message(self, format, *args):  # quiet: the URL is what matters

@@ -35,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from integrator_lab.site.build import PAGE_MODULE
+from integrator_lab.site.build import CSP_META, PAGE_MODULE
 from integrator_lab.site.editor import LAZY_TAG
 from integrator_lab.site.editor import SITE_PATH as EDITOR_PATH
 from integrator_lab.site.modules import ModuleInlineError, inline_modules
@@ -153,6 +153,10 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
     """The one-file page made from the site built in ``site`` (``build_site(hashed=False)``:
     the worker finds the embedded files by their plain names), and what it embeds."""
     page = (site / "index.html").read_text(encoding="utf-8")
+    # the site's Content-Security-Policy keeps scripts to its own files: this page is all
+    # inline scripts with a data: worker, opened from disk, and goes without one
+    _one(CSP_META, page, "index.html: the Content-Security-Policy")
+    page = page.replace(CSP_META, "")
     # the icon travels inside the page too (a browser would otherwise ask the disk for it)
     icon = "data:image/png;base64," + base64.b64encode((site / ICON).read_bytes()).decode("ascii")
     _one(ICON_LINK, page, "index.html: the icon")

@@ -78,6 +78,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "を止めます）：`integrator-lab preview` か、このフォルダで `python3 -m http.server` を"
         "実行し、表示された http://127.0.0.1 のアドレスを開いてください。",
     },
+    "page.script_failed": {
+        "en": "The page could not start: {file} did not load. Reload the page; if this happens "
+        "again, the site is missing that file or its host refuses it.",
+        "ja": "ページを開始できませんでした：{file} を読み込めませんでした。ページを再読み込みし"
+        "てください。繰り返し起きる場合は、サイトにそのファイルがないか、サーバーが配信を拒否"
+        "しています。",
+    },
+    "page.script_failed.short": {
+        "en": "Not running: {file} did not load (see above)",
+        "ja": "停止中：{file} を読み込めませんでした（上を参照）",
+    },
     "page.file_url.short": {
         "en": "Not running: open this page over HTTP (see above)",
         "ja": "停止中：このページを HTTP で開いてください（上を参照）",
@@ -270,6 +281,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "study.png": {"en": "Download PNG", "ja": "PNG をダウンロード"},
     "study.progress": {"en": "study progress", "ja": "調査の進み具合"},
     "study.starting": {"en": "Starting the study…", "ja": "調査を始めています…"},
+    "study.restarted": {
+        "en": "The simulation worker was restarted: the study starts again…",
+        "ja": "シミュレーションのワーカーを再起動したため、調査をやり直しています…",
+    },
     "study.stopped": {
         "en": "Stopped after {points} of {total} points.",
         "ja": "{total} 点のうち {points} 点で停止しました。",
@@ -477,6 +492,16 @@ TEXTS: dict[str, dict[str, str]] = {
     "editor.too_long": {
         "en": "The link's method is too long ({chars} characters); it was left out.",
         "ja": "リンクの積分法が長すぎるため（{chars} 文字）、読み込みませんでした。",
+    },
+    "editor.too_big": {
+        "en": "The link's method would take more than {kb} kB, more than any method needs; "
+        "it was left out.",
+        "ja": "リンクの積分法は {kb} kB を超えるため（積分法に必要な大きさを超えています）、"
+        "読み込みませんでした。",
+    },
+    "editor.too_deep": {
+        "en": "its data nests more than {depth} levels deep",
+        "ja": "データの入れ子が {depth} 段を超えています",
     },
     "editor.python_link": {
         "en": "This link brings a method written in Python. It has not run: read the code below, "
