@@ -15,7 +15,7 @@ import pytest
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, Runner, get_system
 from integrator_lab.dev.pyodide_node import PyodideNotFound
 from integrator_lab.site.build import PYODIDE_FILES
-from integrator_lab.views import live, scene
+from integrator_lab.views import energy_figures, live, scene
 from integrator_lab.views.figures import Controls, DashboardConfig, build_dashboard, line_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -270,11 +270,13 @@ def test_energy_plot_switches_axis_and_greys_log_scale_in_the_breakdown():
     models = build_dashboard(DashboardConfig(integrators=("euler", "rk4"), energy_mode="error"))
     panel = models.panels["spring"]
     line = panel.lines[("error", "euler")]
-    assert line.glyph.y == "error_log"  # log scale on: the signed-log column
-    assert type(panel.energy_fig.yaxis[0].formatter).__name__ == "CustomJSTickFormatter"
+    # the default: the signed error itself on a linear axis, ticks in percent
+    assert line.glyph.y == "error"
+    assert panel.energy_fig.yaxis[0].formatter.code == energy_figures.PERCENT_TICK_CODE
+    panel.set_view(log_scale=True)
+    assert line.glyph.y == "error_log"  # the log view: its own column
+    assert panel.energy_fig.yaxis[0].formatter.code == energy_figures.LOG_TICK_CODE
     panel.set_view(log_scale=False)
-    assert line.glyph.y == "error"  # linear: the signed error itself
-    assert type(panel.energy_fig.yaxis[0].formatter).__name__ == "BasicTickFormatter"
     panel.set_view(energy_mode="breakdown")
     # each integrator's total (K + P + dissipated) is drawn with its parts
     assert panel.lines[("total", "euler")].visible and panel.lines[("total", "rk4")].visible

@@ -412,7 +412,7 @@ def test_invalid_and_hostile_query_values_are_reported_and_never_executed(open_p
     assert page.js("document.querySelectorAll('img, script:not([src]):not([type])').length") == 0
     state = page.js("window.integratorLab.state()")
     assert state["integrators"] == ["euler"]
-    assert state["speed"] == 1 and state["log"] is True
+    assert state["speed"] == 1 and state["log"] is False  # the default: the linear view
     assert state["params"]["pendulum"]["theta0"] == 1.0
     assert state["params"]["pendulum"]["model"] == "nonlinear"
     assert state["params"]["cradle"]["balls"] == 5 and state["params"]["cradle"]["lifted"] == 1

@@ -61,7 +61,7 @@ from integrator_lab.site.snapshot import (
     make_snapshot,
     pyodide_version,
 )
-from integrator_lab.views import figures, i18n
+from integrator_lab.views import energy_figures, figures, i18n
 from integrator_lab.views.scenarios import page_lessons
 from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_about, integrator_label
 from integrator_lab.views.shared import page_constants
@@ -91,7 +91,7 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 #: the modules of integrator_lab.views that the worker imports (pure Python, no Bokeh)
-WORKER_MODULES = ("__init__.py", "shared.py", "scene.py", "live.py", "study.py")
+WORKER_MODULES = ("__init__.py", "shared.py", "scene.py", "energy.py", "live.py", "study.py")
 #: hex digits of SHA-256 in the names of the large files (48 bits: no collision in practice)
 HASH_LENGTH = 12
 #: types the page needs right; module workers are refused without a JavaScript type
@@ -256,6 +256,7 @@ def page_data(config: figures.DashboardConfig) -> dict:
             "default": i18n.DEFAULT_LANGUAGE,
         },
         # the energy plot's axes and breakdown lines (figures.SystemFigures._refresh)
+        "energyView": energy_figures.PAGE_DATA,
         "energyAxis": {
             "tickCode": figures.SIGNED_LOG_TICK_CODE,
             "columns": dict(figures.ERROR_COLUMNS),

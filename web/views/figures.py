@@ -59,8 +59,6 @@ from typing import Any
 from bokeh.layouts import column, row
 from bokeh.models import (
     AllIndices,
-    BasicTicker,
-    BasicTickFormatter,
     Button,
     Checkbox,
     CheckboxButtonGroup,
@@ -91,7 +89,7 @@ from bokeh.models import (
 from bokeh.plotting import figure
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, get_system
-from integrator_lab.views import i18n
+from integrator_lab.views import energy_figures, i18n
 from integrator_lab.views import scene as scenes
 from integrator_lab.views.scene import (
     ERROR_FLOOR_EXPONENT,
@@ -189,7 +187,7 @@ class DashboardConfig:
     playing: bool = True
     show_exact: bool = True
     energy_mode: str = "error"
-    log_scale: bool = True
+    log_scale: bool = False  # the linear energy view is the default (views.energy)
     show_phase: bool = False
     #: integrators toggled off in the legend: they run, but are not drawn
     hidden: Sequence[str] = ()
@@ -684,20 +682,16 @@ class SystemFigures:
             toolbar_location="right",
             x_axis_label="t (s)",
             x_range=DataRange1d(range_padding=0.0, only_visible=True, name=n("energy:x")),
-            y_range=DataRange1d(only_visible=True, name=n("energy:y")),
+            y_range=energy_figures.energy_range(n("energy:y")),
         )
         self.energy_fig.yaxis[0].name = n("energy:yaxis")
         self.energy_fig.xaxis[0].name = n("energy:xaxis")
         self.energy_fig.ygrid[0].name = n("energy:ygrid")
         # the axes the energy plot switches between (see _refresh)
-        self._axes = {
-            "signed-log": (
-                BasicTicker(min_interval=1.0, desired_num_ticks=6),
-                CustomJSTickFormatter(code=SIGNED_LOG_TICK_CODE),
-            ),
-            "linear": (BasicTicker(), BasicTickFormatter()),
-        }
+        self._axes = {m: energy_figures.axis_models(m) for m in ("log", "linear", "breakdown")}
         self._axis = None
+        #: the methods clipped at the energy plot's edge (views.energy_figures)
+        self.clipped = energy_figures.add_energy_view(self.energy_fig, n)
         # no error: the line a gain rises from and a loss sinks from
         self.energy_fig.add_layout(
             Span(
@@ -943,7 +937,7 @@ class SystemFigures:
             item.visible = self.energy_mode == "breakdown"
         fig = self.energy_fig
         log = self._log_on()
-        axis = "signed-log" if log else "linear"
+        axis = self.energy_view_mode()
         if self._axis != axis:
             self._axis = axis
             ticker, formatter = self._axes[axis]
@@ -953,10 +947,17 @@ class SystemFigures:
         for (kind, _), renderer in self.lines.items():
             if kind == "error" and renderer.glyph.y != column:
                 renderer.glyph.y = column
-        fig.yaxis[0].axis_label = ENERGY_AXIS_LABELS[self.energy_mode]
+        fig.yaxis[0].axis_label = energy_figures.AXIS_LABELS[axis]
         fig.height = ENERGY_HEIGHT + (
             BREAKDOWN_EXTRA_HEIGHT if self.energy_mode == "breakdown" else 0
         )
+
+    def energy_view_mode(self) -> str:
+        """The energy view's mode (views.energy.MODES): the breakdown, the log view or the
+        linear one."""
+        if self.energy_mode == "breakdown":
+            return "breakdown"
+        return "log" if self.log_scale else "linear"
 
     def _log_on(self):
         """The error plot on the signed-log axis (the breakdown is always linear)."""
