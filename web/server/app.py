@@ -149,10 +149,10 @@ class Dashboard(pn.viewable.Viewer):
         "kinetic, potential and dissipated energy",
     )
     log_scale = param.Boolean(
-        default=True,
+        default=False,
         label="Log scale",
-        doc="Energy error on a signed log axis (gains up, losses down, one decade a step); "
-        "unchecked, a linear axis",
+        doc="For experts: the largest energy error so far on a log axis (solid gain, dashed "
+        "loss); unchecked (the default), the signed error in percent on a linear axis",
     )
     show_exact = param.Boolean(
         default=True,
@@ -878,6 +878,8 @@ class Dashboard(pn.viewable.Viewer):
                     "moved": name in self._moved or fresh,
                     "fresh": fresh,
                     "counts": run.scene.counts(),
+                    # the energy plot's y-range and clipped marks (views.energy)
+                    "energy": self.panels[name].energy_view_for_page(frame.get("energy")),
                 }
             )
             parts.append(np.frombuffer(frame["data"], dtype=np.float64))

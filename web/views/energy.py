@@ -109,19 +109,24 @@ def percent_text(error: float) -> str:
 
 
 #: columns of the clipped marks' source (the energy plot's ``energy:clipped``), one row each
-MARK_COLUMNS = ("t", "y", "name", "text", "color", "marker", "baseline", "offset")
+MARK_COLUMNS = ("t", "label_t", "y", "name", "text", "color", "marker", "baseline", "offset")
 #: px between two labels stacked at one edge
 MARK_ROW = 15
 
 
-def marks_columns(marks: list[dict], colors: dict | None = None) -> dict:
+def marks_columns(marks: list[dict], colors: dict | None = None, end: float | None = None) -> dict:
     """:func:`clipped_marks` as the columns :data:`MARK_COLUMNS` of the plot's source: the
     arrow (a triangle) at the edge, the label beside it in the method's colour, stacked
     inwards from that edge."""
     out: dict[str, list] = {c: [] for c in MARK_COLUMNS}
+    # the labels at the plot's right end (the latest time), the arrows where each method
+    # left the plot last (a method that diverged stopped earlier)
+    if end is None:
+        end = max((m["t"] for m in marks), default=0.0)
     for m in marks:
         top = m["side"] > 0
         out["t"].append(m["t"])
+        out["label_t"].append(end)
         out["y"].append(m["y"])
         out["name"].append(m["name"])
         out["text"].append(m["text"])
@@ -263,6 +268,10 @@ class EnergyView:
             "linear": [-half, half],
             "log": [round(v, 6) for v in log_range],
             "breakdown": breakdown,
-            "clipped": marks_columns(clipped_marks(self.last, half, self.labels), self.colors),
+            "clipped": marks_columns(
+                clipped_marks(self.last, half, self.labels),
+                self.colors,
+                max((t for t, _ in self.last.values()), default=0.0),
+            ),
             "followed": followed_error(self.sizes.values()),
         }

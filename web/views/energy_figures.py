@@ -76,7 +76,7 @@ def add_energy_view(fig, n) -> ColumnDataSource:
         name=n("energy:clipped-arrows"),
     )
     fig.text(
-        "t",
+        "label_t",
         "y",
         text="text",
         source=source,
@@ -92,3 +92,15 @@ def add_energy_view(fig, n) -> ColumnDataSource:
         name=n("energy:clipped-labels"),
     )
     return source
+
+
+def view_for_mode(view: dict, mode: str) -> dict:
+    """Of an energy view (:meth:`EnergyView.view`), what a plot in ``mode`` shows: its
+    y-range and the clipped marks (only the linear view clips)."""
+    empty = {c: [] for c in MARK_COLUMNS}
+    return {
+        "mode": mode,
+        "range": list(view[mode]),
+        "clipped": view["clipped"] if mode == "linear" else empty,
+        "followed": view["followed"],
+    }

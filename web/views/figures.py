@@ -692,6 +692,8 @@ class SystemFigures:
         self._axis = None
         #: the methods clipped at the energy plot's edge (views.energy_figures)
         self.clipped = energy_figures.add_energy_view(self.energy_fig, n)
+        #: the last energy view a frame carried (views.energy.EnergyView.view)
+        self.energy_view: dict | None = None
         # no error: the line a gain rises from and a loss sinks from
         self.energy_fig.add_layout(
             Span(
@@ -948,9 +950,29 @@ class SystemFigures:
             if kind == "error" and renderer.glyph.y != column:
                 renderer.glyph.y = column
         fig.yaxis[0].axis_label = energy_figures.AXIS_LABELS[axis]
+        self.show_energy_view()
         fig.height = ENERGY_HEIGHT + (
             BREAKDOWN_EXTRA_HEIGHT if self.energy_mode == "breakdown" else 0
         )
+
+    def energy_view_for_page(self, view: dict | None = None) -> dict | None:
+        """What the page applies of energy view ``view`` (or the last one) in the mode on
+        view: the y-range and the clipped marks (none but in the linear view); sets them on
+        the models too, so that a mode changed while paused shows at once."""
+        if view is not None:
+            self.energy_view = view
+        if self.energy_view is None:
+            return None
+        out = energy_figures.view_for_mode(self.energy_view, self.energy_view_mode())
+        return out
+
+    def show_energy_view(self) -> None:
+        """The last energy view in the mode on view, set on the models (a mode change)."""
+        out = self.energy_view_for_page()
+        if out is not None:
+            fig = self.energy_fig
+            fig.y_range.start, fig.y_range.end = out["range"]
+            self.clipped.data = out["clipped"]
 
     def energy_view_mode(self) -> str:
         """The energy view's mode (views.energy.MODES): the breakdown, the log view or the
