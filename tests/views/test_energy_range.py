@@ -46,6 +46,17 @@ def test_one_runaway_method_does_not_squash_the_others():
     assert energy.followed_error([0.03, 0.02]) == 0.03
 
 
+def test_a_loss_or_a_bounded_swing_never_runs_away():
+    # implicit Euler loses nearly all the energy, implicit midpoint keeps it: the axis holds
+    # the loss (at most E0 can be lost: a steady slope, not an explosion)
+    assert energy.followed_error([(0.0, 0.99), (4e-4, 2e-4)]) == 0.99
+    # symplectic Euler at a coarse step swings +17 %, RK4 drifts -0.2 %: a bounded swing
+    # is followed, not clipped (it is no runaway, however far beyond RK4)
+    assert energy.followed_error([(0.17, 0.08), (0.0, 0.002)]) == 0.17
+    # explicit Euler's gain of +330 % is one
+    assert energy.followed_error([(3.3, 0.0), (0.03, 0.029)]) == 0.03
+
+
 def test_floor_keeps_rounding_noise_from_filling_the_plot():
     assert energy.half_range([1e-14, 3e-15]) == energy.nice_above(energy.FLOOR)
     assert energy.half_range([]) == energy.nice_above(energy.FLOOR)

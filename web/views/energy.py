@@ -42,6 +42,9 @@ MARGIN = 1.5
 #: the largest error is an outlier (left to run off the plot) when it is more than this
 #: many times the next largest
 OUTLIER = 4.0
+#: a method runs away when its error is a gain of more than this (+50 % of E₀), besides
+#: being an outlier
+RUNAWAY = 0.5
 #: hysteresis: a half-height is kept until the errors need more, or less than this share
 SHRINK = 0.4
 #: the "nice" half-heights within a decade (×10^k): the ticks read well, and each step is
@@ -61,30 +64,50 @@ def nice_above(value: float) -> float:
         scale = 10.0**exponent
         for step in NICE:
             if step * scale >= value * (1.0 - 1e-12):
-                return step * scale
+                return float(f"{step * scale:.12g}")  # 0.3, not 0.30000000000000004
         exponent += 1
     return 10.0**exponent  # pragma: no cover - a decade always holds one
 
 
-def followed_error(sizes) -> float:
-    """The error the linear axis follows, from each method's largest ``|ΔE/E₀|`` so far:
-    the largest one, unless it is more than :data:`OUTLIER` times the next largest (then that
-    next one: one method running away does not squash the others onto zero). NaN and
-    infinities (a method that diverged) are left out; 0 with no finite size."""
-    finite = sorted((s for s in sizes if math.isfinite(s)), reverse=True)
-    if not finite:
+def _extent(value) -> tuple[float, float]:
+    """``(gain, loss)`` of an extent: a pair as given, a bare size as a gain."""
+    if isinstance(value, tuple | list):
+        return float(value[0]), float(value[1])
+    return float(value), 0.0
+
+
+def followed_error(extents) -> float:
+    """The error the linear axis follows, from each method's extent so far: ``(gain, loss)``,
+    its largest error above zero and its largest below (as sizes; a bare number is a gain).
+    That is the largest size, unless that method ran away: its largest error is a gain of
+    more than :data:`RUNAWAY` and more than :data:`OUTLIER` times every other method's size
+    (then the next largest is followed: one method running away does not squash the others
+    onto zero). A loss never runs away (energy lost is at most E₀: the axis holds it, a
+    steady slope), nor does a bounded method's swing, however coarse. NaN and infinities (a
+    method that diverged) are left out; 0 with no finite size."""
+    pairs = []
+    for value in extents:
+        gain, loss = _extent(value)
+        size = max(gain, loss)
+        if math.isfinite(size):
+            pairs.append((size, gain >= loss))
+    pairs.sort(reverse=True)
+    if not pairs:
         return 0.0
-    if len(finite) >= 2 and finite[0] > OUTLIER * max(finite[1], FLOOR):
-        return finite[1]
-    return finite[0]
+    (first, gained) = pairs[0]
+    if len(pairs) >= 2 and gained and first > RUNAWAY:
+        second = pairs[1][0]
+        if first > OUTLIER * max(second, FLOOR):
+            return second
+    return first
 
 
-def half_range(sizes, previous: float | None = None) -> float:
+def half_range(extents, previous: float | None = None) -> float:
     """The linear axis' half-height (a relative error; the axis is ±that): :data:`MARGIN`
     times :func:`followed_error`, at least :data:`FLOOR`, rounded up by :func:`nice_above`;
     ``previous`` (the half-height in force) is kept while it holds the errors and is not more
     than 1/:data:`SHRINK` times what they need."""
-    needed = max(FLOOR, MARGIN * followed_error(sizes))
+    needed = max(FLOOR, MARGIN * followed_error(extents))
     if previous is not None and math.isfinite(previous) and SHRINK * previous <= needed:
         if needed <= previous:
             return previous
@@ -215,8 +238,9 @@ class EnergyView:
         self.reset()
 
     def reset(self) -> None:
-        #: per lane: largest |error| so far, its latest (t, error), its log-view maximum
-        self.sizes: dict[str, float] = {}
+        #: per lane: largest gain and loss so far (sizes), its latest (t, error), its
+        #: log-view maximum
+        self.extents: dict[str, tuple[float, float]] = {}
         self.last: dict[str, tuple[float, float]] = {}
         self.log_state: dict[str, dict] = {}
         self.half: float | None = None
@@ -229,11 +253,14 @@ class EnergyView:
         parts); returns the log view's columns for them (``error_log`` gain / ``error_loss``
         loss, see :func:`running_log_columns`)."""
         errors = columns["error"]
-        size = self.sizes.get(name, 0.0)
+        gain, loss = self.extents.get(name, (0.0, 0.0))
         for e in errors:
-            if math.isfinite(e) and abs(e) > size:
-                size = abs(e)
-        self.sizes[name] = size
+            if math.isfinite(e):
+                if e > gain:
+                    gain = e
+                elif -e > loss:
+                    loss = -e
+        self.extents[name] = (gain, loss)
         times = columns["t"]
         for i in range(len(errors) - 1, -1, -1):
             if math.isfinite(errors[i]):
@@ -250,13 +277,13 @@ class EnergyView:
         return {"gain": gain, "loss": loss}
 
     def linear_half(self) -> float:
-        self.half = half_range(self.sizes.values(), self.half)
+        self.half = half_range(self.extents.values(), self.half)
         return self.half
 
     def view(self) -> dict:
         """Every mode's y-range and the linear view's clipped marks (JSON-ready)."""
         half = self.linear_half()
-        logs = [log_value(s) for s in self.sizes.values() if math.isfinite(s)]
+        logs = [log_value(max(g, lo)) for g, lo in self.extents.values()]
         top = max(logs, default=log_value(0.0))
         log_range = [math.log10(LOG_FLOOR), max(math.log10(LOG_FLOOR) + 2.0, top + 0.5)]
         if self.low <= self.high:
@@ -273,5 +300,5 @@ class EnergyView:
                 self.colors,
                 max((t for t, _ in self.last.values()), default=0.0),
             ),
-            "followed": followed_error(self.sizes.values()),
+            "followed": followed_error(self.extents.values()),
         }
