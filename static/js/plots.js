@@ -84,6 +84,8 @@ function setEnergyAxis(system, mode) {
     axis.tags = [mode];
     model(`${system}:energy:ygrid`).ticker = ticker;
   }
+  const exact = model(`${system}:energy:exact-label`); // the zero line: the exact motion
+  if (exact.visible !== (mode === "linear")) exact.visible = mode === "linear";
   const column = data.energyAxis.columns[mode === "log" ? "log" : "linear"];
   for (const name of [...INTEGRATORS, ...userMethod.known]) {
     const line = findModel(`${system}:line:error:${name}`);
@@ -123,7 +125,9 @@ export function applyView() {
   const breakdown = state.energy === "breakdown";
   const shown = new Set([...state.integrators, ...userNames()]
     .filter((n) => !state.hidden.includes(n)));
-  const kinds = (breakdown ? BREAKDOWN : ["error"]).concat(state.phase ? ["phase"] : []);
+  // the log view draws each integrator's largest error so far: solid a gain, dashed a loss
+  const kinds = (breakdown ? BREAKDOWN : ["error"]).concat(
+    energyMode() === "log" ? ["loss"] : [], state.phase ? ["phase"] : []);
   for (const system of SYSTEMS) {
     const section = document.querySelector(`.il-panel[data-system="${system}"]`);
     section.hidden = !state.systems.includes(system);
@@ -142,7 +146,7 @@ export function applyView() {
       if (item && item.label.value !== data.labels[name]) item.label = { value: data.labels[name] };
     }
     for (const name of [...INTEGRATORS, ...userMethod.known]) {
-      for (const kind of ["error", ...BREAKDOWN, "phase"]) {
+      for (const kind of ["error", "loss", ...BREAKDOWN, "phase"]) {
         const line = findModel(`${system}:line:${kind}:${name}`);
         if (line) line.visible = shown.has(name) && kinds.includes(kind);
       }

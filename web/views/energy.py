@@ -250,8 +250,8 @@ class EnergyView:
 
     def add(self, name: str, columns: dict) -> dict:
         """Take lane ``name``'s new sample ``columns`` (``t``, ``error`` and the breakdown's
-        parts); returns the log view's columns for them (``error_log`` gain / ``error_loss``
-        loss, see :func:`running_log_columns`)."""
+        parts); returns the log view's columns for them (``gain`` and ``loss``, see
+        :func:`running_log_columns`)."""
         errors = columns["error"]
         gain, loss = self.extents.get(name, (0.0, 0.0))
         for e in errors:
@@ -285,7 +285,8 @@ class EnergyView:
         half = self.linear_half()
         logs = [log_value(max(g, lo)) for g, lo in self.extents.values()]
         top = max(logs, default=log_value(0.0))
-        log_range = [math.log10(LOG_FLOOR), max(math.log10(LOG_FLOOR) + 2.0, top + 0.5)]
+        # a decade of room above the highest line: a flat one does not hide in the frame
+        log_range = [math.log10(LOG_FLOOR), max(math.log10(LOG_FLOOR) + 2.0, top + 1.0)]
         if self.low <= self.high:
             pad = max(self.high - self.low, abs(self.high), 1e-12) * BREAKDOWN_PADDING
             breakdown = [self.low - pad, self.high + pad]

@@ -11,6 +11,7 @@ from bokeh.models import (
     BasicTickFormatter,
     ColumnDataSource,
     CustomJSTickFormatter,
+    Label,
     Range1d,
 )
 
@@ -90,6 +91,21 @@ def add_energy_view(fig, n) -> ColumnDataSource:
         background_fill_color="white",
         background_fill_alpha=0.8,
         name=n("energy:clipped-labels"),
+    )
+    # the zero line is where the exact motion's books stay (its error is 0): said on it
+    fig.add_layout(
+        Label(
+            x=4,
+            y=0.0,
+            x_units="screen",
+            y_offset=2,
+            text=i18n.text("energy.exact.zero", "en"),
+            text_font_size="10px",
+            text_color="#333333",
+            background_fill_color="white",
+            background_fill_alpha=0.7,
+            name=n("energy:exact-label"),
+        )
     )
     return source
 

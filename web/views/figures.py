@@ -423,6 +423,8 @@ DT_DOUBLE_TITLE = "Double the time step (×2)"
 #: over the parts of the others.
 LINE_STYLES = {
     "error": {"x": "t", "y": "error", "line_width": 2.0},
+    # the log view's second line: the largest error so far while it was a loss, dashed
+    "loss": {"x": "t", "y": "log_loss", "line_width": 2.0, "line_dash": "dashed"},
     "total": {"x": "t", "y": "total", "line_width": 2.6, "line_dash": "solid"},
     "kinetic": {
         "x": "t",
@@ -456,7 +458,7 @@ BREAKDOWN_LABELS = {
     "dissipated": "dissipated",
 }
 #: the error line's y column: on the signed-log axis (scene.signed_log), on the linear axis
-ERROR_COLUMNS = {"log": "error_log", "linear": "error"}
+ERROR_COLUMNS = {"log": "log_gain", "linear": "error"}
 #: y-axis labels of the energy plot
 ENERGY_AXIS_LABELS = {
     "error": "ΔE/E₀: ↑ gain, ↓ loss",
@@ -916,6 +918,8 @@ class SystemFigures:
 
     def _kinds_on_view(self):
         kinds = ["error"] if self.energy_mode == "error" else list(BREAKDOWN_KINDS)
+        if self._log_on():
+            kinds.append("loss")  # the log view: gains solid, losses dashed
         return kinds + (["phase"] if self.show_phase else [])
 
     def _refresh(self):
@@ -950,6 +954,8 @@ class SystemFigures:
             if kind == "error" and renderer.glyph.y != column:
                 renderer.glyph.y = column
         fig.yaxis[0].axis_label = energy_figures.AXIS_LABELS[axis]
+        for label in fig.select({"name": self._n("energy:exact-label")}):
+            label.visible = axis == "linear"  # the zero line: the exact motion's books
         self.show_energy_view()
         fig.height = ENERGY_HEIGHT + (
             BREAKDOWN_EXTRA_HEIGHT if self.energy_mode == "breakdown" else 0

@@ -129,8 +129,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "axis.time": {"en": "t (s)", "ja": "時刻 t (s)"},
     "energy.axis.linear": {"en": "ΔE/E₀ (%): ↑ gain, ↓ loss", "ja": "ΔE/E₀ (%)：↑ 増加、↓ 減少"},
     "energy.axis.log": {
-        "en": "max |ΔE/E₀| so far (%): solid gain, dashed loss",
-        "ja": "これまでの最大 |ΔE/E₀| (%)：実線 増加、破線 減少",
+        "en": "max |ΔE/E₀| (%), dashed: loss",
+        "ja": "最大 |ΔE/E₀| (%)、破線：減少",
     },
     "energy.axis.breakdown": {"en": "energy (J)", "ja": "エネルギー (J)"},
     "energy.total": {"en": "total K+P+dissipated", "ja": "合計 K+P+散逸"},
@@ -300,6 +300,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "lesson.note": {"en": "Lesson: {title}. ", "ja": "レッスン：{title}。"},
     "lesson.look_for": {"en": "What to look for", "ja": "見どころ"},
     "lesson.close": {"en": "Close this note", "ja": "このメモを閉じる"},
+    "lesson.replay": {"en": "Replay", "ja": "もう一度"},
+    "lesson.replay.tip": {
+        "en": "Start this lesson again from t = 0, in its own view",
+        "ja": "このレッスンを t = 0 から、その表示でもう一度",
+    },
+    "energy.exact.zero": {"en": "0 = exact", "ja": "0 = 厳密"},
     "lesson.close.label": {"en": "Close the lesson's note", "ja": "レッスンのメモを閉じる"},
     # -- dragging a body past its parameter's range (static/js/drag.js, the Panel dashboard)
     "drag.clamped": {
@@ -917,6 +923,7 @@ def model_texts(systems) -> list[list]:
     for s in systems:
         rows += [
             [f"{s}:energy:xaxis", "axis_label", "axis.time"],
+            [f"{s}:energy:exact-label", "text", "energy.exact.zero"],
             [f"{s}:phase:xaxis", "axis_label", f"phase.x.{s}"],
             [f"{s}:phase:yaxis", "axis_label", f"phase.y.{s}"],
             [f"{s}:dt:slider", "title", "dt.slider"],

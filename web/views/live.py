@@ -279,7 +279,8 @@ class SystemRun:
             )
             if len(cols["q"]):
                 self.last_q[name] = cols["q"][-1]
-            self.energy.add(name, cols)
+            logs = self.energy.add(name, cols)  # the log view's maximum, carried over
+            cols["log_gain"], cols["log_loss"] = array("d", logs["gain"]), array("d", logs["loss"])
             lanes.append([name, len(cols["t"])])
             for c in SAMPLE_COLUMNS:
                 data.extend(cols[c])
