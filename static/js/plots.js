@@ -100,6 +100,7 @@ export function showEnergyView(system, view) {
   const [start, end] = view[mode];
   const range = model(`${system}:energy:y`);
   if (range.start !== start || range.end !== end) range.setv({ start, end });
+  if (view.bars) model(`${system}:scene:energy-bars`).data = view.bars; // E/E0 per lane
   const marks = model(`${system}:energy:clipped`);
   const wanted = mode === "linear" ? view.clipped : null;
   const rows = wanted ? wanted.t.length : 0;

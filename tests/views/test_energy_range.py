@@ -144,3 +144,20 @@ def test_default_view_draws_a_band_for_symplectic_euler_and_clips_explicit_euler
     clipped = dict(zip(view["clipped"]["name"], view["clipped"]["text"]))
     assert clipped["euler"].startswith("euler +") and clipped["euler"].endswith("↑")
     assert "symplectic-euler" not in clipped
+
+
+def test_energy_bars_show_e_over_e0_with_the_sign_printed_and_its_own_colour():
+    layout = energy.bar_layout([(0.0, 1.0, -1.0, 0.0), (1.0, 2.0, -1.0, 0.0)], [0.1, 0.1])
+    assert layout["x0"][0] < layout["xm"][0] < layout["x1"][0] <= 1.0  # within its lane
+    cols = energy.bars_columns(
+        layout,
+        ["euler", "implicit-euler", "rk4"],
+        {"euler": (1.0, 3.3), "implicit-euler": (1.0, -0.5)},
+    )
+    # two lanes laid out: two bars; E/E0 = 4.3 fills the track (0 to 2 E0), 0.5 a quarter
+    assert cols["name"] == ["euler", "implicit-euler"]
+    assert cols["xe"][0] == cols["x1"][0]
+    assert cols["xe"][1] - cols["x0"][1] == pytest.approx((cols["x1"][1] - cols["x0"][1]) / 4)
+    assert cols["text"] == ["+330 %", "−50.00 %"]
+    assert cols["fill"] == [energy.BAR_GAIN, energy.BAR_LOSS]
+    assert energy.bar_text(-1e-7) == "0.00 %" and energy.bar_text(0.0052) == "+0.52 %"

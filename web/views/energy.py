@@ -227,14 +227,92 @@ def running_log_columns(errors, state: dict | None = None) -> tuple[list, list, 
     return gain, loss, {"size": size, "sign": sign}
 
 
+#: the energy bar beside each lane: a gain and a loss in colours told apart with any colour
+#: vision (the ends of ColorBrewer's PuOr), neutral grey within :data:`BAR_NEUTRAL`; the
+#: sign is printed too
+BAR_GAIN = "#b35806"
+BAR_LOSS = "#542788"
+BAR_NEUTRAL_COLOR = "#8c8c8c"
+BAR_NEUTRAL = 5e-5  # |ΔE/E₀| below 0.005 %: prints as ±0.00 %
+#: the bar's track spans 0 to BAR_TOP × E₀ (its 100 % tick in the middle)
+BAR_TOP = 2.0
+#: columns of the bars' source (the scene's ``scene:energy-bars``), one row per lane
+BAR_COLUMNS = ("x0", "x1", "xm", "xe", "y", "y0", "y1", "text", "fill", "name")
+
+
+def bar_text(error: float) -> str:
+    """The signed percentage printed on a lane's bar: ``"+0.52 %"``, ``"−31.40 %"``."""
+    if not math.isfinite(error) or abs(100.0 * error) >= 100.0:
+        return percent_text(error)
+    if abs(error) < BAR_NEUTRAL:
+        return "0.00 %"  # neither a gain nor a loss at this precision
+    text = f"{100.0 * error:+.2f} %"
+    return text.replace("-", "−")
+
+
+def bar_layout(boxes, label_ys) -> dict:
+    """Where each lane's energy bar goes, from the scene's lane ``boxes`` (``x0, x1, y0,
+    y1``, the bodies' room) and its labels' heights: in the label's strip, on the right of
+    the lane (the label is on its left), its percentage printed under it. Returns columns
+    ``x0, x1, xm, y, h``."""
+    out: dict[str, list] = {c: [] for c in ("x0", "x1", "xm", "y", "h")}
+    for (bx0, bx1, _, by1), ly in zip(boxes, label_ys):
+        x0, x1 = bx0 + 0.68 * (bx1 - bx0), bx0 + 0.97 * (bx1 - bx0)
+        out["x0"].append(x0)
+        out["x1"].append(x1)
+        out["xm"].append(x0 + (x1 - x0) / BAR_TOP)
+        out["y"].append(ly)
+        out["h"].append(0.9 * abs(by1 - ly))
+    return out
+
+
+def bars_columns(layout: dict, names, last: dict) -> dict:
+    """Each lane's energy bar for its latest error (``last``: name → ``(t, error)``): E/E₀
+    filled from the track's left (0) towards its right (``BAR_TOP`` E₀; the 100 % tick at
+    ``xm``), in the gain or loss colour, with the signed percentage."""
+    out: dict[str, list] = {c: [] for c in BAR_COLUMNS}
+    for i, name in enumerate(names):
+        if i >= len(layout["x0"]):
+            break
+        error = last.get(name, (0.0, 0.0))[1]
+        x0, x1 = layout["x0"][i], layout["x1"][i]
+        ratio = 1.0 + error if math.isfinite(error) else BAR_TOP
+        share = min(max(ratio / BAR_TOP, 0.0), 1.0)
+        if abs(error) < BAR_NEUTRAL:
+            fill = BAR_NEUTRAL_COLOR
+        else:
+            fill = BAR_GAIN if error > 0 else BAR_LOSS
+        out["x0"].append(x0)
+        out["x1"].append(x1)
+        out["xm"].append(layout["xm"][i])
+        out["xe"].append(x0 + share * (x1 - x0))
+        y, h = layout["y"][i], layout["h"][i]
+        out["y"].append(y)
+        out["y0"].append(y - h / 2.0)
+        out["y1"].append(y + h / 2.0)
+        out["text"].append(bar_text(error))
+        out["fill"].append(fill)
+        out["name"].append(name)
+    return out
+
+
 class EnergyView:
     """One system's energy view: fed each lane's new samples (:meth:`add`), it says the axes
     and marks of every mode (:meth:`view`), keeping the linear half-height from call to call
     (hysteresis)."""
 
-    def __init__(self, labels: dict | None = None, colors: dict | None = None) -> None:
+    def __init__(
+        self,
+        labels: dict | None = None,
+        colors: dict | None = None,
+        names=(),
+        bars: dict | None = None,
+    ) -> None:
         self.labels = dict(labels or {})
         self.colors = dict(colors or {})
+        #: the lanes in order, and where their energy bars go (:func:`bar_layout`)
+        self.names = list(names)
+        self.bars = bars
         self.reset()
 
     def reset(self) -> None:
@@ -302,4 +380,5 @@ class EnergyView:
                 max((t for t, _ in self.last.values()), default=0.0),
             ),
             "followed": followed_error(self.extents.values()),
+            "bars": bars_columns(self.bars, self.names, self.last) if self.bars else None,
         }

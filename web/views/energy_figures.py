@@ -16,7 +16,7 @@ from bokeh.models import (
 )
 
 from integrator_lab.views import i18n
-from integrator_lab.views.energy import LOG_FLOOR, MARK_COLUMNS, MODES, EnergyView
+from integrator_lab.views.energy import BAR_COLUMNS, LOG_FLOOR, MARK_COLUMNS, MODES, EnergyView
 
 #: the linear view's ticks: the relative error in percent, signed ("+1.5", "−0.5", "0")
 PERCENT_TICK_CODE = """
@@ -110,6 +110,63 @@ def add_energy_view(fig, n) -> ColumnDataSource:
     return source
 
 
+def add_energy_bars(fig, n) -> ColumnDataSource:
+    """Beside each lane of scene figure ``fig``, a small bar of its integrator's energy,
+    E/E₀ (:func:`integrator_lab.views.energy.bars_columns`): a grey track from 0 to 2 E₀ with
+    a tick at 100 %, filled in the gain or the loss colour, and the signed percentage on it;
+    returns the source (``scene:energy-bars``) every frame sets."""
+    source = ColumnDataSource({c: [] for c in BAR_COLUMNS}, name=n("scene:energy-bars"))
+    fig.quad(
+        left="x0",
+        right="x1",
+        bottom="y0",
+        top="y1",
+        source=source,
+        fill_color="#f2f2f2",
+        line_color="#b0b0b0",
+        name=n("scene:energy-bar-tracks"),
+    )
+    fig.quad(
+        left="x0",
+        right="xe",
+        bottom="y0",
+        top="y1",
+        source=source,
+        fill_color="fill",
+        fill_alpha=0.75,
+        line_color=None,
+        name=n("scene:energy-bar-fills"),
+    )
+    # the 100 % tick: E = E0
+    fig.segment(
+        x0="xm",
+        y0="y0",
+        x1="xm",
+        y1="y1",
+        source=source,
+        line_color="#222222",
+        line_width=2,
+        name=n("scene:energy-bar-ticks"),
+    )
+    # the signed percentage under the bar, at its right end
+    fig.text(
+        "x1",
+        "y0",
+        text="text",
+        source=source,
+        text_align="right",
+        text_baseline="top",
+        y_offset=2,
+        text_font_size="10px",
+        text_font_style="bold",
+        text_color="fill",
+        background_fill_color="white",
+        background_fill_alpha=0.8,
+        name=n("scene:energy-bar-texts"),
+    )
+    return source
+
+
 def view_for_mode(view: dict, mode: str) -> dict:
     """Of an energy view (:meth:`EnergyView.view`), what a plot in ``mode`` shows: its
     y-range and the clipped marks (only the linear view clips)."""
@@ -118,5 +175,6 @@ def view_for_mode(view: dict, mode: str) -> dict:
         "mode": mode,
         "range": list(view[mode]),
         "clipped": view["clipped"] if mode == "linear" else empty,
+        "bars": view.get("bars"),
         "followed": view["followed"],
     }

@@ -622,6 +622,8 @@ class SystemFigures:
             name=n("scene:edge-arrows-renderer"),
         )
         fig.add_tools(HoverTool(renderers=[bodies], tooltips=[("", "@about")]))
+        #: each lane's energy bar, E/E0 (views.energy_figures.add_energy_bars)
+        self.energy_bars = energy_figures.add_energy_bars(fig, n)
         #: the renderers with a row per integrator's body or link (:meth:`set_hidden`)
         self.lane_renderers = [links, bodies, diverged_links, diverged_bodies, arrows]
         # "diverged at t = ..." (the status source, filled by the page or the server) is

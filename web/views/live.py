@@ -31,7 +31,7 @@ from integrator_lab.core.custom import (
     definition_problems,
     parse_definition,
 )
-from integrator_lab.views.energy import EnergyView
+from integrator_lab.views.energy import EnergyView, bar_layout
 from integrator_lab.views.scene import (
     Scene,
     color_of,
@@ -141,7 +141,12 @@ class SystemRun:
         self.scene.clear_exact_failure()
         self.wrap = wraps_angle(self.system)
         #: the energy plot's axes and clipped marks (views.energy), fed every frame's samples
-        self.energy = EnergyView(colors=self.colors())
+        scene = self.scene
+        self.energy = EnergyView(
+            colors=self.colors(),
+            names=self.integrators,
+            bars=bar_layout(scene.boxes, scene.fixtures["ly"]),
+        )
         self.last_q: dict[str, float] = {}  # each lane's last phase-plot q sent
         self.changed = True
 

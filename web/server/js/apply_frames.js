@@ -62,6 +62,8 @@ function showEnergyView(doc, system, view, quiet) {
   const range = doc.get_model_by_name(`${system}:energy:y`);
   const [start, end] = view.range;
   if (range && (range.start !== start || range.end !== end)) range.setv({start, end}, quiet);
+  const bars = doc.get_model_by_name(`${system}:scene:energy-bars`);
+  if (bars && view.bars) bars.setv({data: view.bars}, quiet); // E/E0 beside each lane
   const marks = doc.get_model_by_name(`${system}:energy:clipped`);
   if (marks && (view.clipped.t.length || marks.get_length())) {
     marks.setv({data: view.clipped}, quiet);
