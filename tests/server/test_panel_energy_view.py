@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import read, sim_time, wait_until
+from conftest import LOADED_JS, read, sim_time, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -20,9 +20,22 @@ RANGE_JS = """(system) => {
 }"""
 
 
-def test_panel_energy_view_follows_the_bounded_methods_and_clips_the_runaway(new_page):
-    page = new_page(viewport=(1440, 900))
-    wait_until(lambda: sim_time(page, "spring") >= 10.0, timeout=120.0, what="10 s simulated")
+@pytest.fixture
+def page(browser, server):
+    """A session of its own, given time to load on a busy machine (the server builds each
+    session's document)."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    tab = context.new_page()
+    tab.errors = []
+    tab.on("pageerror", lambda error: tab.errors.append(str(error)))
+    tab.goto(server.url, timeout=180_000)
+    tab.wait_for_function(LOADED_JS, timeout=180_000)
+    yield tab
+    context.close()
+
+
+def test_panel_energy_view_follows_the_bounded_methods_and_clips_the_runaway(page):
+    wait_until(lambda: sim_time(page, "spring") >= 10.0, timeout=240.0, what="10 s simulated")
     low, high = page.evaluate(RANGE_JS, "spring")
     assert low == -high and high > 0
     band = [
@@ -34,6 +47,9 @@ def test_panel_energy_view_follows_the_bounded_methods_and_clips_the_runaway(new
     assert (max(band) - min(band)) / (high - low) <= 0.75
     assert max(band) < 0.8 * high and min(band) > 0.8 * low
     marks = read(page, "spring:energy:clipped", ["name", "text", "y"])
+    # each lane's energy bar: explicit Euler's a gain, printed with its sign
+    bars = read(page, "spring:scene:energy-bars", ["name", "text"])
+    assert dict(zip(bars["name"], bars["text"]))["euler"].startswith("+")
     clipped = dict(zip(marks["name"], marks["text"]))
     assert clipped["euler"].startswith("euler +") and clipped["euler"].endswith("↑")
     assert "symplectic-euler" not in clipped
