@@ -322,6 +322,15 @@ class Dashboard(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             css_classes=["il-lesson"],
         )
+        # the lesson again from t = 0, in its own view (as the static page's Replay)
+        self.lesson_replay = pn.widgets.Button(
+            name=f"↻ {self._text('lesson.replay')}",
+            description=self._text("lesson.replay.tip"),
+            visible=False,
+            width=110,
+            css_classes=["il-lesson-replay"],
+        )
+        self.lesson_replay.on_click(lambda _: self._lesson_changed())
         self._columns: dict = {}  # system -> its column in the layout
         self._layout = self._build_layout()
         self.param.watch(self._shown_changed, "shown")
@@ -494,6 +503,7 @@ class Dashboard(pn.viewable.Viewer):
             pn.pane.Bokeh(self.banner),
             self._lesson_menu(control),
             self.lesson_note,
+            self.lesson_replay,
             self.method_editor.banner,
             header,
             self.legend,
@@ -1151,7 +1161,7 @@ class Dashboard(pn.viewable.Viewer):
         settings (the rest back at their defaults, as its link on the static page does),
         and its note; no lesson: every system again, no note."""
         if not self.lesson:
-            self.lesson_note.visible = False
+            self.lesson_note.visible = self.lesson_replay.visible = False
             self.shown = list(self.systems)
             return
         scenario = get_scenario(self.lesson)
@@ -1187,7 +1197,7 @@ class Dashboard(pn.viewable.Viewer):
         title = self._text("lesson.note", title=self._text(f"lesson.{scenario.id}.title"))
         look_for = self._text(f"lesson.{scenario.id}.text")
         self.lesson_note.object = f"**{html.escape(title.strip())}** {html.escape(look_for)}"
-        self.lesson_note.visible = True
+        self.lesson_note.visible = self.lesson_replay.visible = True
 
     @param.depends("integrators", watch=True)
     def _integrators_changed(self):
