@@ -10,7 +10,7 @@ import { state, saveState } from "./urlstate.js";
 import { live, divergedText, setStatusText } from "./live.js";
 import { model, quietly } from "./models.js";
 import { showDt } from "./params.js";
-import { sampleSource } from "./plots.js";
+import { sampleSource, showEnergyView } from "./plots.js";
 import { methodHooks, userNames } from "./method.js";
 
 // -- applying what the worker sends ------------------------------------------------------
@@ -239,6 +239,7 @@ export function applyFrame(system, f) {
   }
   if (entry.fresh) entry.pending = {};
   entry.fresh = false;
+  showEnergyView(system, f.energy); // the y-range and clipped marks (views.energy)
   entry.frames += 1;
   entry.simTime = f.time;
   entry.realTimeFactor = f.rtf === undefined ? null : f.rtf;

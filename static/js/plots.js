@@ -62,26 +62,54 @@ function ensureStyleItems(system) {
   const legend = model(`${system}:energy:legend`);
   legend.items = [...legend.items, ...items];
 }
-// The energy error on the signed-log axis (its lines draw the error_log column, ticks one
-// decade apart, labelled ±10^k) or on a linear one, as figures.SystemFigures._refresh does.
-function setLogScale(system, log) {
+// The energy view's mode (views.energy.MODES): the breakdown, the log view (?log=1) or the
+// linear one (the default).
+export function energyMode() {
+  if (state.energy === "breakdown") return "breakdown";
+  return state.log ? "log" : "linear";
+}
+// The energy plot's axis in `mode` (views.energy_figures.axis_models), its lines on the
+// mode's column, and the y-range and clipped marks the worker's last frame said for it
+// (views.energy.EnergyView.view: the range is decided in Python, once for both front ends).
+function setEnergyAxis(system, mode) {
   const axis = model(`${system}:energy:yaxis`);
-  const isLog = axis.formatter instanceof Bokeh.Models.get("CustomJSTickFormatter");
-  if (isLog !== log) {
+  if (axis.tags[0] !== mode) {
     const ticker = newModel("BasicTicker",
-      log ? { min_interval: 1, desired_num_ticks: 6 } : {});
+      mode === "log" ? { min_interval: 1, desired_num_ticks: 6 } : {});
     axis.ticker = ticker;
-    axis.formatter = log
-      ? newModel("CustomJSTickFormatter", { code: data.energyAxis.tickCode })
+    const code = data.energyView.tickCodes[mode];
+    axis.formatter = code
+      ? newModel("CustomJSTickFormatter", { code })
       : newModel("BasicTickFormatter");
+    axis.tags = [mode];
     model(`${system}:energy:ygrid`).ticker = ticker;
   }
-  const column = data.energyAxis.columns[log ? "log" : "linear"];
+  const exact = model(`${system}:energy:exact-label`); // the zero line: the exact motion
+  if (exact.visible !== (mode === "linear")) exact.visible = mode === "linear";
+  const column = data.energyAxis.columns[mode === "log" ? "log" : "linear"];
   for (const name of [...INTEGRATORS, ...userMethod.known]) {
     const line = findModel(`${system}:line:error:${name}`);
     if (line && line.glyph.y.field !== column) line.glyph.y = { field: column };
   }
 }
+// A frame's energy view (frame.energy), or the last one again after the mode changed
+export function showEnergyView(system, view) {
+  if (!view) return;
+  energyViews[system] = view;
+  const mode = energyMode();
+  const [start, end] = view[mode];
+  const range = model(`${system}:energy:y`);
+  if (range.start !== start || range.end !== end) range.setv({ start, end });
+  if (view.bars) model(`${system}:scene:energy-bars`).data = view.bars; // E/E0 per lane
+  const marks = model(`${system}:energy:clipped`);
+  const wanted = mode === "linear" ? view.clipped : null;
+  const rows = wanted ? wanted.t.length : 0;
+  if (rows || marks.data.t.length) {
+    marks.data = wanted || Object.fromEntries(Object.keys(marks.data).map((c) => [c, []]));
+  }
+}
+// the last energy view of each system (status().energy, and a mode change redraws it)
+export const energyViews = {};
 
 // The rows of a scene source (a body or link each) whose integrator is not hidden, as
 // figures.lane_filter builds it: by their "integrator" column, so it holds for every frame.
@@ -98,7 +126,9 @@ export function applyView() {
   const breakdown = state.energy === "breakdown";
   const shown = new Set([...state.integrators, ...userNames()]
     .filter((n) => !state.hidden.includes(n)));
-  const kinds = (breakdown ? BREAKDOWN : ["error"]).concat(state.phase ? ["phase"] : []);
+  // the log view draws each integrator's largest error so far: solid a gain, dashed a loss
+  const kinds = (breakdown ? BREAKDOWN : ["error"]).concat(
+    energyMode() === "log" ? ["loss"] : [], state.phase ? ["phase"] : []);
   for (const system of SYSTEMS) {
     const section = document.querySelector(`.il-panel[data-system="${system}"]`);
     section.hidden = !state.systems.includes(system);
@@ -117,7 +147,7 @@ export function applyView() {
       if (item && item.label.value !== data.labels[name]) item.label = { value: data.labels[name] };
     }
     for (const name of [...INTEGRATORS, ...userMethod.known]) {
-      for (const kind of ["error", ...BREAKDOWN, "phase"]) {
+      for (const kind of ["error", "loss", ...BREAKDOWN, "phase"]) {
         const line = findModel(`${system}:line:${kind}:${name}`);
         if (line) line.visible = shown.has(name) && kinds.includes(kind);
       }
@@ -133,8 +163,9 @@ export function applyView() {
       const item = findModel(`${system}:legend-style:${kind}`);
       if (item) item.visible = breakdown;
     }
-    setLogScale(system, state.log && !breakdown);
-    model(`${system}:energy:yaxis`).axis_label = t(`energy.axis.${state.energy}`);
+    setEnergyAxis(system, energyMode());
+    showEnergyView(system, energyViews[system]);
+    model(`${system}:energy:yaxis`).axis_label = t(`energy.axis.${energyMode()}`);
     if (!state.embed) setHeights(system);
   }
   // the breakdown is in joules on a linear axis: "Log scale" does nothing there

@@ -89,6 +89,17 @@ function note() {
   box.appendChild(title);
   const text = document.createElement("span");
   box.appendChild(text);
+  // Replay: the lesson's view again, every system from t = 0 (its claims hold early on)
+  const replay = document.createElement("button");
+  replay.type = "button";
+  replay.className = "il-lesson-replay";
+  replay.addEventListener("click", () => {
+    const lesson = data.lessons.find((l) => l.id === state.lesson);
+    if (lesson && document.documentElement.dataset.drawn === "1") {
+      applyQuery(lessonHref(lesson), false);
+    }
+  });
+  box.appendChild(replay);
   const close = document.createElement("button");
   close.type = "button";
   close.className = "il-lesson-close";
@@ -176,7 +187,10 @@ function localizeLessons() {
   const text = box.querySelector("span");
   text.replaceChildren();
   appendText(text, t(`lesson.${lesson.id}.text`));
-  const close = box.querySelector("button");
+  const replay = box.querySelector(".il-lesson-replay");
+  replay.textContent = `↻ ${t("lesson.replay")}`;
+  replay.title = t("lesson.replay.tip");
+  const close = box.querySelector(".il-lesson-close");
   close.title = t("lesson.close");
   close.setAttribute("aria-label", t("lesson.close.label"));
 }

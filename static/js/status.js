@@ -5,7 +5,7 @@ import { COLUMNS } from "./data.js";
 import { linkFor, state } from "./urlstate.js";
 import { live } from "./live.js";
 import { model } from "./models.js";
-import { sampleSource } from "./plots.js";
+import { sampleSource, energyMode, energyViews } from "./plots.js";
 import { frameHooks } from "./frames.js";
 import { userMethod, userNames } from "./method.js";
 import { bakeStatus } from "./baked.js";
@@ -31,6 +31,7 @@ export function status() {
       dt: entry.layout ? entry.layout.dt : null, // the running simulation's step (s)
       integrators, stopped: entry.stopped,
       error: entry.alerts.length ? entry.alerts.join(" ") : null,
+      energy: energyStatus(system),
     };
   }
   const ready = live.ready && state.systems.every((s) => live.systems[s].frames > 0);
@@ -41,6 +42,20 @@ export function status() {
            boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems,
            allDrawn: everyPartDrawn(), // the parts out of sight too (documents.js)
            method: methodStatus(), ...bakeStatus() };
+}
+
+// the energy view (views.energy): its mode, the y-range drawn (the plot's units: a relative
+// error on the linear view, log10 of one on the log view, joules in the breakdown) and the
+// methods clipped at its edge, with the latest value each
+function energyStatus(system) {
+  const view = energyViews[system];
+  const mode = energyMode();
+  const range = model(`${system}:energy:y`);
+  const clipped = view && mode === "linear"
+    ? view.clipped.text.map((text, i) => ({ name: view.clipped.name[i], text, y: view.clipped.y[i] }))
+    : [];
+  return { mode, yRange: [range.start, range.end], clipped,
+           followed: view ? view.followed : null };
 }
 
 // the user's own method (static/js/editor.js): what runs, what the core said, when

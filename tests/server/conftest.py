@@ -168,7 +168,18 @@ def requests_elsewhere(urls, port: int) -> list:
 
 
 # -- reading and driving the page -------------------------------------------------------------
-SAMPLE_COLS = ("t", "q", "v", "kinetic", "potential", "dissipated", "total", "error", "error_log")
+SAMPLE_COLS = (
+    "t",
+    "q",
+    "v",
+    "kinetic",
+    "potential",
+    "dissipated",
+    "total",
+    "error",
+    "log_gain",
+    "log_loss",
+)
 READ_JS = """([name, cols]) => {
     const model = Bokeh.documents[0].get_model_by_name(name);
     const out = {};

@@ -14,7 +14,7 @@ import pytest
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, Runner, get_system
 from integrator_lab.site.build import PYODIDE_FILES
-from integrator_lab.views import live, scene
+from integrator_lab.views import energy, energy_figures, live, scene
 from integrator_lab.views.figures import Controls, DashboardConfig, build_dashboard, line_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -216,7 +216,7 @@ def test_sample_columns_match_the_runner_batch():
     assert list(cols["t"]) == pytest.approx(
         [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]
     )
-    assert cols["error"][0] == 0.0 and cols["error_log"][0] == 0.0
+    assert cols["error"][0] == 0.0 and cols["log_gain"][0] == math.log10(energy.LOG_FLOOR)
     expected = (cols["total"][-1] - runner.energy0) / runner.energy0
     assert cols["error"][-1] == pytest.approx(expected)
 
@@ -240,12 +240,12 @@ def test_sample_columns_sign_the_energy_error_gain_up_loss_down(name):
     for n in range(1, 4):
         exact = (factor if name == "euler" else 1.0 / factor) ** n - 1.0
         assert cols["error"][n] == pytest.approx(exact, rel=1e-9)
-        # the plotted value has the sign of E - E0 and sits log10|error| - log10(floor)
-        # decades from 0
-        assert math.copysign(1.0, cols["error_log"][n]) == math.copysign(1.0, exact)
-        assert abs(cols["error_log"][n]) == pytest.approx(
-            math.log10(abs(exact)) - math.log10(scene.ERROR_FLOOR), rel=1e-9
-        )
+        # the log view: log10 of the largest |error| so far (here the last: it grows),
+        # on the solid line for a gain, on the dashed one for a loss
+        drawn, other = ("log_gain", "log_loss") if name == "euler" else ("log_loss", "log_gain")
+        assert cols[drawn][n] == pytest.approx(math.log10(abs(exact)), rel=1e-9)
+        if n > 1:  # the first loss is on both (the line changes style there, unbroken)
+            assert math.isnan(cols[other][n])
     assert (cols["error"][1] > 0) == (name == "euler")
 
 
@@ -265,11 +265,14 @@ def test_energy_plot_switches_axis_and_greys_log_scale_in_the_breakdown():
     models = build_dashboard(DashboardConfig(integrators=("euler", "rk4"), energy_mode="error"))
     panel = models.panels["spring"]
     line = panel.lines[("error", "euler")]
-    assert line.glyph.y == "error_log"  # log scale on: the signed-log column
-    assert type(panel.energy_fig.yaxis[0].formatter).__name__ == "CustomJSTickFormatter"
+    # the default: the signed error itself on a linear axis, ticks in percent
+    assert line.glyph.y == "error"
+    assert panel.energy_fig.yaxis[0].formatter.code == energy_figures.PERCENT_TICK_CODE
+    panel.set_view(log_scale=True)
+    assert line.glyph.y == "log_gain"  # the log view: its own columns
+    assert panel.lines[("loss", "euler")].visible
+    assert panel.energy_fig.yaxis[0].formatter.code == energy_figures.LOG_TICK_CODE
     panel.set_view(log_scale=False)
-    assert line.glyph.y == "error"  # linear: the signed error itself
-    assert type(panel.energy_fig.yaxis[0].formatter).__name__ == "BasicTickFormatter"
     panel.set_view(energy_mode="breakdown")
     # each integrator's total (K + P + dissipated) is drawn with its parts
     assert panel.lines[("total", "euler")].visible and panel.lines[("total", "rk4")].visible
@@ -415,11 +418,22 @@ def test_an_exact_solution_that_raises_hides_only_that_ghost():
     frame = spring.scene.frame([spring.system.initial_state()[0]] * 2, spring.runner.time)
     assert all(math.isnan(x) for x in frame["ghost_bodies"]["x"])
     assert len(frame["ghost_bodies"]["x"]) == len(spring.scene.ghost_bodies["w"]) == 2
-    assert all(
-        math.isfinite(x)
-        for f in frames
-        for x in f["spring"]["data"][-len(scene.SAMPLE_COLUMNS) * _sample_count(f["spring"]) :]
-    )
+    for f in frames:
+        data = f["spring"]["data"][-len(scene.SAMPLE_COLUMNS) * _sample_count(f["spring"]) :]
+        at = 0
+        for _, n in f["spring"]["lanes"]:
+            cols = {}
+            for c in scene.SAMPLE_COLUMNS:
+                cols[c] = data[at : at + n]
+                at += n
+            for c, values in cols.items():
+                if c not in ("log_gain", "log_loss"):
+                    assert all(math.isfinite(x) for x in values), c
+            # the log view's two lines: NaN in one where the other draws (views.energy)
+            assert all(
+                math.isfinite(g) or math.isfinite(lo)
+                for g, lo in zip(cols["log_gain"], cols["log_loss"])
+            )
     # Reset tries the exact solution again
     del spring.system.exact
     lab.reset()

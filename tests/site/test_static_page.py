@@ -316,7 +316,16 @@ def test_energy_plot_draws_a_gain_above_zero_and_a_loss_below(open_page):
     status = page.status()["systems"]["spring"]["integrators"]
     assert status["euler"]["energyError"] > 0
     assert status["implicit-euler"]["energyError"] < 0
-    for log in (True, False):  # the signed-log axis, then the linear one
+    # the log view: the largest error so far, a gain on the solid line, a loss on the
+    # dashed one (views.energy.running_log_columns), never decreasing
+    page.set_model("controls:log_scale", "active", True)
+    for name, solid in (("euler", True), ("implicit-euler", False)):
+        drawn = page.samples("spring", name)
+        line = drawn["log_gain" if solid else "log_loss"]
+        assert page.js(f"window.integratorLab.model('spring:line:loss:{name}').visible")
+        assert len(line) > 100 and all(math.isfinite(y) for y in line[2:]), name
+        assert all(b >= a for a, b in zip(line[2:], line[3:])), name
+    for log in (False,):  # the linear axis: the signed error itself
         page.set_model("controls:log_scale", "active", log)
         plotted = {name: page.js(PLOTTED_JS, ["spring", name]) for name in names}
         for name, sign in (("euler", 1.0), ("implicit-euler", -1.0)):
@@ -430,7 +439,7 @@ def test_invalid_and_hostile_query_values_are_reported_and_never_executed(open_p
     assert page.js("document.querySelectorAll('img, script:not([src]):not([type])').length") == 0
     state = page.js("window.integratorLab.state()")
     assert state["integrators"] == ["euler"]
-    assert state["speed"] == 1 and state["log"] is True
+    assert state["speed"] == 1 and state["log"] is False  # the default: the linear view
     assert state["params"]["pendulum"]["theta0"] == 1.0
     assert state["params"]["pendulum"]["model"] == "nonlinear"
     assert state["params"]["cradle"]["balls"] == 5 and state["params"]["cradle"]["lifted"] == 1

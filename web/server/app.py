@@ -150,10 +150,10 @@ class Dashboard(pn.viewable.Viewer):
         "kinetic, potential and dissipated energy",
     )
     log_scale = param.Boolean(
-        default=True,
+        default=False,
         label="Log scale",
-        doc="Energy error on a signed log axis (gains up, losses down, one decade a step); "
-        "unchecked, a linear axis",
+        doc="For experts: the largest energy error so far on a log axis (solid gain, dashed "
+        "loss); unchecked (the default), the signed error in percent on a linear axis",
     )
     show_exact = param.Boolean(
         default=True,
@@ -324,6 +324,15 @@ class Dashboard(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             css_classes=["il-lesson"],
         )
+        # the lesson again from t = 0, in its own view (as the static page's Replay)
+        self.lesson_replay = pn.widgets.Button(
+            name=f"↻ {self._text('lesson.replay')}",
+            description=self._text("lesson.replay.tip"),
+            visible=False,
+            width=110,
+            css_classes=["il-lesson-replay"],
+        )
+        self.lesson_replay.on_click(lambda _: self._lesson_changed())
         self._columns: dict = {}  # system -> its column in the layout
         self._layout = self._build_layout()
         for widget in self._layout.select(pn.widgets.Widget):  # every value a client sends
@@ -498,6 +507,7 @@ class Dashboard(pn.viewable.Viewer):
             pn.pane.Bokeh(self.banner),
             self._lesson_menu(control),
             self.lesson_note,
+            self.lesson_replay,
             self.method_editor.banner,
             header,
             self.legend,
@@ -930,6 +940,8 @@ class Dashboard(pn.viewable.Viewer):
                     "moved": name in self._moved or fresh,
                     "fresh": fresh,
                     "counts": run.scene.counts(),
+                    # the energy plot's y-range and clipped marks (views.energy)
+                    "energy": self.panels[name].energy_view_for_page(frame.get("energy")),
                 }
             )
             parts.append(np.frombuffer(frame["data"], dtype=np.float64))
@@ -1215,7 +1227,7 @@ class Dashboard(pn.viewable.Viewer):
         settings (the rest back at their defaults, as its link on the static page does),
         and its note; no lesson: every system again, no note."""
         if not self.lesson:
-            self.lesson_note.visible = False
+            self.lesson_note.visible = self.lesson_replay.visible = False
             self.shown = list(self.systems)
             return
         scenario = get_scenario(self.lesson)
@@ -1251,7 +1263,7 @@ class Dashboard(pn.viewable.Viewer):
         title = self._text("lesson.note", title=self._text(f"lesson.{scenario.id}.title"))
         look_for = self._text(f"lesson.{scenario.id}.text")
         self.lesson_note.object = f"**{html.escape(title.strip())}** {html.escape(look_for)}"
-        self.lesson_note.visible = True
+        self.lesson_note.visible = self.lesson_replay.visible = True
 
     @param.depends("integrators", watch=True)
     def _integrators_changed(self):

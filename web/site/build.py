@@ -61,7 +61,7 @@ from integrator_lab.site.snapshot import (
     make_snapshot,
     pyodide_version,
 )
-from integrator_lab.views import figures, i18n
+from integrator_lab.views import energy_figures, figures, i18n
 from integrator_lab.views.scenarios import page_lessons
 from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_about, integrator_label
 from integrator_lab.views.shared import page_constants
@@ -91,7 +91,7 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 #: the modules of integrator_lab.views that the worker imports (pure Python, no Bokeh)
-WORKER_MODULES = ("__init__.py", "shared.py", "scene.py", "live.py", "study.py")
+WORKER_MODULES = ("__init__.py", "shared.py", "scene.py", "energy.py", "live.py", "study.py")
 #: The page's Content-Security-Policy. A visitor's own method runs in the page's worker with
 #: the browser's APIs at hand (Pyodide's ``js`` module): the policy keeps its requests
 #: (fetch, XMLHttpRequest, WebSocket, EventSource, a cross-origin ``import()``) on this site,
@@ -281,6 +281,7 @@ def page_data(config: figures.DashboardConfig) -> dict:
             "default": i18n.DEFAULT_LANGUAGE,
         },
         # the energy plot's axes and breakdown lines (figures.SystemFigures._refresh)
+        "energyView": energy_figures.PAGE_DATA,
         "energyAxis": {
             "tickCode": figures.SIGNED_LOG_TICK_CODE,
             "columns": dict(figures.ERROR_COLUMNS),

@@ -59,8 +59,6 @@ from typing import Any
 from bokeh.layouts import column, row
 from bokeh.models import (
     AllIndices,
-    BasicTicker,
-    BasicTickFormatter,
     Button,
     Checkbox,
     CheckboxButtonGroup,
@@ -91,7 +89,7 @@ from bokeh.models import (
 from bokeh.plotting import figure
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, get_system
-from integrator_lab.views import i18n
+from integrator_lab.views import energy_figures, i18n
 from integrator_lab.views import scene as scenes
 from integrator_lab.views.scene import (
     ERROR_FLOOR_EXPONENT,
@@ -189,7 +187,7 @@ class DashboardConfig:
     playing: bool = True
     show_exact: bool = True
     energy_mode: str = "error"
-    log_scale: bool = True
+    log_scale: bool = False  # the linear energy view is the default (views.energy)
     show_phase: bool = False
     #: integrators toggled off in the legend: they run, but are not drawn
     hidden: Sequence[str] = ()
@@ -425,6 +423,8 @@ DT_DOUBLE_TITLE = "Double the time step (×2)"
 #: over the parts of the others.
 LINE_STYLES = {
     "error": {"x": "t", "y": "error", "line_width": 2.0},
+    # the log view's second line: the largest error so far while it was a loss, dashed
+    "loss": {"x": "t", "y": "log_loss", "line_width": 2.0, "line_dash": "dashed"},
     "total": {"x": "t", "y": "total", "line_width": 2.6, "line_dash": "solid"},
     "kinetic": {
         "x": "t",
@@ -458,7 +458,7 @@ BREAKDOWN_LABELS = {
     "dissipated": "dissipated",
 }
 #: the error line's y column: on the signed-log axis (scene.signed_log), on the linear axis
-ERROR_COLUMNS = {"log": "error_log", "linear": "error"}
+ERROR_COLUMNS = {"log": "log_gain", "linear": "error"}
 #: y-axis labels of the energy plot
 ENERGY_AXIS_LABELS = {
     "error": "ΔE/E₀: ↑ gain, ↓ loss",
@@ -622,6 +622,8 @@ class SystemFigures:
             name=n("scene:edge-arrows-renderer"),
         )
         fig.add_tools(HoverTool(renderers=[bodies], tooltips=[("", "@about")]))
+        #: each lane's energy bar, E/E0 (views.energy_figures.add_energy_bars)
+        self.energy_bars = energy_figures.add_energy_bars(fig, n)
         #: the renderers with a row per integrator's body or link (:meth:`set_hidden`)
         self.lane_renderers = [links, bodies, diverged_links, diverged_bodies, arrows]
         # "diverged at t = ..." (the status source, filled by the page or the server) is
@@ -684,20 +686,18 @@ class SystemFigures:
             toolbar_location="right",
             x_axis_label="t (s)",
             x_range=DataRange1d(range_padding=0.0, only_visible=True, name=n("energy:x")),
-            y_range=DataRange1d(only_visible=True, name=n("energy:y")),
+            y_range=energy_figures.energy_range(n("energy:y")),
         )
         self.energy_fig.yaxis[0].name = n("energy:yaxis")
         self.energy_fig.xaxis[0].name = n("energy:xaxis")
         self.energy_fig.ygrid[0].name = n("energy:ygrid")
         # the axes the energy plot switches between (see _refresh)
-        self._axes = {
-            "signed-log": (
-                BasicTicker(min_interval=1.0, desired_num_ticks=6),
-                CustomJSTickFormatter(code=SIGNED_LOG_TICK_CODE),
-            ),
-            "linear": (BasicTicker(), BasicTickFormatter()),
-        }
+        self._axes = {m: energy_figures.axis_models(m) for m in ("log", "linear", "breakdown")}
         self._axis = None
+        #: the methods clipped at the energy plot's edge (views.energy_figures)
+        self.clipped = energy_figures.add_energy_view(self.energy_fig, n)
+        #: the last energy view a frame carried (views.energy.EnergyView.view)
+        self.energy_view: dict | None = None
         # no error: the line a gain rises from and a loss sinks from
         self.energy_fig.add_layout(
             Span(
@@ -920,6 +920,8 @@ class SystemFigures:
 
     def _kinds_on_view(self):
         kinds = ["error"] if self.energy_mode == "error" else list(BREAKDOWN_KINDS)
+        if self._log_on():
+            kinds.append("loss")  # the log view: gains solid, losses dashed
         return kinds + (["phase"] if self.show_phase else [])
 
     def _refresh(self):
@@ -943,7 +945,7 @@ class SystemFigures:
             item.visible = self.energy_mode == "breakdown"
         fig = self.energy_fig
         log = self._log_on()
-        axis = "signed-log" if log else "linear"
+        axis = self.energy_view_mode()
         if self._axis != axis:
             self._axis = axis
             ticker, formatter = self._axes[axis]
@@ -953,10 +955,39 @@ class SystemFigures:
         for (kind, _), renderer in self.lines.items():
             if kind == "error" and renderer.glyph.y != column:
                 renderer.glyph.y = column
-        fig.yaxis[0].axis_label = ENERGY_AXIS_LABELS[self.energy_mode]
+        fig.yaxis[0].axis_label = energy_figures.AXIS_LABELS[axis]
+        for label in fig.select({"name": self._n("energy:exact-label")}):
+            label.visible = axis == "linear"  # the zero line: the exact motion's books
+        self.show_energy_view()
         fig.height = ENERGY_HEIGHT + (
             BREAKDOWN_EXTRA_HEIGHT if self.energy_mode == "breakdown" else 0
         )
+
+    def energy_view_for_page(self, view: dict | None = None) -> dict | None:
+        """What the page applies of energy view ``view`` (or the last one) in the mode on
+        view: the y-range and the clipped marks (none but in the linear view); sets them on
+        the models too, so that a mode changed while paused shows at once."""
+        if view is not None:
+            self.energy_view = view
+        if self.energy_view is None:
+            return None
+        out = energy_figures.view_for_mode(self.energy_view, self.energy_view_mode())
+        return out
+
+    def show_energy_view(self) -> None:
+        """The last energy view in the mode on view, set on the models (a mode change)."""
+        out = self.energy_view_for_page()
+        if out is not None:
+            fig = self.energy_fig
+            fig.y_range.start, fig.y_range.end = out["range"]
+            self.clipped.data = out["clipped"]
+
+    def energy_view_mode(self) -> str:
+        """The energy view's mode (views.energy.MODES): the breakdown, the log view or the
+        linear one."""
+        if self.energy_mode == "breakdown":
+            return "breakdown"
+        return "log" if self.log_scale else "linear"
 
     def _log_on(self):
         """The error plot on the signed-log axis (the breakdown is always linear)."""

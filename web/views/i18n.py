@@ -121,12 +121,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "control.energy.breakdown": {"en": "Energy breakdown", "ja": "エネルギーの内訳"},
     "control.log": {"en": "Log scale", "ja": "対数目盛"},
     "control.log.tip": {
-        "en": "The energy error on a signed log axis: a gain of 10^k as far above 0 as a loss "
-        "of 10^k is below it. Unchecked: a linear axis. The energy breakdown (in joules, on a "
-        "linear axis) does not use it.",
-        "ja": "エネルギー誤差を符号付き対数軸で描きます：10^k の増加は 0 の上に、10^k の減少は"
-        "同じ距離だけ 0 の下に。チェックを外すと線形軸。エネルギーの内訳（ジュール、線形軸）"
-        "には使いません。",
+        "en": "For experts: the largest energy error so far, |ΔE/E₀|, on a log axis (solid "
+        "while it was a gain, dashed while a loss): a bounded method levels off, a drifting one "
+        "climbs. Unchecked: the signed error in percent on a linear axis. The energy breakdown "
+        "(in joules, on a linear axis) does not use it.",
+        "ja": "上級者向け：これまでの最大エネルギー誤差 |ΔE/E₀| を対数軸で描きます（増加なら"
+        "実線、減少なら破線）：有界な方法は平らに、ドリフトする方法は上がり続けます。チェックを"
+        "外すと符号付き誤差（%）を線形軸で。エネルギーの内訳（ジュール、線形軸）には使いません。",
     },
     "control.phase": {"en": "Phase space", "ja": "位相空間"},
     "control.copy": {"en": "Copy link", "ja": "リンクをコピー"},
@@ -137,7 +138,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # -- the plots
     "axis.time": {"en": "t (s)", "ja": "時刻 t (s)"},
-    "energy.axis.error": {"en": "ΔE/E₀: ↑ gain, ↓ loss", "ja": "ΔE/E₀：↑ 増加、↓ 減少"},
+    "energy.axis.linear": {"en": "ΔE/E₀ (%): ↑ gain, ↓ loss", "ja": "ΔE/E₀ (%)：↑ 増加、↓ 減少"},
+    "energy.axis.log": {
+        "en": "max |ΔE/E₀| (%), dashed: loss",
+        "ja": "最大 |ΔE/E₀| (%)、破線：減少",
+    },
     "energy.axis.breakdown": {"en": "energy (J)", "ja": "エネルギー (J)"},
     "energy.total": {"en": "total K+P+dissipated", "ja": "合計 K+P+散逸"},
     "energy.kinetic": {"en": "kinetic", "ja": "運動エネルギー"},
@@ -310,6 +315,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "lesson.note": {"en": "Lesson: {title}. ", "ja": "レッスン：{title}。"},
     "lesson.look_for": {"en": "What to look for", "ja": "見どころ"},
     "lesson.close": {"en": "Close this note", "ja": "このメモを閉じる"},
+    "lesson.replay": {"en": "Replay", "ja": "もう一度"},
+    "lesson.replay.tip": {
+        "en": "Start this lesson again from t = 0, in its own view",
+        "ja": "このレッスンを t = 0 から、その表示でもう一度",
+    },
+    "energy.exact.zero": {"en": "0 = exact", "ja": "0 = 厳密"},
     "lesson.close.label": {"en": "Close the lesson's note", "ja": "レッスンのメモを閉じる"},
     # -- dragging a body past its parameter's range (static/js/drag.js, the Panel dashboard)
     "drag.clamped": {
@@ -937,6 +948,7 @@ def model_texts(systems) -> list[list]:
     for s in systems:
         rows += [
             [f"{s}:energy:xaxis", "axis_label", "axis.time"],
+            [f"{s}:energy:exact-label", "text", "energy.exact.zero"],
             [f"{s}:phase:xaxis", "axis_label", f"phase.x.{s}"],
             [f"{s}:phase:yaxis", "axis_label", f"phase.y.{s}"],
             [f"{s}:dt:slider", "title", "dt.slider"],

@@ -31,6 +31,7 @@ from integrator_lab.core.custom import (
     definition_problems,
     parse_definition,
 )
+from integrator_lab.views.energy import EnergyView, bar_layout
 from integrator_lab.views.scene import (
     Scene,
     color_of,
@@ -139,8 +140,19 @@ class SystemRun:
         self.failure = None  # what stopped this system (text), None while it runs
         self.scene.clear_exact_failure()
         self.wrap = wraps_angle(self.system)
+        #: the energy plot's axes and clipped marks (views.energy), fed every frame's samples
+        scene = self.scene
+        self.energy = EnergyView(
+            colors=self.colors(),
+            names=self.integrators,
+            bars=bar_layout(scene.boxes, scene.fixtures["ly"]),
+        )
         self.last_q: dict[str, float] = {}  # each lane's last phase-plot q sent
         self.changed = True
+
+    def colors(self) -> dict:
+        """Each lane's colour (the user's method has its own)."""
+        return {name: color_of(name) for name in self.integrators}
 
     def layout(self) -> dict:
         """What the page needs when this run is (re)built: static scene, ranges, counts."""
@@ -255,6 +267,8 @@ class SystemRun:
             for c in cols:
                 data.extend(scene[role][c])
         batch = runner.take_batch(everything)
+        if everything:  # every sample kept, from the start: the view sees them again
+            self.energy.reset()
         lanes = []
         ndof = self.system.ndof
         for name, flat in batch["lanes"].items():
@@ -270,6 +284,8 @@ class SystemRun:
             )
             if len(cols["q"]):
                 self.last_q[name] = cols["q"][-1]
+            logs = self.energy.add(name, cols)  # the log view's maximum, carried over
+            cols["log_gain"], cols["log_loss"] = array("d", logs["gain"]), array("d", logs["loss"])
             lanes.append([name, len(cols["t"])])
             for c in SAMPLE_COLUMNS:
                 data.extend(cols[c])
@@ -283,6 +299,8 @@ class SystemRun:
             "data": data,
             "alerts": self.alerts(),
             "failed": False,
+            # the energy plot's y-range in each mode and the methods clipped at its edge
+            "energy": self.energy.view(),
         }
 
 

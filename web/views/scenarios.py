@@ -11,6 +11,7 @@ Standard library only, like :mod:`integrator_lab.views.shared`: no Bokeh or Pane
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
@@ -24,14 +25,53 @@ ENERGY_MODES = ("error", "breakdown")
 
 
 @dataclass(frozen=True)
+class Claim:
+    """What a lesson's note says its energy plot shows, checked on the numbers the page plots
+    (:func:`claim_value`): on ``system``, ``integrator``'s signed relative energy error
+    (``kind="error"``: its value at time ``t``, a gain above zero), or the largest size of it
+    so far (``kind="max"``: what the log view draws at ``t``), lies in ``[low, high]``; or
+    (``kind="diverged"``) the integrator is marked diverged before ``t``."""
+
+    system: str
+    integrator: str
+    t: float
+    low: float = -math.inf
+    high: float = math.inf
+    kind: str = "error"
+
+
+def claim_value(claim: Claim, t, error) -> float:
+    """What ``claim`` is about, from one integrator's plotted samples (``t`` and ``error``
+    columns, in time order): the error at the last sample at or before ``claim.t`` (``kind``
+    "error"), or the largest finite ``|error|`` up to there ("max"); NaN without a sample."""
+    value = math.nan
+    largest = math.nan
+    for time, e in zip(t, error):
+        if time > claim.t + 1e-9:
+            break
+        value = e
+        if math.isfinite(e) and not abs(e) <= largest:
+            largest = abs(e)
+    return largest if claim.kind == "max" else value
+
+
+def claim_holds(claim: Claim, value: float) -> bool:
+    """Whether ``value`` (:func:`claim_value`) is what the note says."""
+    return math.isfinite(value) and claim.low <= value <= claim.high
+
+
+@dataclass(frozen=True)
 class Scenario:
     """One lesson: ``id`` (the page's ``lesson=`` value), a short ``title``, the view as a
-    URL ``query`` and ``look_for``, two sentences of what to look for there."""
+    URL ``query`` (the axis, systems, integrators, speed that show its point), ``look_for``,
+    two sentences of what to look for there in the words of what is drawn, and the
+    ``claims`` those sentences make about the energy plot (:class:`Claim`)."""
 
     id: str
     title: str
     query: str
     look_for: str
+    claims: tuple[Claim, ...] = ()
 
     def link_query(self) -> str:
         """The query of the page that shows this lesson: its view and its note."""
@@ -47,20 +87,41 @@ SCENARIOS: tuple[Scenario, ...] = (
         "euler-blows-up",
         "Explicit Euler blows up",
         "systems=spring,cradle&integrators=euler,symplectic-euler&spring.damping=0&spring.dt=0.05",
-        "Explicit Euler adds energy at every step: its energy error climbs above zero and its "
-        "spring block swings wider and wider until, after about 6 s, it is marked diverged. "
-        "On the cradle the same happens within a few seconds, while symplectic Euler, at the "
-        "same steps, keeps both going.",
+        "Explicit Euler adds energy at every step: its energy error climbs above zero and "
+        "leaves the plot at the top, where its label says how far it went (over +100 % after "
+        "1 s on the spring); its block swings wider and wider until, after about 6 s, it is "
+        "marked diverged. On the cradle the same happens within a few seconds, while "
+        "symplectic Euler, at the same steps, keeps both going: its error stays a band about "
+        "zero (within ±15 % on the spring).",
+        (
+            Claim("spring", "euler", 1.0, low=1.0),
+            Claim("spring", "euler", 7.5, kind="diverged"),
+            Claim("spring", "symplectic-euler", 5.0, 0.0, 0.15, kind="max"),
+            Claim("cradle", "euler", 6.0, kind="diverged"),
+            Claim("cradle", "symplectic-euler", 5.0, 0.0, 0.15, kind="max"),
+        ),
     ),
     Scenario(
         "symplectic-bounded",
         "Symplectic Euler keeps energy bounded",
-        "systems=pendulum,spring&integrators=symplectic-euler,rk4&speed=4"
+        "systems=pendulum,spring&integrators=symplectic-euler,rk4&speed=4&log=1"
         "&pendulum.dt=0.1&spring.damping=0&spring.dt=0.1",
-        "At a coarse 0.1 s step symplectic Euler's energy error swings to both sides of zero "
-        "but its swings never grow, however long the run (here at 4× speed). RK4 is far more "
-        "accurate at first, yet its error sinks a little further below zero every second "
-        "and never comes back.",
+        "This log view draws each method's largest energy error so far (solid while a gain, "
+        "dashed while a loss). At a coarse 0.1 s step symplectic Euler's error swings to both "
+        "sides of zero, up to about 17 % on the pendulum and 24 % on the spring, but the "
+        "swings never grow: its line is flat, however long the run (here at 4× speed). RK4 "
+        "starts a hundred times lower, yet its dashed line climbs every second: its error "
+        "sinks further below zero and never comes back (on the pendulum −0.05 % at 5 s, "
+        "−0.09 % at 10 s).",
+        (
+            Claim("pendulum", "symplectic-euler", 5.0, 0.15, 0.19, kind="max"),
+            Claim("pendulum", "symplectic-euler", 20.0, 0.15, 0.19, kind="max"),
+            Claim("spring", "symplectic-euler", 5.0, 0.22, 0.26, kind="max"),
+            Claim("spring", "symplectic-euler", 20.0, 0.22, 0.26, kind="max"),
+            Claim("pendulum", "rk4", 5.0, -0.0006, -0.0004),
+            Claim("pendulum", "rk4", 10.0, -0.0011, -0.0008),
+            Claim("spring", "rk4", 10.0, high=-0.002),
+        ),
     ),
     Scenario(
         "rk4-loses",
@@ -68,8 +129,15 @@ SCENARIOS: tuple[Scenario, ...] = (
         "systems=spring&integrators=rk4,velocity-verlet&spring.damping=0&spring.dt=0.25",
         "The classic case of Glenn Fiedler's “Integration Basics”: an undamped spring "
         "(k = 15 N/m, m = 1 kg) at dt = 0.25 s. RK4, fourth order, loses about 1 % of the "
-        "energy every step, so its error sinks steadily and its block's swings shrink, while "
-        "velocity Verlet's error dips and comes back to zero every half period, with no drift.",
+        "energy every step, so its error sinks steadily, a slope down (a third of the energy "
+        "gone after 10 s), and its block's swings shrink, while velocity Verlet's error dips "
+        "(to about −23 %) and comes back to zero every half period, with no drift.",
+        (
+            Claim("spring", "rk4", 5.0, -0.2, -0.15),
+            Claim("spring", "rk4", 10.0, -0.38, -0.3),
+            Claim("spring", "velocity-verlet", 5.0, 0.2, 0.25, kind="max"),
+            Claim("spring", "velocity-verlet", 10.0, 0.2, 0.25, kind="max"),
+        ),
     ),
     Scenario(
         "implicit-damps",
@@ -77,9 +145,16 @@ SCENARIOS: tuple[Scenario, ...] = (
         "systems=pendulum,spring&integrators=implicit-euler,implicit-midpoint"
         "&pendulum.dt=0.05&spring.damping=0&spring.dt=0.05",
         "Nothing here is damped, yet implicit Euler's pendulum and spring come to rest: its "
-        "energy error sinks towards −100 %, energy destroyed by the method alone (numerical "
-        "dissipation). Implicit midpoint, implicit too but symplectic, keeps the energy: its "
-        "error stays near zero (below 10⁻³ on the pendulum, rounding on the spring).",
+        "energy error slopes down towards −100 % (below −98 % after 10 s), energy destroyed "
+        "by the method alone (numerical dissipation). Implicit midpoint, implicit too but "
+        "symplectic, keeps the energy: its error stays on the zero line (within 0.05 % on the "
+        "pendulum, rounding on the spring).",
+        (
+            Claim("pendulum", "implicit-euler", 10.0, -1.0, -0.98),
+            Claim("spring", "implicit-euler", 10.0, -1.0, -0.98),
+            Claim("pendulum", "implicit-midpoint", 10.0, 0.0, 0.0005, kind="max"),
+            Claim("spring", "implicit-midpoint", 10.0, 0.0, 1e-12, kind="max"),
+        ),
     ),
     Scenario(
         "stiff-cradle",
@@ -90,18 +165,31 @@ SCENARIOS: tuple[Scenario, ...] = (
         "the recommended step drops from 1 ms to 0.05 ms; at the old 1 ms step every "
         "integrator's contact blows up within the first second and is marked diverged. Set "
         "dt to the recommended 5e-05 s and the same cradle runs fine.",
+        (
+            Claim("cradle", "symplectic-euler", 1.0, kind="diverged"),
+            Claim("cradle", "velocity-verlet", 1.0, kind="diverged"),
+            Claim("cradle", "rk4", 1.0, kind="diverged"),
+        ),
     ),
     Scenario(
         "damping-per-step",
         "Damping per step (game-engine drag)",
-        "systems=spring&integrators=symplectic-euler,rk4&spring.damping=2&spring.dt=0.1",
+        "systems=spring&integrators=symplectic-euler,rk4&speed=0.5&spring.damping=2&spring.dt=0.1",
         "Symplectic Euler, the game engines' integrator, shrinks the spring's phase-space area "
         "by the factor 1 − b·dt/m at every step, as Unity's linear drag multiplies the velocity "
         "by 1 − k·dt: at dt = 0.1 s its block comes to rest sooner than the dashed exact "
-        "ghost, with half the exact energy left after 3 s, while RK4 follows the ghost. "
+        "ghost (half the exact energy left after 3 s), while RK4 follows the ghost. The "
+        "energy plot keeps the books: kinetic + potential + the damping work each method "
+        "integrates, against E₀. The exact motion's books stay on the zero line, labelled "
+        "“exact”; RK4's stay on it (within 0.1 %), symplectic Euler's sit above it, about "
+        "+4 % after 3 s: it books more damping work than the energy its motion lost. "
         "Game-engine drag has the same flaw (the drag system is not "
         "on this page: `integrator-lab run drag --set model=unity --dt 0.1 --duration 30`): "
         "its terminal velocity F/(m k)·(1 − k·dt) is 19 m/s at dt = 0.1 s instead of 20 m/s.",
+        (
+            Claim("spring", "symplectic-euler", 3.0, 0.03, 0.06),
+            Claim("spring", "rk4", 3.0, -0.001, 0.001),
+        ),
     ),
 )
 
@@ -179,9 +267,27 @@ def parse_query(query: str) -> dict:
     return out
 
 
+def _json_claim(claim: Claim) -> dict:
+    """A claim for JSON: an open bound (infinite) is None."""
+    return {
+        k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+        for k, v in dataclasses.asdict(claim).items()
+    }
+
+
 def page_lessons() -> list[dict]:
     """The lessons as the static page's data (``lessons`` in its build-time JSON)."""
-    return [{"id": s.id, "title": s.title, "query": s.query, "text": s.look_for} for s in SCENARIOS]
+    return [
+        {
+            "id": s.id,
+            "title": s.title,
+            "query": s.query,
+            "text": s.look_for,
+            # what the note claims the energy plot shows (tests check it on the page)
+            "claims": [_json_claim(c) for c in s.claims],
+        }
+        for s in SCENARIOS
+    ]
 
 
 def link(scenario: Scenario, site: str = "") -> str:
@@ -191,6 +297,9 @@ def link(scenario: Scenario, site: str = "") -> str:
 
 __all__ = [
     "SCENARIOS",
+    "Claim",
+    "claim_holds",
+    "claim_value",
     "Scenario",
     "get_scenario",
     "link",

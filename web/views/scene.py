@@ -21,6 +21,7 @@ import math
 from array import array
 
 from integrator_lab.core import INTEGRATORS
+from integrator_lab.views.energy import log_value, running_log_columns
 from integrator_lab.views.shared import (  # noqa: F401 - SAMPLE_COLUMNS re-exported
     BODY_COLUMNS,
     GHOST_BODY_COLUMNS,
@@ -507,7 +508,9 @@ def sample_columns(
     ``q`` and ``v`` are the first coordinate and its velocity (for the phase plot); ``error``
     is the signed relative energy error ``(total - energy0) / scale`` (positive: energy
     gained, negative: lost; ``total`` includes the work dissipated, so the exact motion has
-    0), ``error_log`` the same on the signed-log axis (:func:`signed_log`).
+    0), ``log_gain`` / ``log_loss`` the log view's columns
+    (:func:`integrator_lab.views.energy.running_log_columns`, from this batch alone: the
+    worker's :class:`~integrator_lab.views.energy.EnergyView` carries the maximum over).
 
     With ``wrap`` (an angle), ``q`` is wrapped into (-pi, pi], and where it jumps by more
     than pi from the sample before (``previous``, the last ``q`` of the batch before, for
@@ -517,13 +520,12 @@ def sample_columns(
     out = {c: array("d") for c in SAMPLE_COLUMNS}
     t_col, q_col, v_col = out["t"], out["q"], out["v"]
     k_col, p_col, d_col = out["kinetic"], out["potential"], out["dissipated"]
-    total_col, err_col, log_col = out["total"], out["error"], out["error_log"]
+    total_col, err_col = out["total"], out["error"]
     base = 1 + 2 * ndof
     for row in range(0, len(flat), stride):
         q = flat[row + 1]
         total = flat[row + base + 3]
         error = (total - energy0) / scale
-        error_log = signed_log(error)
         copies = 1
         if wrap:
             q = wrap_angle(q)
@@ -539,7 +541,8 @@ def sample_columns(
             d_col.append(flat[row + base + 2])
             total_col.append(total)
             err_col.append(error)
-            log_col.append(error_log)
+    gain, loss, _ = running_log_columns(err_col)
+    out["log_gain"], out["log_loss"] = array("d", gain), array("d", loss)
     return out
 
 
@@ -556,7 +559,8 @@ def initial_sample(system) -> dict:
         "dissipated": dissipated,
         "total": total,
         "error": 0.0,
-        "error_log": 0.0,
+        "log_gain": log_value(0.0),
+        "log_loss": _NAN,
     }
 
 

@@ -25,7 +25,9 @@ DT_DIGITS = 3
 ROLLOVER = 3000
 
 #: columns streamed to the energy and phase plots, one row per sample
-#: (``error``: the signed relative energy error; ``error_log``: the same on the signed-log axis)
+#: (``error``: the signed relative energy error; ``log_gain`` / ``log_loss``: the log view's
+#: log10 of its largest size so far, in the first while that was a gain, in the second while a
+#: loss, NaN in the other: views.energy.running_log_columns)
 SAMPLE_COLUMNS = (
     "t",
     "q",
@@ -35,7 +37,8 @@ SAMPLE_COLUMNS = (
     "dissipated",
     "total",
     "error",
-    "error_log",
+    "log_gain",
+    "log_loss",
 )
 #: columns of a scene that change every frame: a body's centre ``x, y`` while its integrator
 #: runs, ``fx, fy`` once it diverged (drawn greyed where it stopped), and ``ax, ay, angle``,

@@ -50,6 +50,22 @@ export default function applyFrames({echo, rollover, layout, integrators}, carri
       if (s.fresh) source.setv({data}, quiet);
       else if (count) source.stream(data, rollover, quiet);
     }
+    showEnergyView(doc, s.name, s.energy, quiet);
   }
   if (meta.ack) echo.tags = [meta.seq];
+}
+
+// The energy plot's y-range and the marks of the methods clipped at its edge, as the
+// server's views.energy decided them for the mode on view (SystemFigures.energy_view_for_page)
+function showEnergyView(doc, system, view, quiet) {
+  if (!view) return;
+  const range = doc.get_model_by_name(`${system}:energy:y`);
+  const [start, end] = view.range;
+  if (range && (range.start !== start || range.end !== end)) range.setv({start, end}, quiet);
+  const bars = doc.get_model_by_name(`${system}:scene:energy-bars`);
+  if (bars && view.bars) bars.setv({data: view.bars}, quiet); // E/E0 beside each lane
+  const marks = doc.get_model_by_name(`${system}:energy:clipped`);
+  if (marks && (view.clipped.t.length || marks.get_length())) {
+    marks.setv({data: view.clipped}, quiet);
+  }
 }

@@ -1,0 +1,163 @@
+"""The energy view's range rule (views.energy), as pure functions and on the core's numbers.
+
+What fixes the expectations: the rule's own contract (symmetric, robust to one outlier, a
+floor, hysteresis) and the physics of the default systems: symplectic Euler's energy error
+stays bounded (it conserves a modified energy), explicit Euler's grows on every oscillator
+(|1 + h(−γ ± iω)| > 1 at these steps), so in the default view the first draws a band with
+room around it and the second leaves the plot above zero with its label."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from integrator_lab.core import DEFAULT_INTEGRATORS
+from integrator_lab.views import energy
+from integrator_lab.views.live import Live
+from integrator_lab.views.shared import FRAME_SCENE, SAMPLE_COLUMNS
+
+
+def test_nice_values_are_the_smallest_step_at_or_above():
+    for value in (1e-9, 3.3e-7, 0.0123, 0.2, 1.0, 4.99, 7.6, 123.0):
+        nice = energy.nice_above(value)
+        assert nice >= value
+        mantissa = nice / 10.0 ** math.floor(math.log10(nice) + 1e-12)
+        assert any(math.isclose(mantissa, step) for step in energy.NICE)
+        # the step before is below the value: it is the smallest one
+        assert nice / value < max(b / a for a, b in zip(energy.NICE, energy.NICE[1:])) + 1e-9
+    assert energy.nice_above(0.02) == pytest.approx(0.02)
+
+
+def test_range_follows_the_largest_error_with_a_margin_when_none_runs_away():
+    half = energy.half_range([0.01, 0.02, 0.004])
+    assert half >= energy.MARGIN * 0.02
+    assert half == energy.nice_above(energy.MARGIN * 0.02)
+
+
+def test_one_runaway_method_does_not_squash_the_others():
+    # explicit Euler at +330 %, symplectic Euler's band at 2 %
+    half = energy.half_range([3.3, 0.02, 1e-4])
+    assert energy.MARGIN * 0.02 <= half < 0.1
+    assert energy.followed_error([3.3, 0.02, 1e-4]) == 0.02
+    # two runaways: the second largest sets the range (one outlier only)
+    assert energy.followed_error([3.3, 0.6, 0.02]) == 0.6
+    # comparable errors: no outlier
+    assert energy.followed_error([0.03, 0.02]) == 0.03
+
+
+def test_a_loss_or_a_bounded_swing_never_runs_away():
+    # implicit Euler loses nearly all the energy, implicit midpoint keeps it: the axis holds
+    # the loss (at most E0 can be lost: a steady slope, not an explosion)
+    assert energy.followed_error([(0.0, 0.99), (4e-4, 2e-4)]) == 0.99
+    # symplectic Euler at a coarse step swings +17 %, RK4 drifts -0.2 %: a bounded swing
+    # is followed, not clipped (it is no runaway, however far beyond RK4)
+    assert energy.followed_error([(0.17, 0.08), (0.0, 0.002)]) == 0.17
+    # explicit Euler's gain of +330 % is one
+    assert energy.followed_error([(3.3, 0.0), (0.03, 0.029)]) == 0.03
+
+
+def test_floor_keeps_rounding_noise_from_filling_the_plot():
+    assert energy.half_range([1e-14, 3e-15]) == energy.nice_above(energy.FLOOR)
+    assert energy.half_range([]) == energy.nice_above(energy.FLOOR)
+    # diverged (infinite, NaN) sizes are left out
+    assert energy.half_range([math.inf, math.nan, 0.01]) == energy.nice_above(0.015)
+
+
+def test_hysteresis_keeps_the_range_until_it_is_outgrown_or_far_too_wide():
+    first = energy.half_range([0.01])
+    # a little less or a little more (within the range): unchanged
+    assert energy.half_range([0.009], first) == first
+    assert energy.half_range([first / energy.MARGIN], first) == first
+    # outgrown: grows at once, to hold the new error with its margin
+    grown = energy.half_range([first], first)
+    assert grown >= energy.MARGIN * first
+    # far inside (needs less than SHRINK of it): shrinks
+    assert energy.half_range([0.001], first) < first
+
+
+def test_clipped_marks_say_who_went_where_and_how_far():
+    marks = energy.clipped_marks(
+        {"euler": (10.0, 3.3), "rk4": (10.0, -1e-7), "implicit-euler": (10.0, -0.9)}, 0.05
+    )
+    assert [m["name"] for m in marks] == ["euler", "implicit-euler"]
+    assert marks[0]["text"] == "euler +330 % ↑" and marks[0]["y"] == 0.05
+    assert marks[1]["text"] == "implicit-euler −90 % ↓" and marks[1]["y"] == -0.05
+    cols = energy.marks_columns(marks, {"euler": "#d55e00"})
+    assert cols["color"][0] == "#d55e00" and cols["marker"] == ["triangle", "inverted_triangle"]
+    assert set(cols) == set(energy.MARK_COLUMNS)
+
+
+def test_percent_text_always_prints_the_sign():
+    assert energy.percent_text(3.3) == "+330 %"
+    assert energy.percent_text(-0.0052) == "−0.52 %"
+    assert energy.percent_text(123.4).startswith("+1.2e+04")
+    assert energy.percent_text(math.inf) == "+∞ %"
+
+
+def test_log_view_draws_the_running_maximum_with_its_sign():
+    errors = [0.0, 1e-3, -2e-3, 1e-3, -1e-3, 5e-3]
+    gain, loss, state = energy.running_log_columns(errors)
+    drawn = [g if g == g else lo for g, lo in zip(gain, loss)]
+    # never decreasing: a bounded error levels off instead of crossing ten decades
+    assert all(b >= a for a, b in zip(drawn, drawn[1:]))
+    assert drawn[-1] == pytest.approx(math.log10(5e-3))
+    assert loss[3] == pytest.approx(math.log10(2e-3)) and gain[3] != gain[3]  # dashed: a loss
+    assert state == {"size": 5e-3, "sign": 1}
+    # where the sign of the maximum changes, both lines hold the sample: no gap
+    assert gain[2] == loss[2]
+
+
+def _run(system, seconds, integrators=DEFAULT_INTEGRATORS):
+    """What the page's worker computes after ``seconds`` of ``system``: every sample's
+    columns per lane and the energy view (as the frames carry it)."""
+    live = Live()
+    live.configure(system, {}, None, list(integrators))
+    run = live.runs[system]
+    run.runner.advance(int(round(seconds / run.dt)))
+    frame = run.frame(True)
+    data = frame["data"]
+    counts = run.scene.counts()
+    at = sum(counts[role] * len(cols) for role, cols in FRAME_SCENE)
+    lanes = {}
+    for name, n in frame["lanes"]:
+        lanes[name] = {}
+        for c in SAMPLE_COLUMNS:
+            lanes[name][c] = list(data[at : at + n])
+            at += n
+    return lanes, frame["energy"]
+
+
+@pytest.mark.parametrize("system", ["pendulum", "cradle", "spring"])
+def test_default_view_draws_a_band_for_symplectic_euler_and_clips_explicit_euler(system):
+    lanes, view = _run(system, 10.0)
+    low, high = view["linear"]
+    assert low == -high  # symmetric about zero
+    band = [e for e in lanes["symplectic-euler"]["error"] if math.isfinite(e)]
+    # a band with room around it: at most 3/4 of the height, clear of the top and bottom tenth
+    assert (max(band) - min(band)) / (high - low) <= 0.75
+    assert max(band) < 0.8 * high and min(band) > 0.8 * low
+    # explicit Euler gained energy and left the plot at its top, labelled
+    euler = lanes["euler"]["error"]
+    last = [e for e in euler if math.isfinite(e)][-1]
+    assert last > high
+    clipped = dict(zip(view["clipped"]["name"], view["clipped"]["text"]))
+    assert clipped["euler"].startswith("euler +") and clipped["euler"].endswith("↑")
+    assert "symplectic-euler" not in clipped
+
+
+def test_energy_bars_show_e_over_e0_with_the_sign_printed_and_its_own_colour():
+    layout = energy.bar_layout([(0.0, 1.0, -1.0, 0.0), (1.0, 2.0, -1.0, 0.0)], [0.1, 0.1])
+    assert layout["x0"][0] < layout["xm"][0] < layout["x1"][0] <= 1.0  # within its lane
+    cols = energy.bars_columns(
+        layout,
+        ["euler", "implicit-euler", "rk4"],
+        {"euler": (1.0, 3.3), "implicit-euler": (1.0, -0.5)},
+    )
+    # two lanes laid out: two bars; E/E0 = 4.3 fills the track (0 to 2 E0), 0.5 a quarter
+    assert cols["name"] == ["euler", "implicit-euler"]
+    assert cols["xe"][0] == cols["x1"][0]
+    assert cols["xe"][1] - cols["x0"][1] == pytest.approx((cols["x1"][1] - cols["x0"][1]) / 4)
+    assert cols["text"] == ["+330 %", "−50.00 %"]
+    assert cols["fill"] == [energy.BAR_GAIN, energy.BAR_LOSS]
+    assert energy.bar_text(-1e-7) == "0.00 %" and energy.bar_text(0.0052) == "+0.52 %"

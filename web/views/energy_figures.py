@@ -1,0 +1,180 @@
+"""The energy plot's Bokeh parts that :mod:`integrator_lab.views.energy` decides: its y-range
+(a ``Range1d`` the frames set), the axis formats of its modes, and the marks of the methods
+clipped at its edge. Both front ends build their energy plot through
+:class:`integrator_lab.views.figures.SystemFigures`, which calls :func:`add_energy_view`.
+"""
+
+from __future__ import annotations
+
+from bokeh.models import (
+    BasicTicker,
+    BasicTickFormatter,
+    ColumnDataSource,
+    CustomJSTickFormatter,
+    Label,
+    Range1d,
+)
+
+from integrator_lab.views import i18n
+from integrator_lab.views.energy import BAR_COLUMNS, LOG_FLOOR, MARK_COLUMNS, MODES, EnergyView
+
+#: the linear view's ticks: the relative error in percent, signed ("+1.5", "−0.5", "0")
+PERCENT_TICK_CODE = """
+const pct = Number((tick * 100).toPrecision(6));
+if (pct === 0) return "0";
+return (pct > 0 ? "+" : "\u2212") + String(Math.abs(pct));
+"""
+#: the log view's ticks: y is log10 of the relative error, shown as a percentage (10^k %)
+LOG_TICK_CODE = """
+const k = Math.round(tick) + 2;
+const digits = "⁻⁰¹²³⁴⁵⁶⁷⁸⁹";
+const power = [...String(k)].map((c) => digits["-0123456789".indexOf(c)]).join("");
+return k === 0 ? "1" : k === 1 ? "10" : k === 2 ? "100" : "10" + power;
+"""
+#: y-axis labels of the energy plot, by view mode
+AXIS_LABELS = {mode: i18n.text(f"energy.axis.{mode}", "en") for mode in MODES}
+#: the page's build-time data of the energy view (web/site/build.py embeds it)
+PAGE_DATA = {
+    "tickCodes": {"linear": PERCENT_TICK_CODE, "log": LOG_TICK_CODE},
+    "axisLabels": AXIS_LABELS,
+    "logFloor": LOG_FLOOR,
+}
+
+
+def axis_models(mode: str) -> tuple:
+    """A fresh (ticker, formatter) pair for the energy plot's y axis in ``mode``."""
+    if mode == "log":
+        return (
+            BasicTicker(min_interval=1.0, desired_num_ticks=6),
+            CustomJSTickFormatter(code=LOG_TICK_CODE),
+        )
+    if mode == "linear":
+        return BasicTicker(), CustomJSTickFormatter(code=PERCENT_TICK_CODE)
+    return BasicTicker(), BasicTickFormatter()
+
+
+def energy_range(name: str) -> Range1d:
+    """The energy plot's y-range: set by every frame (``frame["energy"]``), so it starts as
+    a fresh view says."""
+    low, high = EnergyView().view()["linear"]
+    return Range1d(low, high, name=name)
+
+
+def add_energy_view(fig, n) -> ColumnDataSource:
+    """The clipped methods' marks on energy figure ``fig`` (``n`` names models: ``n("x")`` is
+    ``"<system>:x"``): an arrow at the edge and a label in the method's colour saying how far
+    it went; returns their source (``energy:clipped``, columns
+    :data:`~integrator_lab.views.energy.MARK_COLUMNS`)."""
+    source = ColumnDataSource({c: [] for c in MARK_COLUMNS}, name=n("energy:clipped"))
+    fig.scatter(
+        "t",
+        "y",
+        source=source,
+        marker={"field": "marker"},
+        size=11,
+        fill_color="color",
+        line_color="white",
+        name=n("energy:clipped-arrows"),
+    )
+    fig.text(
+        "label_t",
+        "y",
+        text="text",
+        source=source,
+        text_color="color",
+        text_align="right",
+        text_baseline={"field": "baseline"},
+        x_offset=-10,
+        y_offset={"field": "offset"},
+        text_font_size="12px",
+        text_font_style="bold",
+        background_fill_color="white",
+        background_fill_alpha=0.8,
+        name=n("energy:clipped-labels"),
+    )
+    # the zero line is where the exact motion's books stay (its error is 0): said on it
+    fig.add_layout(
+        Label(
+            x=4,
+            y=0.0,
+            x_units="screen",
+            y_offset=2,
+            text=i18n.text("energy.exact.zero", "en"),
+            text_font_size="10px",
+            text_color="#333333",
+            background_fill_color="white",
+            background_fill_alpha=0.7,
+            name=n("energy:exact-label"),
+        )
+    )
+    return source
+
+
+def add_energy_bars(fig, n) -> ColumnDataSource:
+    """Beside each lane of scene figure ``fig``, a small bar of its integrator's energy,
+    E/E₀ (:func:`integrator_lab.views.energy.bars_columns`): a grey track from 0 to 2 E₀ with
+    a tick at 100 %, filled in the gain or the loss colour, and the signed percentage on it;
+    returns the source (``scene:energy-bars``) every frame sets."""
+    source = ColumnDataSource({c: [] for c in BAR_COLUMNS}, name=n("scene:energy-bars"))
+    fig.quad(
+        left="x0",
+        right="x1",
+        bottom="y0",
+        top="y1",
+        source=source,
+        fill_color="#f2f2f2",
+        line_color="#b0b0b0",
+        name=n("scene:energy-bar-tracks"),
+    )
+    fig.quad(
+        left="x0",
+        right="xe",
+        bottom="y0",
+        top="y1",
+        source=source,
+        fill_color="fill",
+        fill_alpha=0.75,
+        line_color=None,
+        name=n("scene:energy-bar-fills"),
+    )
+    # the 100 % tick: E = E0
+    fig.segment(
+        x0="xm",
+        y0="y0",
+        x1="xm",
+        y1="y1",
+        source=source,
+        line_color="#222222",
+        line_width=2,
+        name=n("scene:energy-bar-ticks"),
+    )
+    # the signed percentage under the bar, at its right end
+    fig.text(
+        "x1",
+        "y0",
+        text="text",
+        source=source,
+        text_align="right",
+        text_baseline="top",
+        y_offset=2,
+        text_font_size="10px",
+        text_font_style="bold",
+        text_color="fill",
+        background_fill_color="white",
+        background_fill_alpha=0.8,
+        name=n("scene:energy-bar-texts"),
+    )
+    return source
+
+
+def view_for_mode(view: dict, mode: str) -> dict:
+    """Of an energy view (:meth:`EnergyView.view`), what a plot in ``mode`` shows: its
+    y-range and the clipped marks (only the linear view clips)."""
+    empty = {c: [] for c in MARK_COLUMNS}
+    return {
+        "mode": mode,
+        "range": list(view[mode]),
+        "clipped": view["clipped"] if mode == "linear" else empty,
+        "bars": view.get("bars"),
+        "followed": view["followed"],
+    }
