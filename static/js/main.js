@@ -28,6 +28,7 @@ import { showLessons } from "./scenarios.js";
 import { initEditor } from "./editor.js";
 import { enableDrag } from "./drag.js";
 import { drawDocument, drawRest } from "./documents.js";
+import { initLayout } from "./layout.js";
 
 publishApi();
 showLessons();
@@ -97,6 +98,7 @@ Promise.all(embeds).then(() => {
   showLegend();
   showOpenLink();
   sizePlots();
+  initLayout(); // the first screen: scenes and energy plots sized to the window
   releaseTouch();
   helpOnTap();
   wireWidgets();

@@ -7,6 +7,7 @@ import { findModel, model, newModel } from "./models.js";
 import { state } from "./urlstate.js";
 import { userMethod, userNames } from "./method.js";
 import { showHeld } from "./documents.js";
+import { fit, firstEnergyHeight } from "./layout.js";
 
 // -- view options (display only, no simulation change) ---------------------------------
 // Lines are built on demand, like figures.PanelModels.line does in Python: only for the
@@ -181,6 +182,7 @@ export function applyView() {
     }
   }
   if (state.embed && sizedFor !== null) fitEmbed(); // once drawn: e.g. the phase plot shown
+  if (!state.embed) fit(); // the first screen (once drawn): systems shown, breakdown's legend
 }
 
 // -- plot sizes --------------------------------------------------------------------------
@@ -216,16 +218,16 @@ function fitEmbed() {
   }
 }
 // The energy plot is taller in breakdown mode by what the kinds' legend takes from it.
+// Its height follows the first screen once drawn (layout.js); before, an estimate.
 function plotHeights() {
   const base = plotHeight(window.innerHeight);
   const { heights } = data.energyAxis;
-  return { energy: base + heights[state.energy] - heights.error, phase: base };
+  return { energy: firstEnergyHeight() + heights[state.energy] - heights.error, phase: base };
 }
-function setHeights(system) {
-  for (const [role, height] of Object.entries(plotHeights())) {
-    const fig = model(`${system}:${role}`);
-    if (fig.height !== height) fig.height = height;
-  }
+function setHeights(system) { // the phase plot's; the energy plot's: layout.js's fit()
+  const fig = model(`${system}:phase`);
+  const height = plotHeights().phase;
+  if (fig.height !== height) fig.height = height;
 }
 // Before BokehJS draws: the plots' heights set in the documents themselves, so that the first
 // layout is the final one (setting them on drawn figures lays every panel out again, which

@@ -10,6 +10,7 @@ import { frameHooks } from "./frames.js";
 import { userMethod, userNames } from "./method.js";
 import { bakeStatus } from "./baked.js";
 import { everyPartDrawn } from "./documents.js";
+import { layoutStatus } from "./layout.js";
 
 // -- public API --------------------------------------------------------------------------
 export function status() {
@@ -41,7 +42,9 @@ export function status() {
            framesDrawn: live.framesDrawn, restarts: live.restarts, workerTimings: live.workerTimings,
            boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems,
            allDrawn: everyPartDrawn(), // the parts out of sight too (documents.js)
-           method: methodStatus(), ...bakeStatus() };
+           method: methodStatus(), ...bakeStatus(),
+           // each shown system's scene and energy plotting area: [x, y, w, h] (layout.js)
+           layout: layoutStatus() };
 }
 
 // the energy view (views.energy): its mode, the y-range drawn (the plot's units: a relative

@@ -62,6 +62,7 @@ from integrator_lab.site.snapshot import (
     pyodide_version,
 )
 from integrator_lab.views import energy_figures, figures, i18n
+from integrator_lab.views import layout as first_screen
 from integrator_lab.views.scenarios import page_lessons
 from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_about, integrator_label
 from integrator_lab.views.shared import page_constants
@@ -263,6 +264,8 @@ def page_data(config: figures.DashboardConfig) -> dict:
             "params": {name: dict(config.system(name).params) for name in systems},
         },
         "energyModes": list(figures.ENERGY_MODES),
+        # how a panel's scene and energy view share the first screen (views.layout)
+        "firstScreen": first_screen.page_data(),
         "lessons": page_lessons(),  # the Lessons menu (views.scenarios)
         # the method editor's starting points (core.custom.TEMPLATES)
         "methodTemplates": TEMPLATES,

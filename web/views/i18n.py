@@ -189,6 +189,9 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "status.diverged": {"en": shared.DIVERGED_TEXT, "ja": "{name}: t = {at} s で発散"},
     # -- messages
+    # the phone's bar (static/js/layout.js): the systems as tabs, the other controls folded
+    "layout.tabs": {"en": "Systems: show one", "ja": "系：表示するもの"},
+    "layout.more": {"en": "Settings ▾", "ja": "設定 ▾"},
     "msg.choose_integrator": {
         "en": "Choose at least one integrator.",
         "ja": "積分法を 1 つ以上選んでください。",
