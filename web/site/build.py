@@ -61,6 +61,7 @@ from integrator_lab.site.snapshot import (
     make_snapshot,
     pyodide_version,
 )
+from integrator_lab.site.stdlib import FULL_STDLIB, TrimUnavailable, trimmed_pyodide_dir
 from integrator_lab.views import figures, i18n
 from integrator_lab.views.scenarios import page_lessons
 from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_about, integrator_label
@@ -91,7 +92,14 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 #: the modules of integrator_lab.views that the worker imports (pure Python, no Bokeh)
-WORKER_MODULES = ("__init__.py", "shared.py", "scene.py", "live.py", "study.py")
+WORKER_MODULES = (
+    "__init__.py",
+    "shared.py",
+    "scene.py",
+    "live.py",
+    "study.py",
+    "stdlib_guard.py",
+)
 #: hex digits of SHA-256 in the names of the large files (48 bits: no collision in practice)
 HASH_LENGTH = 12
 #: types the page needs right; module workers are refused without a JavaScript type
@@ -313,6 +321,7 @@ def build_site(
     snapshot: bool = True,
     hashed: bool = True,
     bake: bool = True,
+    trim: bool = True,
     log=None,
 ) -> Path:
     """Write the complete static site into ``out_dir`` and return its path.
@@ -322,7 +331,8 @@ def build_site(
     plainly, a few seconds slower, and this says so). With ``hashed``, the large files' names
     carry a content hash (the one-file build, which inlines them, goes without). With
     ``bake``, the default view's first seconds are computed and shipped (web/site/bake.py;
-    the one-file build leaves them out). ``log``
+    the one-file build leaves them out). With ``trim``, the page gets the standard library it
+    uses, not the whole one (web/site/stdlib.py; needs Node). ``log``
     (``print``-like) hears where Pyodide and its snapshot came from.
     """
     config = config or figures.DashboardConfig()
@@ -348,13 +358,24 @@ def build_site(
     for name in BOKEH_FILES:
         shutil.copyfile(bokeh_js / name, out / "bokeh" / name)
         bokeh_names[name] = _hash_name(out / "bokeh" / name) if hashed else name
-    pyodide_files = {name: (pyodide_dir / name).read_bytes() for name in PYODIDE_FILES}
+    archive_rel = ARCHIVE
+    pack_archive(out / ARCHIVE)
+    site_files: tuple[str, ...] = PYODIDE_FILES
+    if trim:
+        # the standard library the page uses, the whole one beside it (web/site/stdlib.py)
+        try:
+            pyodide_dir = trimmed_pyodide_dir(out / ARCHIVE, pyodide_dir, PYODIDE_FILES, BOOT_CODE)
+            site_files = (*PYODIDE_FILES, FULL_STDLIB)
+        except (TrimUnavailable, OSError, subprocess.SubprocessError) as exc:
+            print(
+                f"integrator-lab: note: the whole standard library goes with the page ({exc})",
+                file=sys.stderr,
+            )
+    pyodide_files = {name: (pyodide_dir / name).read_bytes() for name in site_files}
     pyodide_rel = f"pyodide/{_folder_digest(pyodide_files)}/" if hashed else "pyodide/"
     (out / pyodide_rel).mkdir(parents=True, exist_ok=True)
     for name, data in pyodide_files.items():
         (out / pyodide_rel / name).write_bytes(data)
-    archive_rel = ARCHIVE
-    pack_archive(out / ARCHIVE)
     editor_script = ""
     try:
         editor = bundle_path()
