@@ -10,6 +10,7 @@ import { frameHooks } from "./frames.js";
 import { userMethod, userNames } from "./method.js";
 import { bakeStatus } from "./baked.js";
 import { everyPartDrawn } from "./documents.js";
+import { progress } from "./progress.js";
 
 // -- public API --------------------------------------------------------------------------
 export function status() {
@@ -40,7 +41,7 @@ export function status() {
            framesDrawn: live.framesDrawn, restarts: live.restarts, workerTimings: live.workerTimings,
            boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems,
            allDrawn: everyPartDrawn(), // the parts out of sight too (documents.js)
-           method: methodStatus(), ...bakeStatus() };
+           method: methodStatus(), progress: { ...progress }, ...bakeStatus() };
 }
 
 // the user's own method (static/js/editor.js): what runs, what the core said, when

@@ -182,12 +182,15 @@ def boot_data(
     pyodide: str = "pyodide/",
     archive: str = ARCHIVE,
     baked: dict | None = None,
+    sizes: dict | None = None,
 ) -> dict:
     """What the worker needs first (static/start.js hands it over before BokehJS loads): the
     code a plain boot runs, the global that then holds the live loop, the build's Pyodide
     memory snapshot, which already holds it (:func:`snapshot.make_snapshot`), if any, and where
     Pyodide's files and the core's archive are (their names carry a content hash); and for the
-    page, the default view's baked frames (:func:`bake.write_baked`), if any."""
+    page, the default view's baked frames (:func:`bake.write_baked`), if any; and the sizes of
+    the files the worker downloads (``{file: [bytes, bytes a host that compresses sends]}``),
+    for the page's progress bar."""
     return {
         "code": BOOT_CODE,
         "global": LIVE_GLOBAL,
@@ -195,6 +198,7 @@ def boot_data(
         "pyodide": pyodide,
         "archive": archive,
         "baked": baked,
+        "sizes": sizes or {},
     }
 
 
@@ -409,6 +413,10 @@ def build_site(
         baked = write_baked(config, out / BAKED, out / archive_rel, pyodide_dir, log=log)
     if baked is not None and hashed:
         baked["url"] = f"py/{_hash_name(out / BAKED)}"
+    sizes = {name: download_sizes(data, name) for name, data in pyodide_files.items()}
+    sizes["core"] = download_sizes((out / archive_rel).read_bytes(), archive_rel)
+    if frozen is not None:
+        sizes["snapshot"] = download_sizes((out / frozen["url"]).read_bytes(), frozen["url"])
     template = static.joinpath("index.html").read_text(encoding="utf-8")
     if template.count(ENTRY_TAG) != 1:
         raise RuntimeError(f"static/index.html: expected one {ENTRY_TAG}")
@@ -420,7 +428,10 @@ def build_site(
     page = (
         template.replace("{{VERSION}}", __version__)
         .replace("{{PANELS}}", _panel_sections(config.systems))
-        .replace("{{BOOT}}", _script_json(boot_data(frozen, pyodide_rel, archive_rel, baked)))
+        .replace(
+            "{{BOOT}}",
+            _script_json(boot_data(frozen, pyodide_rel, archive_rel, baked, sizes)),
+        )
         .replace("{{EDITOR}}", editor_script)
         .replace("{{DATA}}", _script_json(page_data(config)))
     )
@@ -428,6 +439,14 @@ def build_site(
     # browsers ask for /favicon.ico on their own; answer rather than log a 404
     (out / "favicon.ico").write_bytes(favicon_png())
     return out
+
+
+def download_sizes(data: bytes, name: str) -> list[int]:
+    """``[bytes, bytes sent by a host that compresses]`` of a file (gzip, as :class:`SiteHandler`
+    does)."""
+    if Path(name).suffix not in COMPRESSIBLE:
+        return [len(data), len(data)]
+    return [len(data), len(gzip.compress(data, compresslevel=6, mtime=0))]
 
 
 def favicon_png(size: int = 32) -> bytes:
