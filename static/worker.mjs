@@ -35,6 +35,8 @@
 //                   {type: "baked", bytes | error}  the baked frames' file, as downloaded
 //                   {type: "ready", timings, boot: "snapshot" | "plain", fallback}
 //                   {type: "boot-error", file, detail, step}  Python could not start
+//                   {type: "fetched", urls}  after "ready": the files this worker fetched (the
+//                                          page's service worker keeps them: offline.js)
 //                   {type: "layout", layout, errors, refused} a system was (re)built or reset
 //                                                            (refused: views.live.refusal)
 //                   {type: "frame", systems: {name: {time, rtf, lanes, diverged, data}}}
@@ -91,6 +93,7 @@ const SLOW_TYPES = ["slow-2g", "2g", "3g"];
 // a user's method importing beyond the trimmed standard library finds the whole one here
 // (web/views/stdlib_guard.py reads it)
 const FULL_STDLIB_GLOBAL = "integratorLabFullStdlib";
+const CACHE = "integrator-lab"; // the service worker's cache (static/sw.js)
 
 /** Where the build put Pyodide and the core, from the boot config: their names carry a content
  * hash (so a host may cache them for ever), which only the build knows. */
@@ -300,6 +303,20 @@ function slowLink() {
   return null;
 }
 
+/** "snapshot" or "plain" when the service worker's cache (static/sw.js) holds what that boot
+ * needs, else null (nothing cached: the link decides). */
+async function cachedBoot(snapshot, files) {
+  try {
+    if (!self.caches || !(await caches.has(CACHE))) return null;
+    const cache = await caches.open(CACHE);
+    if (snapshot?.url && await cache.match(new URL(snapshot.url, siteURL).href)) return "snapshot";
+    if (await cache.match(new URL("pyodide.asm.wasm", files.pyodideURL).href)) return "plain";
+  } catch {
+    // no cache to read (a private window may refuse it): the link decides
+  }
+  return null;
+}
+
 /** Bytes per ms the link brought `name` (a download under way) over its first PROBE_MS. */
 async function probeRate(name) {
   const started = performance.now();
@@ -316,7 +333,7 @@ function fetchSnapshot(snapshot, rate) {
   if (!snapshot?.url) return none("this build has no snapshot");
   const slow = slowLink();
   if (slow) return none(slow);
-  const wait = snapshot.bytes / rate;
+  const wait = rate === Infinity ? 0 : snapshot.bytes / rate;
   if (!(wait <= SNAPSHOT_WORTH_MS)) {
     return none(`the link brings ${(rate * 8 / 1000).toFixed(1)} Mbit/s: the snapshot would ` +
       `take ${(wait / 1000).toFixed(1)} s`);
@@ -366,8 +383,14 @@ async function bootPython() {
   arriving.set("pyodide.asm.mjs", [0, 1, sizes["pyodide.asm.mjs"]?.[1] ?? 0]);
   postProgress(true);
   // no baked frames: the wasm's first bytes measure the link (unless it says it is slow)
-  if (!rate && config.snapshot?.url && !slowLink()) rate = await probeRate("pyodide.asm.wasm");
-  const frozen = fetchSnapshot(config.snapshot, rate);
+  const cached = await cachedBoot(config.snapshot, files);
+  if (cached === null && !rate && config.snapshot?.url && !slowLink()) {
+    rate = await probeRate("pyodide.asm.wasm");
+  }
+  // a visit after one that kept its files (static/sw.js) boots as that one did: from the cache
+  const frozen = cached === "plain" ? { use: false, bytes: Promise.resolve(
+    { reason: "the first visit booted without it, and the cache keeps what it used" }) }
+    : fetchSnapshot(config.snapshot, cached === "snapshot" ? Infinity : rate);
   postProgress(true);
   let loadPyodide, version;
   try {
@@ -656,6 +679,8 @@ boot().then(
     }
     last = performance.now();
     tick();
+    // what this visit downloaded, for the page's service worker (static/js/offline.js)
+    post({ type: "fetched", urls: performance.getEntriesByType("resource").map((e) => e.name) });
   },
   (error) => {
     live = null;

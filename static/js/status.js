@@ -11,6 +11,7 @@ import { userMethod, userNames } from "./method.js";
 import { bakeStatus } from "./baked.js";
 import { everyPartDrawn } from "./documents.js";
 import { progress } from "./progress.js";
+import { offline } from "./offline.js";
 
 // -- public API --------------------------------------------------------------------------
 export function status() {
@@ -41,7 +42,8 @@ export function status() {
            framesDrawn: live.framesDrawn, restarts: live.restarts, workerTimings: live.workerTimings,
            boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems,
            allDrawn: everyPartDrawn(), // the parts out of sight too (documents.js)
-           method: methodStatus(), progress: { ...progress }, ...bakeStatus() };
+           method: methodStatus(), progress: { ...progress },
+           offline: { ...offline }, ...bakeStatus() };
 }
 
 // the user's own method (static/js/editor.js): what runs, what the core said, when

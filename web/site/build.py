@@ -80,6 +80,10 @@ STATIC_MODULES = "js"
 #: a module's imports only once it has parsed it, and the three levels of ``static/js`` cost
 #: about a fifth of a second before the first draw (the files are in the site for reading)
 PAGE_MODULE = "static/page.js"
+#: the page's own files that index.html names by a hashed copy in a hashed build
+HASHED_STATIC = ("static/start.js", "static/style.css", "static/editor.css", PAGE_MODULE)
+#: the service worker, at the site's root (its scope is its folder): static/sw.js filled in
+SERVICE_WORKER = "sw.js"
 #: the page template's reference to its entry module, which becomes one to PAGE_MODULE
 ENTRY_TAG = '<script type="module" src="static/js/main.js"></script>'
 BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
@@ -425,20 +429,53 @@ def build_site(
         if template.count(f'"bokeh/{name}"') != 1:
             raise RuntimeError(f"static/index.html: expected one reference to bokeh/{name}")
         template = template.replace(f'"bokeh/{name}"', f'"bokeh/{hashed_name}"')
+    boot = boot_data(frozen, pyodide_rel, archive_rel, baked, sizes)
+    if hashed:
+        # the page's own files get a hashed copy too, which the page names: the service
+        # worker may then keep every file but index.html for as long as the build stands
+        for rel in HASHED_STATIC:
+            if template.count(f'"{rel}"') != 1:
+                raise RuntimeError(f"static/index.html: expected one reference to {rel}")
+            template = template.replace(f'"{rel}"', f'"{_hashed_copy(out / rel, out)}"')
+        boot["worker"] = _hashed_copy(out / "static" / "worker.mjs", out)
+        boot["serviceWorker"] = SERVICE_WORKER
     page = (
         template.replace("{{VERSION}}", __version__)
         .replace("{{PANELS}}", _panel_sections(config.systems))
-        .replace(
-            "{{BOOT}}",
-            _script_json(boot_data(frozen, pyodide_rel, archive_rel, baked, sizes)),
-        )
+        .replace("{{BOOT}}", _script_json(boot))
         .replace("{{EDITOR}}", editor_script)
         .replace("{{DATA}}", _script_json(page_data(config)))
     )
     (out / "index.html").write_text(page, encoding="utf-8")
     # browsers ask for /favicon.ico on their own; answer rather than log a 404
     (out / "favicon.ico").write_bytes(favicon_png())
+    (out / SERVICE_WORKER).unlink(missing_ok=True)
+    if hashed:
+        write_service_worker(out)
     return out
+
+
+def _hashed_copy(path: Path, root: Path) -> str:
+    """A copy of ``dir/name.ext`` as ``dir/name.HASH.ext``; its path relative to ``root``."""
+    stem, _, extension = path.name.partition(".")
+    copy = path.with_name(f"{stem}.{_digest(path.read_bytes())}.{extension}")
+    shutil.copyfile(path, copy)
+    return copy.relative_to(root).as_posix()
+
+
+def write_service_worker(out: Path) -> None:
+    """The site's service worker (static/sw.js), with the build's files: a second visit reads
+    nothing but index.html, an offline visit runs, a new build replaces the cache."""
+    files = sorted(
+        path.relative_to(out).as_posix()
+        for path in out.rglob("*")
+        if path.is_file() and path.name != SERVICE_WORKER
+    )
+    source = static_dir().joinpath("sw.js").read_text(encoding="utf-8")
+    marker = "/* {{FILES}} */ []"
+    if source.count(marker) != 1:
+        raise RuntimeError(f"static/sw.js: expected one {marker}")
+    (out / SERVICE_WORKER).write_text(source.replace(marker, json.dumps(files)), encoding="utf-8")
 
 
 def download_sizes(data: bytes, name: str) -> list[int]:
