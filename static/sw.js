@@ -4,12 +4,14 @@
 // which files the visit used ("keep"): those, and only those, are cached (the browser's HTTP
 // cache usually has them already, so keeping them costs no download). Then:
 //
-// - a file whose name carries a content hash (bokeh/bokeh.HASH.min.js, pyodide/HASH/...,
-//   py/NAME.HASH..., static/NAME.HASH.js) is read from the cache: it never changes;
-// - the page itself (index.html) and the files without a hash go to the network first, and
-//   come from the cache when there is none (offline);
+// - the page itself (index.html) goes to the network first, and comes from the cache when
+//   there is none (offline);
+// - every other file of the build is read from the cache once there: most names carry a
+//   content hash (bokeh/bokeh.HASH.min.js, pyodide/HASH/..., py/NAME.HASH...,
+//   static/NAME.HASH.js), so they never change;
 // - a new build is a new service worker (its list of files differs): once active it drops
-//   every cached file the new build does not have.
+//   every cached file the new build does not have, and those without a hash (the icon, the
+//   editor's bundle), which it may have changed.
 
 "use strict";
 
@@ -28,7 +30,8 @@ self.addEventListener("activate", (event) => {
     }
     const cache = await caches.open(CACHE);
     for (const request of await cache.keys()) {
-      if (request.url !== INDEX && !FILES.has(request.url.slice(scope.length))) {
+      const path = request.url.slice(scope.length);
+      if (request.url !== INDEX && !(FILES.has(path) && HASHED.test(path))) {
         await cache.delete(request);
       }
     }
@@ -80,8 +83,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const key = request.mode === "navigate" ? INDEX : keyOf(request.url);
   if (!key) return; // not this build's: the network, as without a service worker
-  event.respondWith(key !== INDEX && HASHED.test(key.slice(scope.length))
-    ? cacheFirst(request, key) : networkFirst(request, key));
+  event.respondWith(key === INDEX ? networkFirst(request, key) : cacheFirst(request, key));
 });
 
 async function cacheFirst(request, key) {

@@ -26,7 +26,8 @@ export function keepOffline(handlers) {
 async function keep(script, workerUrls) {
   await navigator.serviceWorker.register(script);
   const registration = await navigator.serviceWorker.ready;
-  const urls = [location.href, ...workerUrls,
+  // (the icon, which the browser fetched itself, is in no list)
+  const urls = [location.href, new URL("favicon.ico", location.href).href, ...workerUrls,
     ...performance.getEntriesByType("resource").map((entry) => entry.name)];
   const channel = new MessageChannel();
   const answered = new Promise((resolve) => { channel.port1.onmessage = (e) => resolve(e.data); });

@@ -16,6 +16,7 @@ keeps the whole library and says so.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -95,19 +96,12 @@ def trim_zip(full: bytes, keep: set[str]) -> bytes:
     for folder in list(folders):
         parts = folder.rstrip("/").split("/")
         folders.update("/".join(parts[:k]) + "/" for k in range(1, len(parts)))
-    buffer = tempfile.SpooledTemporaryFile()
-    with zipfile.ZipFile(_bytes_file(full)) as source, zipfile.ZipFile(buffer, "w") as dest:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(full)) as source, zipfile.ZipFile(buffer, "w") as dest:
         for info in source.infolist():
             if info.filename in keep or info.filename in folders:
                 dest.writestr(info, source.read(info), compress_type=zipfile.ZIP_DEFLATED)
-    buffer.seek(0)
-    return buffer.read()
-
-
-def _bytes_file(data: bytes):
-    import io
-
-    return io.BytesIO(data)
+    return buffer.getvalue()
 
 
 def trimmed_pyodide_dir(archive: Path, pyodide_dir: Path, files, boot_code: str) -> Path:
