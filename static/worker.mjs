@@ -84,7 +84,8 @@ const siteURL = new URL("../", import.meta.url);
 // CPU work on a laptop: 1-2 s)
 const SNAPSHOT_WORTH_MS = 1500;
 // how long the wasm's first bytes are watched to measure the link (when no baked frames are)
-const PROBE_MS = 400;
+const PROBE_MS = 300;
+const FIRST_BYTE_MS = 3000; // a link that brings no byte in this time is slow
 const PROGRESS_MS = 100; // progress is posted at most this often
 // navigator.connection's effective types too slow for the snapshot ("4g" is anything faster
 // than 1.6 Mbit/s; its downlink estimate is capped at 10 Mbit/s and, on 127.0.0.1, said
@@ -268,19 +269,24 @@ function postProgress(force = false) {
          loaded: Math.round(loaded), total: Math.round(total) });
 }
 
-/** `response` whose body counts into arriving[name] as it is read (a new Response with the
- * same status and headers: instantiateStreaming needs the wasm's type). */
+/** `response` with a body of its own, and its bytes counted into arriving[name] as they
+ * arrive: a copy of the stream is read at once (Pyodide reads the other when it is ready to
+ * compile, after the first draw, and the link's speed is measured meanwhile). The same status
+ * and headers: instantiateStreaming needs the wasm's type. */
 function counted(name, response) {
   if (!response.ok || !response.body) return response;
   const entry = arriving.get(name);
-  const counter = new TransformStream({
-    transform(chunk, controller) {
-      entry[0] += chunk.byteLength;
+  const [counting, passed] = response.body.tee();
+  (async () => {
+    const reader = counting.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      entry[0] += value.byteLength;
       postProgress();
-      controller.enqueue(chunk);
-    },
-  });
-  return new Response(response.body.pipeThrough(counter),
+    }
+  })().catch(() => {}); // a failed download is reported where its body is read
+  return new Response(passed,
     { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
@@ -317,11 +323,19 @@ async function cachedBoot(snapshot, files) {
   return null;
 }
 
-/** Bytes per ms the link brought `name` (a download under way) over its first PROBE_MS. */
+/** Bytes per ms the link brings `name` (a download under way), measured over PROBE_MS from
+ * its first byte (a server may take a while to start answering); 0 if no byte came within
+ * FIRST_BYTE_MS. */
 async function probeRate(name) {
+  const entry = arriving.get(name);
+  const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+  const asked = performance.now();
+  while (!entry[0] && performance.now() - asked < FIRST_BYTE_MS) await pause(10);
+  if (!entry[0]) return 0;
+  const [got0, size, sent] = entry;
   const started = performance.now();
-  await new Promise((resolve) => { setTimeout(resolve, PROBE_MS); });
-  const [got, size, sent] = arriving.get(name);
+  await pause(PROBE_MS);
+  const got = entry[0] - got0;
   return (size ? got / size * sent : got) / Math.max(performance.now() - started, 1);
 }
 
@@ -658,12 +672,76 @@ self.onmessage = (event) => {
     pending.push(event.data);
     return;
   }
+  // a method that imports beyond the trimmed standard library waits for the whole one, and
+  // what comes meanwhile waits behind it (pings are answered: the download is no hang)
+  if (event.data?.type !== "ping" && (wholeStdlib || needsWholeStdlib(event.data))) {
+    waitingForStdlib.push(event.data);
+    wholeStdlib ??= loadWholeStdlib().finally(() => {
+      wholeStdlib = null;
+      for (const message of waitingForStdlib.splice(0)) dispatch(message);
+    });
+    return;
+  }
+  dispatch(event.data);
+};
+
+function dispatch(message) {
   try {
-    handle(event.data);
+    handle(message);
   } catch (error) {
     post({ type: "error", text: pythonMessage(error) });
   }
-};
+}
+
+// -- the rest of the standard library, for a user's method (web/views/stdlib_guard.py) -----
+let wholeStdlib = null; // its download, while messages wait for it
+let wholeStdlibLoaded = false;
+const waitingForStdlib = [];
+
+function stdlibGuard(method, ...args) {
+  const guard = self.pyodide.pyimport("integrator_lab.views.stdlib_guard");
+  try {
+    return callOn(guard, method, ...args);
+  } finally {
+    guard.destroy();
+  }
+}
+
+/** Whether `message` runs a user's method that imports what the trimmed library lacks. */
+function needsWholeStdlib(message) {
+  const code = message?.type === "method" && message.definition?.kind === "python" &&
+    message.definition.code;
+  if (wholeStdlibLoaded || typeof code !== "string") return false;
+  try {
+    return stdlibGuard("missing", code).length > 0;
+  } catch {
+    return false; // the method's own run says what is wrong
+  }
+}
+
+/** Download the whole standard library and put it on Python's path (never throws: without
+ * it, the import itself says what is missing). */
+async function loadWholeStdlib() {
+  try {
+    const response = await realFetch.call(self, self[FULL_STDLIB_GLOBAL]);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    self.pyodide.FS.writeFile(stdlibGuardPath(), bytes);
+    stdlibGuard("add_whole_library");
+    wholeStdlibLoaded = true;
+  } catch (error) {
+    console.info(`Integrator Lab: the whole standard library did not download (${error})`);
+  }
+}
+
+function stdlibGuardPath() {
+  const guard = self.pyodide.pyimport("integrator_lab.views.stdlib_guard");
+  try {
+    return guard.FULL_PATH;
+  } finally {
+    guard.destroy();
+  }
+}
 
 boot().then(
   () => {

@@ -64,7 +64,8 @@ def visit(open_page, query="", profile=None, script=None):
         page.context.add_init_script(script)
     if profile:
         throttle(page, profile)
-    page.go()
+    # not until the load event: on a slow link that may come after Python is up
+    page.page.goto(page.site["url"] + query, wait_until="commit")
     return page
 
 

@@ -29,7 +29,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from integrator_lab.site.build import SiteHandler
+from integrator_lab.site.build import SiteHandler, warm_gzip
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,9 @@ def counting_server(site_dir, counter: _Counter) -> http.server.ThreadingHTTPSer
             self.wfile = _CountingWriter(self.wfile, counter)  # type: ignore[assignment]
 
     handler = functools.partial(Counting, directory=str(Path(site_dir).resolve()))
-    return http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    warm_gzip(site_dir)
+    return server
 
 
 def _throttle(context, page, profile: Profile) -> None:

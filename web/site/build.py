@@ -36,6 +36,7 @@ import json
 import shutil
 import subprocess
 import sys
+import threading
 import zipfile
 from pathlib import Path
 
@@ -564,7 +565,32 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 def make_server(out_dir, port=0, address="127.0.0.1") -> http.server.ThreadingHTTPServer:
     """A threaded HTTP server for ``out_dir`` (port 0: any free port); not yet serving."""
     handler = functools.partial(SiteHandler, directory=str(Path(out_dir).resolve()))
-    return http.server.ThreadingHTTPServer((address, port), handler)
+    server = http.server.ThreadingHTTPServer((address, port), handler)
+    warm_gzip(out_dir)
+    return server
+
+
+#: files this large are compressed ahead, as a static host stores them compressed: the wasm
+#: took seconds on a busy machine, and the page measures its link on its first bytes
+WARM_BYTES = 1_000_000
+
+
+def warm_gzip(out_dir) -> None:
+    """Compress the site's large compressible files in the background (see WARM_BYTES)."""
+    files = [
+        path
+        for path in Path(out_dir).rglob("*")
+        if path.suffix in COMPRESSIBLE and path.is_file() and path.stat().st_size > WARM_BYTES
+    ]
+
+    def warm() -> None:
+        for path in files:
+            try:
+                _gzip_once(path)
+            except OSError:
+                pass  # gone (a rebuild): compressed when asked, if ever
+
+    threading.Thread(target=warm, daemon=True).start()
 
 
 def serve(out_dir=DEFAULT_OUT, port=DEFAULT_PORT, address="127.0.0.1") -> None:

@@ -1,18 +1,17 @@
 """The page's worker runs on a trimmed standard library (web/site/stdlib.py): what the core and
 the worker use, and :data:`USER_MODULES`. A user's method that imports another module of the
-standard library gets it all the same: the first such import downloads the whole library
-(the site keeps it beside Pyodide) and unpacks what is missing; if that fails, the error says
-what the page's Python carries. Installed by the worker's boot code, in Pyodide only.
+standard library gets it all the same: the worker downloads the whole library (the site keeps
+it beside Pyodide) before it runs a method that imports such a module (:func:`missing`), and an
+import the worker did not foresee fetches it synchronously; if that fails, the error says what
+the page's Python carries. Installed by the worker's boot code, in Pyodide only.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.machinery
-import io
-import os
 import sys
-import zipfile
 
 #: modules a user's method may import on the page with no further download (those compiled
 #: into Pyodide cost nothing; the others are small); the build measures the files they need
@@ -59,6 +58,51 @@ def _download() -> bytes:
     return bytes(request.response.to_bytes())
 
 
+#: where the whole library goes once downloaded (a zip on sys.path, as Pyodide's own is)
+FULL_PATH = "/lib/python_stdlib_full.zip"
+
+
+def _wanted(top: str) -> bool:
+    """Whether ``top`` is a module of the standard library that may be in the whole one."""
+    return (
+        top in sys.stdlib_module_names
+        and top not in sys.builtin_module_names
+        and not top.startswith("_")
+    )
+
+
+def missing(code: str) -> list[str]:
+    """The standard library's modules that ``code`` imports and the trimmed library lacks
+    (the worker then downloads the whole one first, without blocking: static/worker.mjs)."""
+    if RestOfStdlib.tried:
+        return []
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []  # the core says what is wrong with it
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.partition(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.partition(".")[0])
+    return sorted(
+        name
+        for name in names
+        if _wanted(name)
+        and name not in sys.modules
+        and importlib.machinery.PathFinder.find_spec(name) is None
+    )
+
+
+def add_whole_library(path: str = FULL_PATH) -> None:
+    """The whole library's zip, written at ``path``, joins the import path."""
+    RestOfStdlib.tried = True
+    if path not in sys.path:
+        sys.path.append(path)
+    importlib.invalidate_caches()
+
+
 class RestOfStdlib:
     """A finder after all others: a module of the standard library not found in the trimmed
     one brings the whole library (once)."""
@@ -69,11 +113,7 @@ class RestOfStdlib:
     @classmethod
     def find_spec(cls, name, path=None, target=None):
         top = name.partition(".")[0]
-        if (
-            top not in sys.stdlib_module_names
-            or top in sys.builtin_module_names
-            or top.startswith("_")
-        ):
+        if not _wanted(top):
             return None
         if cls.failed is not None:
             raise ModuleNotFoundError(
@@ -84,18 +124,15 @@ class RestOfStdlib:
             )
         if cls.tried:
             return None
-        cls.tried = True
-        root = os.path.dirname(os.__file__)
         try:
             data = _download()
         except Exception as exc:
+            cls.tried = True
             cls.failed = str(exc)
             return cls.find_spec(name, path, target)
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            for info in archive.infolist():
-                if not os.path.exists(os.path.join(root, info.filename)):
-                    archive.extract(info, root)
-        importlib.invalidate_caches()
+        with open(FULL_PATH, "wb") as out:
+            out.write(data)
+        add_whole_library()
         return importlib.machinery.PathFinder.find_spec(name, path)
 
 
