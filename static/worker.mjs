@@ -30,10 +30,14 @@
 //                   {type: "ping", id}                        the page checks the worker
 //                                                             still answers (user code may
 //                                                             never return)
-//   worker -> page  {type: "progress", text, key, step} while booting (key: the catalog's),
+//   worker -> page  {type: "progress", text, key, step[, loaded, total]} while booting (key:
+//                                          the catalog's; loaded of total: bytes of Python's
+//                                          files, as a host that compresses sends them)
 //                   {type: "baked", bytes | error}  the baked frames' file, as downloaded
 //                   {type: "ready", timings, boot: "snapshot" | "plain", fallback}
 //                   {type: "boot-error", file, detail, step}  Python could not start
+//                   {type: "fetched", urls}  after "ready": the files this worker fetched (the
+//                                          page's service worker keeps them: offline.js)
 //                   {type: "layout", layout, errors, refused} a system was (re)built or reset
 //                                                            (refused: views.live.refusal)
 //                   {type: "frame", systems: {name: {time, rtf, lanes, diverged, data}}}
@@ -71,6 +75,13 @@
 // Pyodide's own files. The snapshot API is experimental, so every doubt means a plain boot (no
 // snapshot in the build, another Pyodide version, a failed download, corrupt bytes, a failed
 // load): worth an informational console line, never an error.
+//
+// The right boot for the link: the snapshot saves a second or two of CPU and costs 6 MB more
+// to download. Every download starts at once (Pyodide's own are fetched here, and handed to
+// Pyodide when it asks: its CPU work waits for the page's first draw, its bytes need not); the
+// snapshot is fetched only on a link that would bring it within SNAPSHOT_WORTH_MS, as measured
+// on the bytes that come first (the baked frames', else the wasm's first PROBE_MS), unless
+// navigator.connection already says the link is slow: a slow link never waits for it. Pyodide compiles its wasm as it arrives (WebAssembly.instantiateStreaming).
 //
 // Booting fails loudly: every file the boot fetches is watched, and the first one that does
 // not arrive is reported by name at once (Pyodide itself may wait forever for a .wasm whose
@@ -114,6 +125,21 @@ function answerPing(event) {
   if (watchPort) apply(portPost, watchPort, [{ type: "pong", id, slowest }]);
 }
 const siteURL = new URL("../", import.meta.url);
+// the snapshot is worth its download when it arrives within this time (a plain boot's extra
+// CPU work on a laptop: 1-2 s)
+const SNAPSHOT_WORTH_MS = 1500;
+// how long the wasm's first bytes are watched to measure the link (when no baked frames are)
+const PROBE_MS = 300;
+const FIRST_BYTE_MS = 3000; // a link that brings no byte in this time is slow
+const PROGRESS_MS = 100; // progress is posted at most this often
+// navigator.connection's effective types too slow for the snapshot ("4g" is anything faster
+// than 1.6 Mbit/s; its downlink estimate is capped at 10 Mbit/s and, on 127.0.0.1, said
+// 1.4: the first bytes decide)
+const SLOW_TYPES = ["slow-2g", "2g", "3g"];
+// a user's method importing beyond the trimmed standard library finds the whole one here
+// (web/views/stdlib_guard.py reads it)
+const FULL_STDLIB_GLOBAL = "integratorLabFullStdlib";
+const CACHE = "integrator-lab"; // the service worker's cache (static/sw.js)
 
 /** Where the build put Pyodide and the core, from the boot config: their names carry a content
  * hash (so a host may cache them for ever), which only the build knows. */
@@ -152,6 +178,8 @@ const pending = []; // messages received while booting
 let bake = null;
 let forwarded = -1; // the last baked frame computed here (-1: the runs are fresh)
 let holding = false; // the page plays baked frames: no tick until its "handoff"
+// the baked frames' download (fetchBaked), if asked for: the link's bytes per ms it measured
+let bakedDone = Promise.resolve(null);
 
 function post(message, transfer = []) {
   // after a failed download the page shows what failed; progress would cover it
@@ -194,11 +222,16 @@ function bootFailure(file, detail) {
 }
 
 const realFetch = self.fetch;
+// responses fetched ahead of Pyodide's asking (by absolute URL), each handed over once
+const prefetched = new Map();
 async function watchedFetch(resource, options) {
   const url = resource instanceof Request ? resource.url : String(resource);
+  const absolute = new URL(url, self.location.href).href;
   let response;
   try {
-    response = await realFetch.call(self, resource, options);
+    const early = prefetched.get(absolute);
+    prefetched.delete(absolute);
+    response = await (early ?? realFetch.call(self, resource, options));
   } catch (error) {
     bootFailure(siteFile(url), `the download failed: ${error?.message ?? error}`);
     throw error;
@@ -237,14 +270,19 @@ async function boot() {
  * a missing file is said by the page as information, not logged as the page's error. */
 async function fetchBaked(baked) {
   try {
+    const started = performance.now();
     const response = await realFetch.call(self, new URL(baked.url, siteURL));
     if (!response.ok) throw new Error(`${baked.url}: HTTP ${response.status}`);
+    const gzipped = new Uint8Array(await response.arrayBuffer());
+    const rate = gzipped.length / Math.max(performance.now() - started, 1);
     // inflated here: the page's thread is busy drawing the dashboard meanwhile, and a
     // stream there would wait for it at every chunk (the first baked frame came 0.1 s late)
-    const bytes = (await gunzipped(new Uint8Array(await response.arrayBuffer()))).buffer;
+    const bytes = (await gunzipped(gzipped)).buffer;
     self.postMessage({ type: "baked", bytes }, [bytes]);
+    return rate;
   } catch (error) {
     self.postMessage({ type: "baked", error: String(error?.message ?? error) });
+    return null;
   }
 }
 
@@ -256,37 +294,163 @@ async function gunzipped(bytes) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** The snapshot's bytes, or the reason there are none (never throws: a plain boot follows). */
-async function fetchSnapshot(snapshot) {
-  if (!snapshot?.url) return { reason: "this build has no snapshot" };
-  const file = snapshot.url;
-  try {
-    // not the watched fetch: a missing snapshot is no boot failure
-    const response = await realFetch.call(self, new URL(file, siteURL));
-    if (!response.ok) return { reason: `${file}: HTTP ${response.status}` };
-    const gzipped = new Uint8Array(await response.arrayBuffer());
-    await drawn; // inflating 31 MB is CPU work: after the first draw
-    const bytes = await gunzipped(gzipped);
-    timings.snapshot = performance.now();
-    return { bytes };
-  } catch (error) {
-    // a truncated or corrupt file fails gzip's own check here
-    return { reason: `${file}: ${error?.message ?? error}` };
+// -- what has arrived, for the page's progress bar ------------------------------------------
+// per file: [bytes arrived (as inflated), its size, its size as a host that compresses sends it]
+const arriving = new Map();
+let progressAt = 0;
+let progressKey = "boot.python";
+
+function postProgress(force = false) {
+  const now = performance.now();
+  if (!force && now - progressAt < PROGRESS_MS) return;
+  progressAt = now;
+  let loaded = 0;
+  let total = 0;
+  for (const [got, size, sent] of arriving.values()) {
+    total += sent;
+    loaded += size ? Math.min(1, got / size) * sent : 0;
   }
+  post({ type: "progress", text: "Loading Python (Pyodide)…", key: progressKey, step,
+         loaded: Math.round(loaded), total: Math.round(total) });
+}
+
+/** `response` with a body of its own, and its bytes counted into arriving[name] as they
+ * arrive: a copy of the stream is read at once (Pyodide reads the other when it is ready to
+ * compile, after the first draw, and the link's speed is measured meanwhile). The same status
+ * and headers: instantiateStreaming needs the wasm's type. */
+function counted(name, response) {
+  if (!response.ok || !response.body) return response;
+  const entry = arriving.get(name);
+  const [counting, passed] = response.body.tee();
+  (async () => {
+    const reader = counting.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      entry[0] += value.byteLength;
+      postProgress();
+    }
+  })().catch(() => {}); // a failed download is reported where its body is read
+  return new Response(passed,
+    { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** Start downloading a file of the boot (`name` as in config.sizes) and count it. */
+function download(name, url, options = {}) {
+  const [size, sent] = sizes[name] ?? [0, 0];
+  arriving.set(name, [0, size, sent]);
+  return realFetch.call(self, url, options).then((response) => counted(name, response));
+}
+let sizes = {}; // config.sizes: {file: [size, size sent compressed]}
+
+/** Whether the link looks too slow for the snapshot before a byte of it is fetched. */
+function slowLink() {
+  const connection = self.navigator?.connection;
+  if (!connection) return null;
+  if (connection.saveData) return "the browser asks to save data";
+  if (SLOW_TYPES.includes(connection.effectiveType)) {
+    return `the link is ${connection.effectiveType}`;
+  }
+  return null;
+}
+
+/** "snapshot" or "plain" when the service worker's cache (static/sw.js) holds what that boot
+ * needs, else null (nothing cached: the link decides). */
+async function cachedBoot(snapshot, files) {
+  try {
+    if (!self.caches || !(await caches.has(CACHE))) return null;
+    const cache = await caches.open(CACHE);
+    if (snapshot?.url && await cache.match(new URL(snapshot.url, siteURL).href)) return "snapshot";
+    if (await cache.match(new URL("pyodide.asm.wasm", files.pyodideURL).href)) return "plain";
+  } catch {
+    // no cache to read (a private window may refuse it): the link decides
+  }
+  return null;
+}
+
+/** Bytes per ms the link brings `name` (a download under way), measured over PROBE_MS from
+ * its first byte (a server may take a while to start answering); 0 if no byte came within
+ * FIRST_BYTE_MS. */
+async function probeRate(name) {
+  const entry = arriving.get(name);
+  const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+  const asked = performance.now();
+  while (!entry[0] && performance.now() - asked < FIRST_BYTE_MS) await pause(10);
+  if (!entry[0]) return 0;
+  const [got0, size, sent] = entry;
+  const started = performance.now();
+  await pause(PROBE_MS);
+  const got = entry[0] - got0;
+  return (size ? got / size * sent : got) / Math.max(performance.now() - started, 1);
+}
+
+/** The snapshot's download, if the link is fast enough that it beats a plain boot:
+ * {use, bytes: a promise of its bytes or of the reason there are none} (never throws: a
+ * plain boot follows). `rate`: the link's bytes per ms, as measured. */
+function fetchSnapshot(snapshot, rate) {
+  const none = (reason) => ({ use: false, bytes: Promise.resolve({ reason }) });
+  if (!snapshot?.url) return none("this build has no snapshot");
+  const slow = slowLink();
+  if (slow) return none(slow);
+  const wait = rate === Infinity ? 0 : snapshot.bytes / rate;
+  if (!(wait <= SNAPSHOT_WORTH_MS)) {
+    return none(`the link brings ${(rate * 8 / 1000).toFixed(1)} Mbit/s: the snapshot would ` +
+      `take ${(wait / 1000).toFixed(1)} s`);
+  }
+  const file = snapshot.url;
+  const bytes = (async () => {
+    try {
+      // not the watched fetch: a missing snapshot is no boot failure
+      const response = await download("snapshot", new URL(file, siteURL));
+      if (!response.ok) return { reason: `${file}: HTTP ${response.status}` };
+      const gzipped = new Uint8Array(await response.arrayBuffer());
+      await drawn; // inflating 31 MB is CPU work: after the first draw
+      const inflated = await gunzipped(gzipped);
+      timings.snapshot = performance.now();
+      return { bytes: inflated };
+    } catch (error) {
+      // a truncated or corrupt file fails gzip's own check here
+      return { reason: `${file}: ${error?.message ?? error}` };
+    }
+  })();
+  return { use: true, bytes };
 }
 
 async function bootPython() {
   const config = await bootConfig; // sent with the worker's start: no wait
   const files = bootFiles(config);
+  sizes = config.sizes ?? {};
+  self[FULL_STDLIB_GLOBAL] = new URL("python_stdlib_full.zip", files.pyodideURL).href;
   step = files.module;
   post({ type: "progress", text: "Loading Python (Pyodide)…", key: "boot.python", step });
-  // the three downloads start together: the snapshot, Pyodide's module and the core
-  const frozen = fetchSnapshot(config.snapshot);
-  const archive = fetch(files.archiveURL).then(async (response) => {
+  // every download starts now: the snapshot (if the link is fast), Pyodide's files (handed
+  // to Pyodide when it asks for them) and the core
+  // the page's baked frames first, when it plays them: they make it move, and on a slow link
+  // Python's megabytes would hold them up for seconds. Their download measures the link
+  let rate = await bakedDone;
+  for (const name of ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]) {
+    const url = new URL(name, files.pyodideURL).href;
+    const early = download(name, url);
+    early.catch(() => {}); // reported by the watched fetch when Pyodide asks
+    prefetched.set(url, early);
+  }
+  const archive = download("core", files.archiveURL).then(async (response) => {
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return new Uint8Array(await response.arrayBuffer());
   });
   archive.catch(() => {}); // reported by the watched fetch; awaited below
+  arriving.set("pyodide.asm.mjs", [0, 1, sizes["pyodide.asm.mjs"]?.[1] ?? 0]);
+  postProgress(true);
+  // no baked frames: the wasm's first bytes measure the link (unless it says it is slow)
+  const cached = await cachedBoot(config.snapshot, files);
+  if (cached === null && !rate && config.snapshot?.url && !slowLink()) {
+    rate = await probeRate("pyodide.asm.wasm");
+  }
+  // a visit after one that kept its files (static/sw.js) boots as that one did: from the cache
+  const frozen = cached === "plain" ? { use: false, bytes: Promise.resolve(
+    { reason: "the first visit booted without it, and the cache keeps what it used" }) }
+    : fetchSnapshot(config.snapshot, cached === "snapshot" ? Infinity : rate);
+  postProgress(true);
   let loadPyodide, version;
   try {
     ({ loadPyodide, version } = await import(new URL(files.module, siteURL).href));
@@ -295,35 +459,41 @@ async function bootPython() {
     throw error;
   }
   step = files.pyodideStep;
-  post({ type: "progress", text: "Loading Python (Pyodide)…", key: "boot.python", step });
-  const snapshot = await frozen;
+  const useSnapshot = frozen.use;
   await drawn;
   let pyodide = null;
-  fallback = snapshot.reason ?? null;
-  if (snapshot.bytes && config.snapshot.pyodide !== version) {
+  fallback = null;
+  if (useSnapshot && config.snapshot.pyodide !== version) {
     fallback = `the snapshot was made by Pyodide ${config.snapshot.pyodide}, this is ${version}`;
-  } else if (snapshot.bytes) {
+  } else if (useSnapshot) {
     try {
+      // Pyodide fetches and compiles its wasm while the snapshot still arrives
       pyodide = await loadPyodide({ indexURL: files.pyodideURL.href, packages: [],
-        _loadSnapshot: snapshot.bytes });
+        _loadSnapshot: frozen.bytes.then((result) => {
+          if (!result.bytes) throw new Error(result.reason);
+          return result.bytes;
+        }) });
     } catch (error) {
       fallback = `the snapshot did not load: ${error?.message ?? error}`;
     }
+  } else {
+    fallback = (await frozen.bytes).reason ?? "not chosen";
   }
   if (!pyodide) {
     console.info(`Integrator Lab: starting Python without the snapshot (${fallback})`);
-    post({ type: "progress", text: "Loading Python (Pyodide)…", key: "boot.python", step });
     pyodide = await loadPyodide({ indexURL: files.pyodideURL.href, packages: [] });
   }
   if (bootFailed) return; // a file failed, yet Pyodide went on: do not pretend to run
+  arriving.get("pyodide.asm.mjs")[0] = 1; // imported by loadPyodide
   timings.pyodide = performance.now();
   step = files.coreStep;
-  post({ type: "progress", text: "Loading the physics core…", key: "boot.core", step });
+  progressKey = "boot.core";
+  postProgress(true);
   // the snapshot holds the imported modules, not their files: unpack them either way, for a
   // module imported later
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.unpackArchive(await archive, "zip", { extractDir: sitePackages });
-  bootPath = snapshot.bytes && fallback === null ? "snapshot" : "plain";
+  bootPath = fallback === null ? "snapshot" : "plain";
   if (bootPath === "plain") pyodide.runPython(config.code);
   live = pyodide.globals.get(config.global);
   timings.core = performance.now();
@@ -541,7 +711,7 @@ self.onmessage = (event) => {
       watchPort = event.data.watch;
       watchPort.onmessage = answerPing;
     }
-    if (event.data.bake) fetchBaked(event.data.boot.baked);
+    if (event.data.bake) bakedDone = fetchBaked(event.data.boot.baked);
     receiveBoot(event.data.boot);
     return;
   }
@@ -550,12 +720,76 @@ self.onmessage = (event) => {
     pending.push(event.data);
     return;
   }
+  // a method that imports beyond the trimmed standard library waits for the whole one, and
+  // what comes meanwhile waits behind it (pings are answered: the download is no hang)
+  if (event.data?.type !== "ping" && (wholeStdlib || needsWholeStdlib(event.data))) {
+    waitingForStdlib.push(event.data);
+    wholeStdlib ??= loadWholeStdlib().finally(() => {
+      wholeStdlib = null;
+      for (const message of waitingForStdlib.splice(0)) dispatch(message);
+    });
+    return;
+  }
+  dispatch(event.data);
+};
+
+function dispatch(message) {
   try {
-    handle(event.data);
+    handle(message);
   } catch (error) {
     post({ type: "error", text: pythonMessage(error) });
   }
-};
+}
+
+// -- the rest of the standard library, for a user's method (web/views/stdlib_guard.py) -----
+let wholeStdlib = null; // its download, while messages wait for it
+let wholeStdlibLoaded = false;
+const waitingForStdlib = [];
+
+function stdlibGuard(method, ...args) {
+  const guard = self.pyodide.pyimport("integrator_lab.views.stdlib_guard");
+  try {
+    return callOn(guard, method, ...args);
+  } finally {
+    guard.destroy();
+  }
+}
+
+/** Whether `message` runs a user's method that imports what the trimmed library lacks. */
+function needsWholeStdlib(message) {
+  const code = message?.type === "method" && message.definition?.kind === "python" &&
+    message.definition.code;
+  if (wholeStdlibLoaded || typeof code !== "string") return false;
+  try {
+    return stdlibGuard("missing", code).length > 0;
+  } catch {
+    return false; // the method's own run says what is wrong
+  }
+}
+
+/** Download the whole standard library and put it on Python's path (never throws: without
+ * it, the import itself says what is missing). */
+async function loadWholeStdlib() {
+  try {
+    const response = await realFetch.call(self, self[FULL_STDLIB_GLOBAL]);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    self.pyodide.FS.writeFile(stdlibGuardPath(), bytes);
+    stdlibGuard("add_whole_library");
+    wholeStdlibLoaded = true;
+  } catch (error) {
+    console.info(`Integrator Lab: the whole standard library did not download (${error})`);
+  }
+}
+
+function stdlibGuardPath() {
+  const guard = self.pyodide.pyimport("integrator_lab.views.stdlib_guard");
+  try {
+    return guard.FULL_PATH;
+  } finally {
+    guard.destroy();
+  }
+}
 
 boot().then(
   () => {
@@ -572,6 +806,8 @@ boot().then(
     }
     last = performance.now();
     tick();
+    // what this visit downloaded, for the page's service worker (static/js/offline.js)
+    post({ type: "fetched", urls: performance.getEntriesByType("resource").map((e) => e.name) });
   },
   (error) => {
     live = null;

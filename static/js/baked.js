@@ -16,11 +16,15 @@ const BAKE_FORMAT = 1; // views.live.BAKE_FORMAT
 // after the first draw, the baked file's download is waited for this long at most: then the
 // worker starts without it
 export const BAKE_WAIT_MS = 1000;
+// baked frames played again from their start at most this often while Python is not up (on a
+// slow link that takes longer than the frames last): the page never stands still
+const MAX_REPLAYS = 30;
 
 export const baked = {
   playing: false, // baked frames are being animated
   shown: -1, // the last baked frame drawn
   framesDrawn: 0, // baked frames drawn
+  replays: 0, // times the frames were played again from their start (Python not up yet)
   handedOver: false, // the worker was told to go on from baked frame `shown`
   bake: null, // {header, data, offsets}
   started: 0, // performance.now() when baked frame 0 was due
@@ -116,8 +120,25 @@ function drawBaked() {
       performance.mark("il:live");
     }
   }
-  if (baked.shown === last) endBake();
+  // played again, Python came: hand over now (the worker goes back to the frame shown)
+  if (baked.replays && live.ready) endBake();
+  else if (baked.shown === last && !live.ready && !live.error && baked.replays < MAX_REPLAYS) {
+    replay();
+    requestAnimationFrame(drawBaked);
+  } else if (baked.shown === last) endBake();
   else requestAnimationFrame(drawBaked);
+}
+
+// The frames ran out before Python is up: from the start again (the layouts clear the plots).
+function replay() {
+  baked.replays += 1;
+  for (const result of baked.bake.header.layouts) applyLayout(result.layout, result.errors);
+  // its first frame at once: no animation frame without bodies
+  baked.shown = 0;
+  baked.framesDrawn += 1;
+  applyBaked(0);
+  flushDue();
+  baked.started = performance.now();
 }
 
 /** Stop animating baked frames and tell the worker to go on from the one shown last (it
@@ -141,6 +162,7 @@ export function bakeStatus() {
   return {
     source: live.source ?? null, // "baked" or "worker", null before the first frame
     bakedFrames: baked.framesDrawn,
+    bakeReplays: baked.replays,
     // "playing" baked frames; "held": they ran out (or a change ended them) and the worker
     // has not yet sent its first frame; "handed over"; null: no bake on this page
     bake: baked.playing ? "playing" : !baked.handedOver ? null

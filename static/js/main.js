@@ -17,7 +17,7 @@ import { onSave, saveState } from "./urlstate.js";
 import { applyView, sizeDocuments, sizePlots } from "./plots.js";
 import { showLegend } from "./legend.js";
 import { helpOnTap, releaseTouch } from "./touch.js";
-import { startWorker, dashboardDrawn } from "./worker.js";
+import { startWorker, dashboardDrawn, handlers } from "./worker.js";
 import { setWidgetsFromState, wireWidgets } from "./widgets.js";
 import { state } from "./urlstate.js";
 import { publishApi } from "./status.js";
@@ -29,6 +29,7 @@ import { initEditor } from "./editor.js";
 import { enableDrag } from "./drag.js";
 import { drawDocument, drawRest } from "./documents.js";
 import { initLayout } from "./layout.js";
+import { keepOffline } from "./offline.js";
 
 publishApi();
 showLessons();
@@ -80,6 +81,7 @@ function avoidNeedlessRestyles() {
 // Python starts now, beside BokehJS drawing the dashboard: its snapshot's download is I/O,
 // and the worker has its own thread
 startWorker();
+keepOffline(handlers); // once Python is up: the service worker keeps this visit's files
 Promise.all(embeds).then(() => {
   try { avoidNeedlessRestyles(); } catch { /* an optimisation only */ }
   setWidgetsFromState();

@@ -11,6 +11,8 @@ import { userMethod, userNames } from "./method.js";
 import { bakeStatus } from "./baked.js";
 import { everyPartDrawn } from "./documents.js";
 import { layoutStatus } from "./layout.js";
+import { progress } from "./progress.js";
+import { offline } from "./offline.js";
 
 // -- public API --------------------------------------------------------------------------
 export function status() {
@@ -42,7 +44,8 @@ export function status() {
            framesDrawn: live.framesDrawn, restarts: live.restarts, workerTimings: live.workerTimings,
            boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems,
            allDrawn: everyPartDrawn(), // the parts out of sight too (documents.js)
-           method: methodStatus(), ...bakeStatus(),
+           method: methodStatus(), progress: { ...progress }, offline: { ...offline },
+           ...bakeStatus(),
            // each shown system's scene and energy plotting area: [x, y, w, h] (layout.js)
            layout: layoutStatus() };
 }

@@ -13,6 +13,7 @@ import { coreErrors } from "./params.js";
 import { t } from "./i18n.js";
 import { methodHooks, userMethod, watchWanted } from "./method.js";
 import { bakeWanted, BAKE_WAIT_MS, endBake, loadBake, playBake } from "./baked.js";
+import { endProgress, noteQueued, showProgress } from "./progress.js";
 
 // -- the worker --------------------------------------------------------------------------
 export let worker = null;
@@ -20,6 +21,7 @@ export let worker = null;
 export const handlers = new Map();
 const queued = []; // messages sent while the page decides on the baked start (before "init")
 export function send(msg) {
+  if (!live.ready) noteQueued(); // the worker keeps it until Python is up: say so
   // a change ends the baked start: the worker goes on from the frame shown, with the change
   if (worker && workerBooted && endBake(msg)) return;
   // the worker queues messages while Python boots, so anything after "init" may go
@@ -194,9 +196,11 @@ function receive(msg) {
     case "progress":
       live.step = msg.step || null;
       if (!live.notice) setLoading(msg.key ? t(msg.key) : msg.text);
+      showProgress(msg);
       break;
     case "boot-error":
       bootFailed(msg.file, msg.detail);
+      endProgress();
       break;
     case "ready":
       workerUp = true;
@@ -208,6 +212,7 @@ function receive(msg) {
       live.boot = msg.boot; // "snapshot" or "plain" (then msg.fallback says why)
       live.bootFallback = msg.fallback ?? null;
       document.querySelectorAll(".il-loading").forEach((el) => { el.hidden = true; });
+      endProgress();
       break;
     case "layout":
       if (!msg.layout) { // refused settings: the old run goes on

@@ -333,6 +333,13 @@ def add_arguments(parser) -> None:
         help="instead: the one-file page from file://, with and without the snapshot, "
         "loads alternating",
     )
+    parser.add_argument(
+        "--network",
+        choices=("local", "40mbit", "10mbit", "slow4g"),
+        help="instead: cold, second and offline visits on a throttled link (DevTools network "
+        "conditions): bytes, first draw, moving, Python ready, longest still period "
+        "(web/dev/bench_network.py)",
+    )
 
 
 def cmd_bench_page(args) -> int:
@@ -344,6 +351,10 @@ def cmd_bench_page(args) -> int:
     with tempfile.TemporaryDirectory(prefix="integrator-lab-bench-") as tmp:
         site = Path(args.site) if args.site else build_site(Path(tmp) / "site")
         started = time.perf_counter()
+        if args.network:
+            from integrator_lab.dev.bench_network import cmd_network
+
+            return cmd_network(site, args.network, args.runs)
         if args.compare:
             sites = [site, *map(Path, args.compare)]
             print(compare(sites, run_sites(sites, args.runs, args.seconds)))

@@ -36,6 +36,7 @@ import json
 import shutil
 import subprocess
 import sys
+import threading
 import zipfile
 from pathlib import Path
 
@@ -61,6 +62,7 @@ from integrator_lab.site.snapshot import (
     make_snapshot,
     pyodide_version,
 )
+from integrator_lab.site.stdlib import FULL_STDLIB, TrimUnavailable, trimmed_pyodide_dir
 from integrator_lab.views import energy_figures, figures, i18n
 from integrator_lab.views import layout as first_screen
 from integrator_lab.views.scenarios import page_lessons
@@ -80,6 +82,10 @@ STATIC_MODULES = "js"
 #: a module's imports only once it has parsed it, and the three levels of ``static/js`` cost
 #: about a fifth of a second before the first draw (the files are in the site for reading)
 PAGE_MODULE = "static/page.js"
+#: the page's own files that index.html names by a hashed copy in a hashed build
+HASHED_STATIC = ("static/start.js", "static/style.css", "static/editor.css", PAGE_MODULE)
+#: the service worker, at the site's root (its scope is its folder): static/sw.js filled in
+SERVICE_WORKER = "sw.js"
 #: the page template's reference to its entry module, which becomes one to PAGE_MODULE
 ENTRY_TAG = '<script type="module" src="static/js/main.js"></script>'
 BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
@@ -92,6 +98,7 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 #: the modules of integrator_lab.views that the worker imports (pure Python, no Bokeh)
+from integrator_lab.site.stdlib import FULL_STDLIB, TrimUnavailable, trimmed_pyodide_dir
 WORKER_MODULES = ("__init__.py", "shared.py", "scene.py", "energy.py", "live.py", "study.py")
 #: The page's Content-Security-Policy. A visitor's own method runs in the page's worker with
 #: the browser's APIs at hand (Pyodide's ``js`` module): the policy keeps its requests
@@ -200,12 +207,15 @@ def boot_data(
     pyodide: str = "pyodide/",
     archive: str = ARCHIVE,
     baked: dict | None = None,
+    sizes: dict | None = None,
 ) -> dict:
     """What the worker needs first (static/start.js hands it over before BokehJS loads): the
     code a plain boot runs, the global that then holds the live loop, the build's Pyodide
     memory snapshot, which already holds it (:func:`snapshot.make_snapshot`), if any, and where
     Pyodide's files and the core's archive are (their names carry a content hash); and for the
-    page, the default view's baked frames (:func:`bake.write_baked`), if any."""
+    page, the default view's baked frames (:func:`bake.write_baked`), if any; and the sizes of
+    the files the worker downloads (``{file: [bytes, bytes a host that compresses sends]}``),
+    for the page's progress bar."""
     return {
         "code": BOOT_CODE,
         "global": LIVE_GLOBAL,
@@ -213,6 +223,7 @@ def boot_data(
         "pyodide": pyodide,
         "archive": archive,
         "baked": baked,
+        "sizes": sizes or {},
     }
 
 
@@ -342,6 +353,7 @@ def build_site(
     snapshot: bool = True,
     hashed: bool = True,
     bake: bool = True,
+    trim: bool = True,
     log=None,
 ) -> Path:
     """Write the complete static site into ``out_dir`` and return its path.
@@ -351,7 +363,8 @@ def build_site(
     plainly, a few seconds slower, and this says so). With ``hashed``, the large files' names
     carry a content hash (the one-file build, which inlines them, goes without). With
     ``bake``, the default view's first seconds are computed and shipped (web/site/bake.py;
-    the one-file build leaves them out). ``log``
+    the one-file build leaves them out). With ``trim``, the page gets the standard library it
+    uses, not the whole one (web/site/stdlib.py; needs Node). ``log``
     (``print``-like) hears where Pyodide and its snapshot came from.
     """
     config = config or figures.DashboardConfig()
@@ -377,13 +390,24 @@ def build_site(
     for name in BOKEH_FILES:
         shutil.copyfile(bokeh_js / name, out / "bokeh" / name)
         bokeh_names[name] = _hash_name(out / "bokeh" / name) if hashed else name
-    pyodide_files = {name: (pyodide_dir / name).read_bytes() for name in PYODIDE_FILES}
+    archive_rel = ARCHIVE
+    pack_archive(out / ARCHIVE)
+    site_files: tuple[str, ...] = PYODIDE_FILES
+    if trim:
+        # the standard library the page uses, the whole one beside it (web/site/stdlib.py)
+        try:
+            pyodide_dir = trimmed_pyodide_dir(out / ARCHIVE, pyodide_dir, PYODIDE_FILES, BOOT_CODE)
+            site_files = (*PYODIDE_FILES, FULL_STDLIB)
+        except (TrimUnavailable, OSError, subprocess.SubprocessError) as exc:
+            print(
+                f"integrator-lab: note: the whole standard library goes with the page ({exc})",
+                file=sys.stderr,
+            )
+    pyodide_files = {name: (pyodide_dir / name).read_bytes() for name in site_files}
     pyodide_rel = f"pyodide/{_folder_digest(pyodide_files)}/" if hashed else "pyodide/"
     (out / pyodide_rel).mkdir(parents=True, exist_ok=True)
     for name, data in pyodide_files.items():
         (out / pyodide_rel / name).write_bytes(data)
-    archive_rel = ARCHIVE
-    pack_archive(out / ARCHIVE)
     editor_script = ""
     try:
         editor = bundle_path()
@@ -417,6 +441,10 @@ def build_site(
         baked = write_baked(config, out / BAKED, out / archive_rel, pyodide_dir, log=log)
     if baked is not None and hashed:
         baked["url"] = f"py/{_hash_name(out / BAKED)}"
+    sizes = {name: download_sizes(data, name) for name, data in pyodide_files.items()}
+    sizes["core"] = download_sizes((out / archive_rel).read_bytes(), archive_rel)
+    if frozen is not None:
+        sizes["snapshot"] = download_sizes((out / frozen["url"]).read_bytes(), frozen["url"])
     template = static.joinpath("index.html").read_text(encoding="utf-8")
     if template.count(ENTRY_TAG) != 1:
         raise RuntimeError(f"static/index.html: expected one {ENTRY_TAG}")
@@ -428,17 +456,61 @@ def build_site(
         if template.count(f'"bokeh/{name}"') != 1:
             raise RuntimeError(f"static/index.html: expected one reference to bokeh/{name}")
         template = template.replace(f'"bokeh/{name}"', f'"bokeh/{hashed_name}"')
+    boot = boot_data(frozen, pyodide_rel, archive_rel, baked, sizes)
+    if hashed:
+        # the page's own files get a hashed copy too, which the page names: the service
+        # worker may then keep every file but index.html for as long as the build stands
+        for rel in HASHED_STATIC:
+            if template.count(f'"{rel}"') != 1:
+                raise RuntimeError(f"static/index.html: expected one reference to {rel}")
+            template = template.replace(f'"{rel}"', f'"{_hashed_copy(out / rel, out)}"')
+        boot["worker"] = _hashed_copy(out / "static" / "worker.mjs", out)
+        boot["serviceWorker"] = SERVICE_WORKER
     page = (
         template.replace("{{VERSION}}", __version__)
         .replace("{{PANELS}}", _panel_sections(config.systems))
-        .replace("{{BOOT}}", _script_json(boot_data(frozen, pyodide_rel, archive_rel, baked)))
+        .replace("{{BOOT}}", _script_json(boot))
         .replace("{{EDITOR}}", editor_script)
         .replace("{{DATA}}", _script_json(page_data(config)))
     )
     (out / "index.html").write_text(page, encoding="utf-8")
     # browsers ask for /favicon.ico on their own; answer rather than log a 404
     (out / "favicon.ico").write_bytes(favicon_png())
+    (out / SERVICE_WORKER).unlink(missing_ok=True)
+    if hashed:
+        write_service_worker(out)
     return out
+
+
+def _hashed_copy(path: Path, root: Path) -> str:
+    """A copy of ``dir/name.ext`` as ``dir/name.HASH.ext``; its path relative to ``root``."""
+    stem, _, extension = path.name.partition(".")
+    copy = path.with_name(f"{stem}.{_digest(path.read_bytes())}.{extension}")
+    shutil.copyfile(path, copy)
+    return copy.relative_to(root).as_posix()
+
+
+def write_service_worker(out: Path) -> None:
+    """The site's service worker (static/sw.js), with the build's files: a second visit reads
+    nothing but index.html, an offline visit runs, a new build replaces the cache."""
+    files = sorted(
+        path.relative_to(out).as_posix()
+        for path in out.rglob("*")
+        if path.is_file() and path.name != SERVICE_WORKER
+    )
+    source = static_dir().joinpath("sw.js").read_text(encoding="utf-8")
+    marker = "/* {{FILES}} */ []"
+    if source.count(marker) != 1:
+        raise RuntimeError(f"static/sw.js: expected one {marker}")
+    (out / SERVICE_WORKER).write_text(source.replace(marker, json.dumps(files)), encoding="utf-8")
+
+
+def download_sizes(data: bytes, name: str) -> list[int]:
+    """``[bytes, bytes sent by a host that compresses]`` of a file (gzip, as :class:`SiteHandler`
+    does)."""
+    if Path(name).suffix not in COMPRESSIBLE:
+        return [len(data), len(data)]
+    return [len(data), len(gzip.compress(data, compresslevel=6, mtime=0))]
 
 
 def favicon_png(size: int = 32) -> bytes:
@@ -522,7 +594,32 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 def make_server(out_dir, port=0, address="127.0.0.1") -> http.server.ThreadingHTTPServer:
     """A threaded HTTP server for ``out_dir`` (port 0: any free port); not yet serving."""
     handler = functools.partial(SiteHandler, directory=str(Path(out_dir).resolve()))
-    return http.server.ThreadingHTTPServer((address, port), handler)
+    server = http.server.ThreadingHTTPServer((address, port), handler)
+    warm_gzip(out_dir)
+    return server
+
+
+#: files this large are compressed ahead, as a static host stores them compressed: the wasm
+#: took seconds on a busy machine, and the page measures its link on its first bytes
+WARM_BYTES = 1_000_000
+
+
+def warm_gzip(out_dir) -> None:
+    """Compress the site's large compressible files in the background (see WARM_BYTES)."""
+    files = [
+        path
+        for path in Path(out_dir).rglob("*")
+        if path.suffix in COMPRESSIBLE and path.is_file() and path.stat().st_size > WARM_BYTES
+    ]
+
+    def warm() -> None:
+        for path in files:
+            try:
+                _gzip_once(path)
+            except OSError:
+                pass  # gone (a rebuild): compressed when asked, if ever
+
+    threading.Thread(target=warm, daemon=True).start()
 
 
 def serve(out_dir=DEFAULT_OUT, port=DEFAULT_PORT, address="127.0.0.1") -> None:

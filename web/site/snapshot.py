@@ -30,6 +30,9 @@ LIVE_GLOBAL = "integrator_lab_live"
 BOOT_CODE = (
     "import importlib\n"
     "importlib.invalidate_caches()\n"
+    # a module of the standard library beyond the trimmed one comes with the whole library
+    "from integrator_lab.views.stdlib_guard import install\n"
+    "install()\n"
     "from integrator_lab.views.live import Live\n"
     f"{LIVE_GLOBAL} = Live()\n"
 )

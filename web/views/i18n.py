@@ -593,6 +593,16 @@ TEXTS: dict[str, dict[str, str]] = {
     # what the worker is loading (static/worker.mjs posts the key with its English text)
     "boot.python": {"en": "Loading Python (Pyodide)…", "ja": "Python（Pyodide）を読み込み中…"},
     "boot.core": {"en": "Loading the physics core…", "ja": "物理計算のコアを読み込み中…"},
+    # the progress bar while Python downloads (static/js/progress.js): megabytes as sent
+    "boot.progress": {
+        "en": "Python {loaded} of {total} MB",
+        "ja": "Python {loaded} / {total} MB",
+    },
+    "boot.progress.starting": {"en": "Starting Python…", "ja": "Python を起動中…"},
+    "boot.queued": {
+        "en": "your change will apply when Python is ready",
+        "ja": "変更は Python の準備ができしだい反映されます",
+    },
     "boot.slow.short": {"en": "Still loading {what}…", "ja": "{what} を読み込み中…"},
     "boot.reload": {
         "en": "Reload the page to try again.",

@@ -1,0 +1,49 @@
+// Integrator Lab page: the progress bar while Python downloads ("Python 4.1 of 5.2 MB", from
+// the worker's "progress" messages: bytes as a host that compresses sends them), and the word
+// that a change made meanwhile waits for Python. Gone once Python answers.
+
+import { t } from "./i18n.js";
+import { live } from "./live.js";
+
+const box = document.getElementById("il-progress");
+const bar = document.getElementById("il-progress-bar");
+const text = document.getElementById("il-progress-text");
+
+/** What the bar shows, for status(): bytes, updates received, whether a change waits. */
+export const progress = { loaded: 0, total: 0, updates: 0, queued: false };
+
+const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
+
+function render() {
+  if (!box) return;
+  if (live.ready || live.error || !progress.total) {
+    box.hidden = true;
+    return;
+  }
+  bar.max = progress.total;
+  bar.value = Math.min(progress.loaded, progress.total);
+  const done = progress.loaded >= progress.total * 0.999;
+  const what = done ? t("boot.progress.starting")
+    : t("boot.progress", { loaded: megabytes(progress.loaded), total: megabytes(progress.total) });
+  text.textContent = progress.queued ? `${what} · ${t("boot.queued")}` : what;
+  box.hidden = false;
+}
+
+/** A "progress" message of the worker. */
+export function showProgress(msg) {
+  if (typeof msg.total !== "number") return;
+  progress.loaded = msg.loaded;
+  progress.total = msg.total;
+  progress.updates += 1;
+  render();
+}
+
+/** The page sent the worker a change before Python was up: say it waits. */
+export function noteQueued() {
+  if (live.ready || live.error) return;
+  progress.queued = true;
+  render();
+}
+
+/** Python answers, or failed: the bar goes. */
+export const endProgress = render;

@@ -1,0 +1,235 @@
+"""The static page on the networks students have, in real Chromium on the real built page
+(issue 28): a throttled cold load moves all the time and says how far Python's download got; the
+page runs on the trimmed standard library, and a user's method still imports what it needs; a
+second visit comes from the service worker's cache, and a visit with no network still runs; the
+snapshot and the plain boot are chosen by the link.
+"""
+
+# ruff: noqa: F811 - the tests take the page fixtures imported from test_static_page by name
+from __future__ import annotations
+
+import re
+import zipfile
+
+import pytest
+from test_editor import RUN_TIMEOUT_MS, open_editor, run_python
+from test_static_page import BOOT_TIMEOUT_MS, SYSTEMS, open_page, site  # noqa: F401 - fixtures
+
+from integrator_lab.dev.bench_network import PROFILES
+from integrator_lab.views.stdlib_guard import USER_MODULES
+
+pytestmark = pytest.mark.browser
+
+#: a cold load at 10 Mbit/s takes tens of seconds on a loaded machine
+THROTTLED_TIMEOUT_MS = 240_000
+#: the longest the animation may stand still while Python arrives. The issue's target is 1 s
+#: on an idle machine; this suite runs beside others on two cores, where the page's thread is
+#: sometimes not scheduled for a second. Before this work the picture stood still for 7 s at
+#: 10 Mbit/s (the baked frames ran out): the bound still tells the two apart.
+STILL_BOUND_S = 2.5
+
+# every animation frame that drew something (baked or live) and every progress message shown,
+# from the page's first frame on (the API is published before anything is drawn)
+RECORD = """
+window.recorded = { frames: [], progress: [] };
+Object.defineProperty(window, "integratorLab", {
+  configurable: true,
+  get() { return this._lab; },
+  set(lab) {
+    this._lab = lab;
+    lab.onFrame(() => window.recorded.frames.push(performance.now()));
+    const watch = () => {
+      const p = lab.status().progress;
+      const last = window.recorded.progress[window.recorded.progress.length - 1];
+      const text = document.getElementById("il-progress-text").textContent;
+      const shown = !document.getElementById("il-progress").hidden;
+      if (p.total && (!last || last.loaded !== p.loaded || last.text !== text)) {
+        window.recorded.progress.push({ loaded: p.loaded, total: p.total, text, shown });
+      }
+      if (!lab.status().ready) setTimeout(watch, 20);
+    };
+    watch();
+  },
+});
+"""
+MARKS = "Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))"
+
+
+def visit(open_page, query="", profile=None, script=None):
+    """A new tab (its own browser profile) on the site, on the link ``profile`` if given."""
+    page = open_page(query, defer=True)
+    page.page.set_default_timeout(THROTTLED_TIMEOUT_MS)  # a loaded machine: slow navigations
+    page.context.set_default_timeout(THROTTLED_TIMEOUT_MS)
+    if script:
+        page.context.add_init_script(script)
+    if profile:
+        throttle(page, profile)
+    # not until the load event: on a slow link that may come after Python is up
+    page.page.goto(page.site["url"] + query, wait_until="commit")
+    return page
+
+
+def throttle(page, profile):
+    link = PROFILES[profile]
+    cdp = page.context.new_cdp_session(page.page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {
+            "offline": False,
+            "latency": link.latency_ms,
+            "downloadThroughput": link.bits_per_second / 8,
+            "uploadThroughput": link.bits_per_second / 8,
+        },
+    )
+
+
+def test_a_throttled_cold_load_moves_throughout_shows_growing_progress_and_queues_a_change(
+    open_page,
+):
+    page = visit(open_page, profile="10mbit", script=RECORD)
+    page.wait("performance.getEntriesByName('il:drawn').length > 0", THROTTLED_TIMEOUT_MS)
+    # a change made while Python downloads waits for it, and the page says so
+    page.wait("!document.getElementById('il-progress').hidden", THROTTLED_TIMEOUT_MS)
+    assert not page.status()["ready"]
+    page.page.get_by_role("button", name="Pause").click()
+    page.wait(
+        "document.getElementById('il-progress-text').textContent"
+        ".includes('will apply when Python is ready')"
+    )
+    page.wait("window.integratorLab.status().ready", THROTTLED_TIMEOUT_MS)
+    marks = page.js(MARKS)
+    recorded = page.js("window.recorded")
+    status = page.status()
+    # a slow link never waits for the snapshot: the plain boot, and why
+    assert status["boot"] == "plain"
+    assert "Mbit/s" in status["bootFallback"] or "link" in status["bootFallback"]
+    # the bar is determinate: its total is the bytes a compressing host sends for Python's
+    # files, its numbers only grow, it reached the total, and it said so in words
+    progress = [p for p in recorded["progress"] if p["shown"]]
+    totals = {p["total"] for p in progress}
+    assert len(totals) == 1
+    total = totals.pop()
+    loaded = [p["loaded"] for p in progress]
+    assert loaded == sorted(loaded) and len(set(loaded)) >= 5
+    assert loaded[-1] == total
+    numbers = [
+        tuple(map(float, m.groups()))
+        for p in progress
+        if (m := re.search(r"Python (\d+\.\d) of (\d+\.\d) MB", p["text"]))
+    ]
+    assert numbers and {n[1] for n in numbers} == {round(total / 1e6, 1)}
+    assert [n[0] for n in numbers] == sorted(n[0] for n in numbers)
+    # the animation never stood still from the first draw until Python answered
+    drawn, ready = marks["il:drawn"], marks["il:worker-ready"]
+    times = [drawn] + [t for t in recorded["frames"] if drawn < t < ready] + [ready]
+    still = max(b - a for a, b in zip(times, times[1:])) / 1000
+    assert still <= STILL_BOUND_S, f"stood still {still:.2f} s"
+    if ready - marks["il:live"] > 4500:  # longer than the baked frames last: played again
+        assert status["bakeReplays"] >= 1
+    # the queued change applied once Python was up, and the bar is gone
+    page.wait("!window.integratorLab.status().running")
+    assert page.page.locator("#il-progress").is_hidden()
+    assert page.errors == []
+
+
+FRACTION_EULER = '''\
+"""Explicit Euler, its step size scaled by a Fraction that equals one."""
+from fractions import Fraction
+
+NAME = "fraction-euler"
+ONE = Fraction(3, 3)
+
+
+def step(accel, q, v, t, dt):
+    h = float(ONE * Fraction(dt))
+    a = accel(q, v, t)
+    return [x + h * u for x, u in zip(q, v)], [u + h * b for u, b in zip(v, a)]
+'''
+
+COLORSYS_EULER = FRACTION_EULER.replace("fraction-euler", "colorsys-euler").replace(
+    "from fractions import Fraction", "from fractions import Fraction\nimport colorsys"
+)
+
+
+def test_the_page_runs_on_the_trimmed_stdlib_and_a_users_method_imports_fractions(open_page, site):
+    boot = site["files"]["pyodide/python_stdlib.zip"].rsplit("/", 1)[0]
+    with zipfile.ZipFile(site["dir"] / boot / "python_stdlib.zip") as trimmed:
+        names = set(trimmed.namelist())
+    with zipfile.ZipFile(site["dir"] / boot / "python_stdlib_full.zip") as full:
+        everything = set(full.namelist())
+    # the trimmed library holds what users' methods may import, and not what nobody uses
+    assert names < everything and "fractions.py" in names and "decimal.py" in names
+    assert not any(n.startswith(("xml/", "email/mime/", "unittest/", "tkinter/")) for n in names)
+    assert "colorsys.py" in everything and "colorsys.py" not in names
+    assert "fractions" in USER_MODULES
+
+    page = visit(open_page, "?systems=spring")
+    open_editor(page)
+    run_python(page, FRACTION_EULER)
+    page.wait("window.integratorLab.status().method.name === 'fraction-euler'", RUN_TIMEOUT_MS)
+    page.wait(
+        "window.integratorLab.status().systems.spring.integrators['fraction-euler']?.samples > 20",
+        RUN_TIMEOUT_MS,
+    )
+    # it is explicit Euler: its energy is the built-in's, sample for sample
+    mine, builtin = page.samples("spring", "fraction-euler"), page.samples("spring", "euler")
+    count = min(len(mine["t"]), len(builtin["t"]))
+    assert count > 20 and mine["t"][:count] == builtin["t"][:count]
+    assert mine["total"][:count] == builtin["total"][:count]
+    assert mine["total"][count - 1] > mine["total"][0]  # Euler gains energy on a spring
+    assert not any("python_stdlib_full" in url for url in page.requests)
+    # a module beyond the trimmed library comes with the whole library, on first import
+    run_python(page, COLORSYS_EULER)
+    page.wait("window.integratorLab.status().method.name === 'colorsys-euler'", RUN_TIMEOUT_MS)
+    assert page.status()["method"]["problems"] == []
+    assert any("python_stdlib_full" in url for url in page.requests)
+    assert page.errors == []
+
+
+def test_a_second_visit_comes_from_the_cache_and_a_visit_offline_goes_live(open_page, site):
+    first = visit(open_page)
+    first.wait_live()
+    assert first.status()["boot"] == "snapshot"  # 127.0.0.1 brings it in no time
+    first.wait("window.integratorLab.status().offline.state === 'kept'")
+    # the same browser profile again: only the page itself comes from the network (what the
+    # service worker fetches is reported on the context, with the worker that fetched it)
+    second = first.context.new_page()
+    answered, network = [], []
+    second.on("response", lambda r: answered.append((r.url, r.from_service_worker)))
+    first.context.on("request", lambda r: r.service_worker and network.append(r.url))
+    second.goto(site["url"])
+    second.wait_for_function("window.integratorLab.status().ready", timeout=BOOT_TIMEOUT_MS)
+    assert second.evaluate("window.integratorLab.status().boot") == "snapshot"
+    assert all(cached for _, cached in answered), answered
+    assert set(network) <= {site["url"], site["url"] + "sw.js"}, network
+    # many files, the worker's (Pyodide, the snapshot, the core) among them
+    cached = [url for url, cached in answered if cached]
+    assert any(url.endswith("pyodide.asm.wasm") for url in cached)
+    assert any("/py/snapshot." in url for url in cached)
+    second.close()
+    # the network cut: the page loads and goes live all the same
+    first.context.set_offline(True)
+    offline = first.context.new_page()
+    offline.goto(site["url"])
+    offline.wait_for_function("window.integratorLab.status().ready", timeout=BOOT_TIMEOUT_MS)
+    offline.wait_for_function(
+        "Object.values(window.integratorLab.status().systems).every((s) => s.simTime > 0.5)",
+        timeout=BOOT_TIMEOUT_MS,
+    )
+    offline.close()
+
+
+def test_a_view_without_baked_frames_measures_the_link_on_the_wasm(open_page):
+    # not the baked view: the wasm's first bytes measure the link. On 127.0.0.1: the snapshot
+    fast = visit(open_page, "?systems=spring")
+    fast.wait_live()
+    assert fast.status()["boot"] == "snapshot"
+    assert fast.status()["bakedFrames"] == 0
+    # slow 4G: the plain boot, never waiting for the snapshot's 6 MB
+    slow = visit(open_page, "?systems=spring", profile="slow4g")
+    slow.wait("window.integratorLab.status().ready", THROTTLED_TIMEOUT_MS)
+    status = slow.status()
+    assert status["boot"] == "plain"
+    assert not any("/py/snapshot." in url for url in slow.requests)
+    assert status["systems"]["spring"]["simTime"] >= 0

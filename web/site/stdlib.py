@@ -1,0 +1,127 @@
+"""The page's trimmed standard library: the files of Pyodide's ``python_stdlib.zip`` that the
+worker uses, plus the modules users' own methods may import (:data:`USER_MODULES`).
+
+Pyodide ships CPython's whole standard library (2.5 MB); the page needs about a tenth of it.
+Which files it needs is measured, not guessed: Node boots the pinned Pyodide with the whole
+library, runs the worker's boot (the core imported, the live loop built, the study loaded),
+imports :data:`USER_MODULES`, lets a Python error cross into JavaScript, and lists the library
+files then imported (``stdlib.mjs``). The build writes a copy of Pyodide's folder whose
+``python_stdlib.zip`` holds those files only (cached by the content of all its inputs) and uses
+it for the page, its snapshot and its baked frames. The whole library stays beside it
+(:data:`FULL_STDLIB`): a user's method that imports anything else gets it from there
+(``views.stdlib_guard``, which also lists :data:`USER_MODULES`). Without Node the build
+keeps the whole library and says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from pathlib import Path
+
+from integrator_lab.views.stdlib_guard import USER_MODULES
+
+#: the whole standard library, beside the trimmed one, for what a user imports beyond it
+FULL_STDLIB = "python_stdlib_full.zip"
+STDLIB = "python_stdlib.zip"
+SCRIPT = Path(__file__).with_name("stdlib.mjs")
+TIMEOUT = 300.0
+
+
+class TrimUnavailable(RuntimeError):
+    """The used files cannot be measured here (no Node, or it failed)."""
+
+
+def _collect_code(boot_code: str) -> str:
+    return (
+        boot_code
+        + "import importlib\n"
+        + f"for _name in {USER_MODULES!r}:\n    importlib.import_module(_name)\n"
+        + "from integrator_lab.views.study import Studies\nStudies()\n"
+    )
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "integrator-lab" / "stdlib"
+
+
+def used_files(archive: Path, pyodide_dir: Path, boot_code: str) -> list[str]:
+    """The standard library's files the worker imports (names in python_stdlib.zip), measured
+    with Node (:mod:`stdlib.mjs`), cached by the content of every input."""
+    code = _collect_code(boot_code)
+    digest = hashlib.sha256()
+    for part in (
+        archive.read_bytes(),
+        code.encode(),
+        SCRIPT.read_bytes(),
+        (pyodide_dir / STDLIB).read_bytes(),
+        (pyodide_dir / "pyodide.asm.wasm").read_bytes(),
+    ):
+        digest.update(hashlib.sha256(part).digest())
+    cached = _cache_dir() / f"{digest.hexdigest()}.json"
+    if cached.is_file():
+        return json.loads(cached.read_text(encoding="utf-8"))
+    node = shutil.which("node")
+    if node is None:
+        raise TrimUnavailable("Node.js is not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "used.json"
+        done = subprocess.run(
+            [node, str(SCRIPT), str(pyodide_dir), str(archive), code, str(out)],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+        if done.returncode != 0 or not out.is_file():
+            raise TrimUnavailable(f"node failed: {done.stderr.strip()[-500:]}")
+        files = json.loads(out.read_text(encoding="utf-8"))
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps(files), encoding="utf-8")
+    return files
+
+
+def trim_zip(full: bytes, keep: set[str]) -> bytes:
+    """``full`` (a python_stdlib.zip) with only the files in ``keep`` and their folders;
+    deterministic (same input, same bytes)."""
+    folders = {name.rsplit("/", 1)[0] + "/" for name in keep if "/" in name}
+    # every parent folder of a kept file
+    for folder in list(folders):
+        parts = folder.rstrip("/").split("/")
+        folders.update("/".join(parts[:k]) + "/" for k in range(1, len(parts)))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(full)) as source, zipfile.ZipFile(buffer, "w") as dest:
+        for info in source.infolist():
+            if info.filename in keep or info.filename in folders:
+                dest.writestr(info, source.read(info), compress_type=zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()
+
+
+def trimmed_pyodide_dir(archive: Path, pyodide_dir: Path, files, boot_code: str) -> Path:
+    """A folder like ``pyodide_dir`` (the same ``files``, and package.json) whose
+    python_stdlib.zip holds only what the page uses (and FULL_STDLIB the whole library);
+    raises :class:`TrimUnavailable` when that cannot be measured."""
+    pyodide_dir = Path(pyodide_dir)
+    full = (pyodide_dir / STDLIB).read_bytes()
+    trimmed = trim_zip(full, set(used_files(Path(archive), pyodide_dir, boot_code)))
+    key = hashlib.sha256(trimmed + hashlib.sha256(full).digest()).hexdigest()[:16]
+    folder = _cache_dir() / f"pyodide-{key}"
+    if not (folder / STDLIB).is_file():
+        partial = folder.with_name(f"{folder.name}.{os.getpid()}.part")
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.mkdir(parents=True)
+        for name in (*files, "package.json"):
+            if name != STDLIB:
+                shutil.copyfile(pyodide_dir / name, partial / name)
+        (partial / FULL_STDLIB).write_bytes(full)
+        (partial / STDLIB).write_bytes(trimmed)
+        shutil.rmtree(folder, ignore_errors=True)
+        partial.replace(folder)
+    return folder
