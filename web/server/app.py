@@ -55,6 +55,7 @@ from integrator_lab.server.controls import (
     settings_class,
     settings_widgets,
 )
+from integrator_lab.server.geometry import GeometryView
 from integrator_lab.server.methods import MethodEditor
 from integrator_lab.server.sessions import LOAD, REGISTRY, session_label
 from integrator_lab.server.study import StudyView
@@ -315,6 +316,11 @@ class Dashboard(pn.viewable.Viewer):
             name: StudyView(name, functools.partial(self._study_input, name), self.lang)
             for name in self.systems
         }
+        # each system's geometry view: stability regions and rings, following the live run
+        self.geometries = {
+            name: GeometryView(name, lambda name=name: self.runs.get(name), self.lang)
+            for name in self.systems
+        }
         self.lesson_note = pn.pane.Alert(
             "",
             alert_type="info",
@@ -478,6 +484,7 @@ class Dashboard(pn.viewable.Viewer):
                 settings,
                 download,
                 self.studies[name].layout,
+                self.geometries[name].layout,
                 sizing_mode="stretch_width",
                 min_width=300,
                 styles={"flex": "1 1 320px"},
@@ -769,6 +776,8 @@ class Dashboard(pn.viewable.Viewer):
                 self._update(wall, show)
                 for study in self.studies.values():  # a slice of each running study
                     study.advance()
+                for geometry in self.geometries.values():  # the open geometry views
+                    geometry.advance()
             if show:
                 self._last_update = now
         finally:
