@@ -15,7 +15,7 @@ import time
 import panel as pn
 
 from integrator_lab.views import i18n
-from integrator_lab.views.geometry import GeometrySession, text
+from integrator_lab.views.geometry import GeometryFollower, text
 from integrator_lab.views.geometry_figures import GeometryFigures
 
 #: seconds between two redraws of the figures (the rings advance every tick regardless)
@@ -30,12 +30,10 @@ class GeometryView:
         self.system = system
         self.lang = lang
         self._get_run = get_run
-        self.session: GeometrySession | None = None
-        self.key = None  # what the session was made for: parameters and integrators
+        self.follower = GeometryFollower(system)
         self.figures: GeometryFigures | None = None
         self.card: pn.Card | None = None
         self._next_redraw = 0.0
-        self._points_dt: float | None = None
         css = f"il-{system}-geometry"
         self.open_button = pn.widgets.Button(
             label=text("open", lang),
@@ -73,45 +71,29 @@ class GeometryView:
         self.advance(force=True)
 
     def advance(self, force: bool = False) -> None:
-        """Follow the live run: a new session when its parameters or integrators changed, the
-        points when dt moved, the rings up to the run's time; redraw now and then."""
+        """Follow the live run (:class:`~integrator_lab.views.geometry.GeometryFollower`);
+        redraw now and then."""
         if self.card is None:
             return
-        run = self._get_run()
-        if run is None:
-            return
-        key = (tuple(sorted(run.system.params.items())), tuple(run.integrators))
-        if key != self.key:
-            self.key = key
-            try:
-                self.session = GeometrySession(
-                    self.system, dict(run.system.params), list(run.entries), run.dt
-                )
-            except ValueError as exc:
-                self.session = None
-                self.alert.object = html.escape(i18n.core_error(exc, self.lang))
+        changed = self.follower.follow(self._get_run())
+        if changed["regions"]:
+            if self.follower.error is not None:
+                self.alert.object = html.escape(i18n.core_error(self.follower.error, self.lang))
                 self.alert.visible = True
                 return
             self.alert.visible = False
-            self.figures.show_regions(self.session)
-            self._points_dt = None
+            self.figures.show_regions(self.follower.session)
             force = True
-        session = self.session
+        session = self.follower.session
         if session is None:
             return
-        now_run = run.runner.time
-        if run.dt != session.dt or any(r.time > now_run + 1e-12 for r in session.rings.values()):
-            session.dt = run.dt
-            session.reset_rings()  # a new step, or the run went back to its start
-        session.advance_to(now_run)
         now = time.perf_counter()
         if not force and now < self._next_redraw:
             return
         self._next_redraw = now + REDRAW_PERIOD
-        moved = self._points_dt != session.dt
-        self._points_dt = session.dt
-        self.figures.update(session, points=moved)
-        if moved:
+        self.figures.update(session, points=changed["points"])
+        if changed["points"]:
+            self.follower.shown()
             self.verdicts.object = " · ".join(
                 html.escape(text("inside" if ok else "outside", self.lang, name=name))
                 for name, ok in session.verdicts().items()

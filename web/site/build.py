@@ -91,7 +91,7 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 #: the modules of integrator_lab.views that the worker imports (pure Python, no Bokeh)
-WORKER_MODULES = ("__init__.py", "shared.py", "scene.py", "live.py", "study.py")
+WORKER_MODULES = ("__init__.py", "shared.py", "scene.py", "live.py", "study.py", "geometry.py")
 #: hex digits of SHA-256 in the names of the large files (48 bits: no collision in practice)
 HASH_LENGTH = 12
 #: types the page needs right; module workers are refused without a JavaScript type

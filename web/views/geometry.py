@@ -217,3 +217,130 @@ class GeometrySession:
             name: None if self.rings[name].diverged_at is not None else history[-1][1]
             for name, history in self.history.items()
         }
+
+
+class GeometryFollower:
+    """One system's geometry view following a live
+    :class:`~integrator_lab.views.live.SystemRun`: a new session when the run's parameters or
+    integrators change, the points when its dt moves, the rings up to its time (from the
+    start again after a new dt or a reset). Both dashboards use it."""
+
+    def __init__(self, system: str) -> None:
+        self.system = system
+        self.session: GeometrySession | None = None
+        self.key: tuple | None = None
+        self.error: Exception | None = None
+        self.shown_dt: float | None = None
+
+    def follow(self, run) -> dict[str, bool]:
+        """Catch up with ``run``; says what changed: ``regions`` (a new session, or an
+        error in ``self.error``) and ``points`` (dt moved since :meth:`shown`)."""
+        changed = {"regions": False, "points": False}
+        if run is None:
+            return changed
+        key = (tuple(sorted(run.system.params.items())), tuple(run.integrators))
+        if key != self.key:
+            self.key = key
+            changed["regions"] = True
+            self.shown_dt = None
+            try:
+                self.session = GeometrySession(
+                    self.system, dict(run.system.params), list(run.entries), run.dt
+                )
+                self.error = None
+            except ValueError as exc:
+                self.session, self.error = None, exc
+                return changed
+        session = self.session
+        if session is None:
+            return changed
+        now = run.runner.time
+        if run.dt != session.dt or any(r.time > now + 1e-12 for r in session.rings.values()):
+            session.dt = run.dt
+            session.reset_rings()  # a new step, or the run went back to its start
+        session.advance_to(now)
+        changed["points"] = self.shown_dt != session.dt
+        return changed
+
+    def shown(self) -> None:
+        """The points of the current dt are on screen."""
+        if self.session is not None:
+            self.shown_dt = self.session.dt
+
+
+class Geometries:
+    """The page worker's open geometry views (one :class:`GeometryFollower` per system):
+    :meth:`step` gives, per open view, the data to draw (JSON-ready, no NaN: the region's
+    pieces are separate lists)."""
+
+    def __init__(self) -> None:
+        self.followers: dict[str, GeometryFollower] = {}
+        self.lang = "en"
+
+    def set_open(self, system: str, open_: bool, lang: str = "en") -> None:
+        self.lang = lang if lang in TEXTS else "en"
+        if open_:
+            self.followers[system] = GeometryFollower(system)  # drawn afresh
+        else:
+            self.followers.pop(system, None)
+
+    @property
+    def running(self) -> bool:
+        return bool(self.followers)
+
+    def step(self, live) -> list[dict]:
+        updates = []
+        for system, follower in self.followers.items():
+            changed = follower.follow(live.runs.get(system))
+            update: dict = {"system": system}
+            if follower.error is not None:
+                if changed["regions"]:
+                    update["error"] = str(follower.error)
+                    updates.append(update)
+                continue
+            session = follower.session
+            if session is None:
+                continue
+            if changed["regions"]:
+                update["regions"] = {
+                    name: [piece for piece in _pieces(*session.regions[name])]
+                    for name in session.names
+                }
+                update["colors"] = {name: color_of(name) for name in session.names}
+                update["window"] = list(WINDOW)
+                update["texts"] = {
+                    "intro": text("intro", self.lang),
+                    "region": text("region.title", self.lang),
+                    "phase": text("phase.title", self.lang),
+                }
+            if changed["points"]:
+                update["points"] = session.point_columns()
+                update["verdicts"] = session.verdicts()
+                update["verdict_text"] = " · ".join(
+                    text("inside" if ok else "outside", self.lang, name=name)
+                    for name, ok in update["verdicts"].items()
+                )
+                update["dt"] = session.dt
+                follower.shown()
+            update["rings"] = session.ring_columns()
+            update["areas"] = areas = session.area_ratios()
+            update["area_text"] = (
+                text("area.title", self.lang)
+                + ": "
+                + ", ".join(
+                    f"{name} {'-' if a is None else f'{a:.6g}'}" for name, a in areas.items()
+                )
+            )
+            updates.append(update)
+        return updates
+
+
+def _pieces(xs: list[float], ys: list[float]) -> list[list[list[float]]]:
+    """A NaN-separated line as its pieces ``[[x, y], ...]``."""
+    pieces: list[list[list[float]]] = [[]]
+    for x, y in zip(xs, ys):
+        if math.isnan(x):
+            pieces.append([])
+        else:
+            pieces[-1].append([round(x, 4), round(y, 4)])
+    return [p for p in pieces if p]
