@@ -81,3 +81,31 @@ def test_bad_input_names_the_parameter():
         GeometrySession("spring", {"stiffness": -1}, METHODS, 0.1)
     with pytest.raises(ValueError, match="unknown integrator"):
         GeometrySession("spring", {}, ["nope"], 0.1)
+
+
+def test_the_geometry_lessons_say_what_the_core_computes():
+    from integrator_lab.core import get_system
+    from integrator_lab.core.area import area_runs
+    from integrator_lab.views.scenarios import get_scenario
+
+    limit = get_scenario("stability-limit").settings()
+    assert limit["geometry"] == ["spring"]
+    params = limit["params"]["spring"]
+    omega = math.sqrt(params["stiffness"])
+    assert omega == pytest.approx(7.75, abs=5e-3)
+    s = GeometrySession("spring", params, limit["integrators"], limit["dt"]["spring"])
+    assert s.points()[0][1] == pytest.approx(1.55, abs=5e-3)
+    assert s.verdicts() == {"velocity-verlet": True, "rk4": True}
+    assert 2 / omega == pytest.approx(0.258, abs=5e-4)
+    assert 2 * math.sqrt(2) / omega == pytest.approx(0.365, abs=5e-4)
+    assert s.verdicts(0.26) == {"velocity-verlet": False, "rk4": True}
+    assert s.verdicts(0.37) == {"velocity-verlet": False, "rk4": False}
+
+    ring = get_scenario("ring-area").settings()
+    assert ring["geometry"] == ["pendulum"]
+    dt = ring["dt"]["pendulum"]
+    euler, verlet = area_runs(
+        get_system("pendulum"), ring["integrators"], dt, round(10 / dt), radius=0.08, points=48
+    )
+    assert euler.area_ratio[-1] > 2.0
+    assert max(abs(a - 1) for a in verlet.area_ratio) < 1e-3  # the 48-gon's resolution

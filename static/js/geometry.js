@@ -8,6 +8,7 @@
 import { SYSTEMS } from "./data.js";
 import { language } from "./i18n.js";
 import { onLanguage } from "./localize.js";
+import { onSave, saveState, state } from "./urlstate.js";
 import { send, handlers } from "./worker.js";
 
 const GEO_SVG = "http://www.w3.org/2000/svg";
@@ -45,7 +46,12 @@ function buildGeometry(system) {
                                    "aria-pressed": "false",
                                    "aria-controls": `il-geometry-${system}` },
                        geoLabel());
-  button.addEventListener("click", () => setGeometryOpen(system, !geoViews[system].open));
+  button.addEventListener("click", () => {
+    // the state says which views are open (`geometry=` in the link); syncGeometry follows it
+    const open = !geoViews[system].open;
+    state.geometry = SYSTEMS.filter((s) => (s === system ? open : state.geometry.includes(s)));
+    saveState();
+  });
   if (group) group.appendChild(button);
   else section.querySelector(".il-panel-title").after(button);
   const block = geoEl("div", { class: "il-geometry", id: `il-geometry-${system}`, hidden: "" });
@@ -189,8 +195,19 @@ function geometryUpdate(update) {
   view.updates += 1;
 }
 
+// open and close the views as the state says (a click, a link, a lesson)
+function syncGeometry() {
+  for (const system of SYSTEMS) {
+    const open = state.geometry.includes(system);
+    if (open !== geoViews[system].open && document.getElementById(`il-geometry-${system}`)) {
+      setGeometryOpen(system, open);
+    }
+  }
+}
+
 export function initGeometry() {
   for (const system of SYSTEMS) buildGeometry(system);
+  onSave(syncGeometry);
   handlers.set("geometry", geometryUpdate);
   onLanguage(() => {
     for (const system of SYSTEMS) {
@@ -200,6 +217,7 @@ export function initGeometry() {
       if (geoViews[system].open) setGeometryOpen(system, true);
     }
   });
+  syncGeometry(); // a link's `geometry=` (the worker buffers the message until Python is up)
   // what tests and curious visitors read: per system, the updates drawn and the verdicts
   window.integratorLabGeometry = {
     state: (system) => {

@@ -23,6 +23,7 @@ def test_points_cross_the_boundary_as_dt_crosses_the_limit(open_page):  # noqa: 
     page.wait_live()
     page.page.locator("#il-geometry-spring-toggle").click()
     page.wait(f"{STATE}.updates > 3 && {STATE}.verdicts !== null")
+    assert "geometry=spring" in page.js("location.search")  # the link keeps the view open
     state = page.js(STATE)
     assert state["verdicts"] == {"euler": False, "velocity-verlet": True, "rk4": True}
     # one boundary per method in its colour, a ring of markers per method around each point
@@ -53,4 +54,21 @@ def test_points_cross_the_boundary_as_dt_crosses_the_limit(open_page):  # noqa: 
     )
     status = page.status()["systems"]["spring"]["integrators"]
     assert status["rk4"]["divergedAt"] is None
+    assert page.errors == []
+
+
+def test_a_lesson_opens_the_geometry_view(open_page):  # noqa: F811
+    from integrator_lab.views.scenarios import get_scenario
+
+    lesson = get_scenario("ring-area")
+    page = open_page("?" + lesson.link_query())
+    page.wait_live()
+    state = "window.integratorLabGeometry.state('pendulum')"
+    page.wait(f"{state}.open && {state}.areas && {state}.areas.euler > 1.05")
+    assert page.js(state)["areas"]["velocity-verlet"] == pytest.approx(1.0, abs=1e-3)
+    assert not page.js("document.getElementById('il-geometry-pendulum').hidden")
+    # closing it takes it out of the link
+    page.page.locator("#il-geometry-pendulum-toggle").click()
+    page.wait("!location.search.includes('geometry=')")
+    assert page.js("document.getElementById('il-geometry-pendulum').hidden")
     assert page.errors == []

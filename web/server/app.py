@@ -1191,6 +1191,9 @@ class Dashboard(pn.viewable.Viewer):
                 values["dt"] = settings["dt"][name]
             self.settings[name].param.update(**values)
         self._rebuild_requested.update(self.runs)  # from t = 0, even where nothing changed
+        for name in settings.get("geometry", []):  # the lesson's geometry views, opened
+            if name in self.geometries:
+                self.geometries[name].open()
         title = self._text("lesson.note", title=self._text(f"lesson.{scenario.id}.title"))
         look_for = self._text(f"lesson.{scenario.id}.text")
         self.lesson_note.object = f"**{html.escape(title.strip())}** {html.escape(look_for)}"
