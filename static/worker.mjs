@@ -158,6 +158,9 @@ function bootFiles(config) {
 
 let live = null; // the Python Live object
 let studies = null; // the Python Studies object, made at the first study
+let geometries = null; // the Python Geometries object, made when a geometry view opens
+let geometryDue = 0;
+const GEOMETRY_PERIOD_MS = 100;
 let bootPath = null; // "snapshot" or "plain", once booted
 let fallback = null; // why the snapshot was not used
 let receiveBoot;
@@ -596,6 +599,9 @@ function handle(message) {
     case "study-stop":
       if (studies) callOn(studies, "stop", message.system);
       break;
+    case "geometry":
+      setGeometry(message);
+      break;
     case "ack":
       // the page is ready for more: answer now rather than at the next tick, so that
       // every animation frame can show new data
@@ -660,6 +666,23 @@ function startStudy(message) {
   }
 }
 
+function setGeometry(message) {
+  const py = self.pyodide;
+  if (!geometries) {
+    geometries = py.runPython("from integrator_lab.views.geometry import Geometries\nGeometries()");
+  }
+  callOn(geometries, "set_open", message.system, Boolean(message.open), message.lang ?? "en");
+}
+
+// the open geometry views (views.geometry) follow the live runs, redrawn this often
+function advanceGeometries() {
+  if (!geometries || !geometries.running) return;
+  const now = performance.now();
+  if (now < geometryDue) return;
+  geometryDue = now + GEOMETRY_PERIOD_MS;
+  for (const update of callOn(geometries, "step", live)) post({ type: "geometry", ...update });
+}
+
 function advanceStudies() {
   if (!studies || !studies.running) return;
   for (const update of callOn(studies, "step", STUDY_SLICE_S)) post({ type: "study", ...update });
@@ -699,6 +722,11 @@ function tick() {
       timed(advanceStudies);
     } catch (error) {
       post({ type: "error", text: `Study: ${pythonMessage(error)}` });
+    }
+    try {
+      advanceGeometries();
+    } catch (error) {
+      post({ type: "error", text: `Geometry: ${pythonMessage(error)}` });
     }
   }
   const spent = performance.now() - now;

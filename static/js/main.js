@@ -24,6 +24,7 @@ import { publishApi } from "./status.js";
 import { clearStaleScenes } from "./frames.js";
 import { pauseOffscreen, showOpenLink } from "./embed.js";
 import { initStudy } from "./study.js";
+import { initGeometry } from "./geometry.js";
 import { showLessons } from "./scenarios.js";
 import { initEditor } from "./editor.js";
 import { enableDrag } from "./drag.js";
@@ -116,6 +117,7 @@ Promise.all(embeds).then(() => {
   dashboardDrawn(); // the worker buffers messages until Python is up
   drawRest(); // the parts out of sight
   initStudy(); // after: a study opened by the link starts at once (the worker buffers it)
+  initGeometry(); // the geometry views' buttons, beside Live and Study
   initEditor(); // after "init": a method from the link follows it to the worker
 }, (error) => {
   document.documentElement.classList.remove("il-pending");

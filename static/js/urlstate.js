@@ -6,6 +6,7 @@ import { browserLanguage, language, LANGUAGES, t } from "./i18n.js";
 import { message, quote } from "./messages.js";
 import { checkParam, checkRange, expected, paramDecl } from "./params.js";
 import { defaultStudyState, readStudyKey, writeStudyKeys } from "./studystate.js";
+import { defaultGeometryState, readGeometryKey, writeGeometryKeys } from "./geometrystate.js";
 
 // -- state and the URL query -------------------------------------------------------------
 function defaultState() {
@@ -20,6 +21,7 @@ function defaultState() {
     lang: language(), // i18n.js read the URL's lang (or the browser's language) first
     params: Object.fromEntries(SYSTEMS.map((s) => [s, Object.assign({}, DEFAULTS.params[s])])),
     ...defaultStudyState(),
+    ...defaultGeometryState(),
   };
 }
 // 0/1 settings: query key -> state field ("embed" is the compact view for <iframe>s)
@@ -35,6 +37,7 @@ export function stateFromQuery(search) {
   const theDefault = t("msg.the_default");
   for (const [key, raw] of query) {
     if (readStudyKey(state, key, raw, fallback)) continue;
+    if (readGeometryKey(state, key, raw, fallback)) continue;
     if (key === "lang") {
       if (!LANGUAGES.includes(raw)) {
         fallback(key, raw, t("expect.language", { names: LANGUAGES.join(", ") }),
@@ -132,6 +135,7 @@ export function queryFromState(state) {
     }
   }
   writeStudyKeys(state, query);
+  writeGeometryKeys(state, query);
   // the language is in the link when it is not what the browser asks for anyway
   if (state.lang !== browserLanguage()) query.set("lang", state.lang);
   return query.toString();

@@ -55,6 +55,7 @@ from integrator_lab.server.controls import (
     settings_class,
     settings_widgets,
 )
+from integrator_lab.server.geometry import GeometryView
 from integrator_lab.server.methods import MethodEditor
 from integrator_lab.server.sandbox import SandboxLive, off_loop
 from integrator_lab.server.sessions import LOAD, REGISTRY, session_label
@@ -317,6 +318,11 @@ class Dashboard(pn.viewable.Viewer):
             name: StudyView(name, functools.partial(self._study_input, name), self.lang)
             for name in self.systems
         }
+        # each system's geometry view: stability regions and rings, following the live run
+        self.geometries = {
+            name: GeometryView(name, lambda name=name: self.runs.get(name), self.lang)
+            for name in self.systems
+        }
         self.lesson_note = pn.pane.Alert(
             "",
             alert_type="info",
@@ -491,6 +497,7 @@ class Dashboard(pn.viewable.Viewer):
                 settings,
                 download,
                 self.studies[name].layout,
+                self.geometries[name].layout,
                 sizing_mode="stretch_width",
                 min_width=300,
                 styles={"flex": "1 1 320px"},
@@ -843,6 +850,8 @@ class Dashboard(pn.viewable.Viewer):
         with validate(False):
             for study in self.studies.values():  # a slice of each running study
                 study.advance()
+            for geometry in self.geometries.values():  # the open geometry views
+                geometry.advance()
 
     def _take_steps(self) -> int:
         steps, self._steps_requested = self._steps_requested, 0
@@ -1260,6 +1269,9 @@ class Dashboard(pn.viewable.Viewer):
                 values["dt"] = settings["dt"][name]
             self.settings[name].param.update(**values)
         self._rebuild_requested.update(self.runs)  # from t = 0, even where nothing changed
+        for name in settings.get("geometry", []):  # the lesson's geometry views, opened
+            if name in self.geometries:
+                self.geometries[name].open()
         title = self._text("lesson.note", title=self._text(f"lesson.{scenario.id}.title"))
         look_for = self._text(f"lesson.{scenario.id}.text")
         self.lesson_note.object = f"**{html.escape(title.strip())}** {html.escape(look_for)}"

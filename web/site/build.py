@@ -98,8 +98,16 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 #: the modules of integrator_lab.views that the worker imports (pure Python, no Bokeh)
-from integrator_lab.site.stdlib import FULL_STDLIB, TrimUnavailable, trimmed_pyodide_dir
-WORKER_MODULES = ("__init__.py", "shared.py", "scene.py", "energy.py", "live.py", "study.py")
+WORKER_MODULES = (
+    "__init__.py",
+    "shared.py",
+    "scene.py",
+    "energy.py",
+    "live.py",
+    "study.py",
+    "stdlib_guard.py",
+    "geometry.py",
+)
 #: The page's Content-Security-Policy. A visitor's own method runs in the page's worker with
 #: the browser's APIs at hand (Pyodide's ``js`` module): the policy keeps its requests
 #: (fetch, XMLHttpRequest, WebSocket, EventSource, a cross-origin ``import()``) on this site,

@@ -3,7 +3,8 @@ of what to look for, stated once for the static page, the Panel dashboard and th
 
 A lesson's ``query`` uses the page's link syntax (``static/js/urlstate.js``): ``systems``,
 ``integrators``, ``speed``, ``play``/``exact``/``log``/``phase`` (0 or 1), ``energy`` and
-``<system>.dt`` / ``<system>.<parameter>``. What the sentences claim is checked against the
+``<system>.dt`` / ``<system>.<parameter>`` and ``geometry`` (the panels whose geometry view is
+open). What the sentences claim is checked against the
 core by ``tests/core/test_scenarios.py``; keep them true when a lesson or the core changes.
 
 Standard library only, like :mod:`integrator_lab.views.shared`: no Bokeh or Panel.
@@ -191,6 +192,26 @@ SCENARIOS: tuple[Scenario, ...] = (
             Claim("spring", "rk4", 3.0, -0.001, 0.001),
         ),
     ),
+    Scenario(
+        "stability-limit",
+        "Slide dt across the stability limit",
+        "systems=spring&integrators=velocity-verlet,rk4&spring.damping=0&spring.stiffness=60"
+        "&spring.dt=0.2&geometry=spring",
+        "The Geometry view shows where each method is stable and where the spring sits: with "
+        "k = 60 N/m (ω = 7.75 /s) its points dt·λ = ±1.55i lie inside both regions at "
+        "dt = 0.2 s. Type a dt past 2/ω = 0.258 s and velocity Verlet's points leave its "
+        "region and turn grey while its block runs away and is marked diverged; RK4's hold "
+        "up to 2√2/ω = 0.365 s.",
+    ),
+    Scenario(
+        "ring-area",
+        "Euler's ring grows, Verlet's keeps its area",
+        "systems=pendulum&integrators=euler,velocity-verlet&pendulum.dt=0.02&geometry=pendulum",
+        "In the Geometry view a ring of start states is carried by each method: explicit "
+        "Euler's ring swells, its area more than doubled within 10 s, while velocity Verlet's "
+        "ring shears but keeps its area (ratio 1). Keeping phase-space area is what makes a "
+        "method symplectic, and why Verlet's energy error stays bounded.",
+    ),
 )
 
 BY_ID = {s.id: s for s in SCENARIOS}
@@ -239,6 +260,13 @@ def parse_query(query: str) -> dict:
             if raw not in ("0", "1"):
                 raise ValueError(f"{key!r}: got {raw!r}, expected 0 or 1")
             out[FLAGS[key]] = raw == "1"
+        elif key == "geometry":
+            names = [n.strip() for n in raw.split(",") if n.strip()]
+            if not names or any(n not in PANEL_SYSTEMS for n in names):
+                raise ValueError(
+                    f"{key!r}: got {raw!r}, expected names among {', '.join(PANEL_SYSTEMS)}"
+                )
+            out["geometry"] = names
         elif key == "energy":
             if raw not in ENERGY_MODES:
                 raise ValueError(f"{key!r}: got {raw!r}, expected one of {ENERGY_MODES}")

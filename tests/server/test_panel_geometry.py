@@ -1,0 +1,82 @@
+"""The Panel dashboard's geometry view: the stability regions with the spring's points, which
+leave a method's region as dt crosses its limit while that method's run diverges in the live
+view, and the rings whose area the symplectic methods keep."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import set_widget, type_into, wait_until
+
+pytestmark = pytest.mark.browser
+
+TEXTS_JS = """(needle) => {
+    const found = [];
+    for (const model of Bokeh.documents[0].all_models) {
+        for (const key of ["text", "object"]) {
+            const value = model[key];
+            if (typeof value === "string" && value.includes(needle)) found.push(value);
+        }
+    }
+    return found.join(" | ");
+}"""
+
+SOURCE_JS = """(name) => {
+    for (const model of Bokeh.documents[0].all_models) {
+        if (model.name === name) {
+            for (const r of model.renderers) {
+                const data = r.data_source && r.data_source.data;
+                if (data && data.xs && data.xs.length) {
+                    return {names: Array.from(data.name), ys: data.ys.map((y) => Array.from(y))};
+                }
+            }
+        }
+    }
+    return null;
+}"""
+
+
+def texts(page, needle):
+    return page.evaluate(TEXTS_JS, needle)
+
+
+def test_points_cross_the_boundary_as_dt_does(new_page):
+    page = new_page()
+    set_widget(page, "il-integrators", ["euler", "velocity-verlet", "rk4"])
+    # omega = sqrt(60) = 7.75/s: Verlet's limit dt = 2/omega = 0.258 s, RK4's 2 sqrt 2/omega
+    # = 0.365 s; explicit Euler has none
+    type_into(page, "il-spring-damping", 0)
+    type_into(page, "il-spring-stiffness", 60)
+    type_into(page, "il-spring-dt", 0.2)
+    page.locator(".il-spring-geometry-open button").click()
+    wait_until(
+        lambda: "velocity-verlet: stable" in texts(page, "velocity-verlet: stable"),
+        timeout=60,
+        what="the geometry view's verdicts at dt = 0.2 s",
+    )
+    verdicts = texts(page, "rk4: stable")
+    assert "euler: dt·λ outside" in verdicts and "rk4: stable" in verdicts
+
+    # the rings advance with the run; at dt = 0.2 s Verlet keeps its ring's area
+    def areas():
+        data = page.evaluate(SOURCE_JS, "geometry-area")
+        return data and {n: ys for n, ys in zip(data["names"], data["ys"]) if len(ys) > 5}
+
+    got = wait_until(lambda: areas() and "velocity-verlet" in areas(), timeout=30, what="areas")
+    assert all(abs(a - 1) < 1e-9 for a in got["velocity-verlet"])
+    assert got["euler"][-1] > got["euler"][1] > 1  # (1 + (h omega)^2) per step
+
+    type_into(page, "il-spring-dt", 0.3)
+    wait_until(
+        lambda: "velocity-verlet: dt·λ outside" in texts(page, "velocity-verlet: dt"),
+        timeout=30,
+        what="Verlet's points to leave its region at dt = 0.3 s",
+    )
+    assert "rk4: stable" in texts(page, "rk4: stable")
+    # and in the live view Verlet's run diverges, RK4's does not
+    wait_until(
+        lambda: "velocity-verlet: diverged" in texts(page, "diverged"),
+        timeout=60,
+        what="velocity-verlet to diverge in the live view",
+    )
+    assert "rk4: diverged" not in texts(page, "diverged")
+    assert page.errors == []

@@ -1,0 +1,111 @@
+"""The geometry view's shared logic (``views.geometry``): the points and verdicts the
+dashboards show, the rings that follow the live run, and the figures' data."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from integrator_lab.views.geometry import OUTSIDE_COLOR, GeometrySession, color_of
+from integrator_lab.views.geometry_figures import GeometryFigures
+
+METHODS = ["euler", "velocity-verlet", "rk4"]
+
+
+def session(dt):
+    # undamped, omega = sqrt(60): Verlet stable for dt < 2/omega = 0.258 s, RK4 for
+    # dt < 2 sqrt 2/omega = 0.365 s, explicit Euler never
+    return GeometrySession("spring", {"damping": 0, "stiffness": 60}, METHODS, dt)
+
+
+def test_verdicts_follow_the_limits():
+    s = session(0.2)
+    assert s.verdicts() == {"euler": False, "velocity-verlet": True, "rk4": True}
+    assert s.verdicts(0.25) == {"euler": False, "velocity-verlet": True, "rk4": True}
+    assert s.verdicts(0.27) == {"euler": False, "velocity-verlet": False, "rk4": True}
+    assert s.verdicts(0.37) == {"euler": False, "velocity-verlet": False, "rk4": False}
+    points = s.points()
+    assert points == [(0.0, 0.2 * math.sqrt(60)), (0.0, -0.2 * math.sqrt(60))]
+
+
+def test_point_markers_take_the_outside_colour():
+    columns = session(0.3).point_columns()
+    colours = dict(zip(columns["name"], columns["color"]))
+    assert colours == {
+        "euler": OUTSIDE_COLOR,
+        "velocity-verlet": OUTSIDE_COLOR,
+        "rk4": color_of("rk4"),
+    }
+    # every verdict stays visible: one ring per integrator, of distinct sizes
+    assert len(set(columns["size"])) == len(METHODS)
+
+
+def test_rings_follow_the_run_and_keep_their_area_when_symplectic():
+    s = session(0.05)
+    s.advance_to(1.0)
+    ratios = s.area_ratios()
+    y2 = (0.05 * math.sqrt(60)) ** 2
+    assert ratios["velocity-verlet"] == pytest.approx(1.0, abs=1e-12)
+    assert ratios["euler"] == pytest.approx((1 + y2) ** 20, rel=1e-10)
+    assert all(ring.steps == 20 for ring in s.rings.values())
+    rings = s.ring_columns()
+    assert all(xs[0] == xs[-1] and len(xs) == 49 for xs in rings["xs"])  # closed
+    # a new dt starts the rings again
+    s.set_dt(0.1)
+    assert all(ring.steps == 0 for ring in s.rings.values())
+    assert [h[-1] for h in s.area_columns()["ys"]] == [1.0, 1.0, 1.0]
+
+
+def test_a_diverged_ring_leaves_the_picture():
+    s = session(0.3)  # Verlet outside its region: its ring runs away
+    for k in range(1, 200):
+        s.advance_to(k * 3.0)
+    assert s.area_ratios()["velocity-verlet"] is None
+    assert "velocity-verlet" not in s.ring_columns()["name"]
+    assert all(math.isfinite(a) for ys in s.area_columns()["ys"] for a in ys)
+
+
+def test_figures_take_the_columns():
+    s = session(0.2)
+    figures = GeometryFigures()
+    figures.show_regions(s)
+    figures.update(s)
+    assert figures.regions.data["name"] == METHODS
+    assert len(figures.points.data["x"]) == 2 * len(METHODS)
+    assert set(figures.figures) == {"region", "phase", "area"}
+
+
+def test_bad_input_names_the_parameter():
+    with pytest.raises(ValueError, match="stiffness"):
+        GeometrySession("spring", {"stiffness": -1}, METHODS, 0.1)
+    with pytest.raises(ValueError, match="unknown integrator"):
+        GeometrySession("spring", {}, ["nope"], 0.1)
+
+
+def test_the_geometry_lessons_say_what_the_core_computes():
+    from integrator_lab.core import get_system
+    from integrator_lab.core.area import area_runs
+    from integrator_lab.views.scenarios import get_scenario
+
+    limit = get_scenario("stability-limit").settings()
+    assert limit["geometry"] == ["spring"]
+    params = limit["params"]["spring"]
+    omega = math.sqrt(params["stiffness"])
+    assert omega == pytest.approx(7.75, abs=5e-3)
+    s = GeometrySession("spring", params, limit["integrators"], limit["dt"]["spring"])
+    assert s.points()[0][1] == pytest.approx(1.55, abs=5e-3)
+    assert s.verdicts() == {"velocity-verlet": True, "rk4": True}
+    assert 2 / omega == pytest.approx(0.258, abs=5e-4)
+    assert 2 * math.sqrt(2) / omega == pytest.approx(0.365, abs=5e-4)
+    assert s.verdicts(0.26) == {"velocity-verlet": False, "rk4": True}
+    assert s.verdicts(0.37) == {"velocity-verlet": False, "rk4": False}
+
+    ring = get_scenario("ring-area").settings()
+    assert ring["geometry"] == ["pendulum"]
+    dt = ring["dt"]["pendulum"]
+    euler, verlet = area_runs(
+        get_system("pendulum"), ring["integrators"], dt, round(10 / dt), radius=0.08, points=48
+    )
+    assert euler.area_ratio[-1] > 2.0
+    assert max(abs(a - 1) for a in verlet.area_ratio) < 1e-3  # the 48-gon's resolution

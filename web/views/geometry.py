@@ -1,0 +1,346 @@
+"""The geometry view of a system, shared by the dashboards: the stability regions of the
+selected integrators with the system's points ``dt lambda``, and each integrator's ring of
+states in the phase plane with its area ratio (:mod:`integrator_lab.core.stability`,
+:mod:`integrator_lab.core.area`).
+
+:class:`GeometrySession` holds the numbers (pure Python: it also runs in the page's worker);
+:class:`GeometryFigures` draws them into Bokeh figures. What a region means for each kind of
+method is in ``docs/stability.rst``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+
+from integrator_lab.core import get_system
+from integrator_lab.core.area import Ring, ring_scale
+from integrator_lab.core.stability import linear_modes, method, region, scaled_points
+from integrator_lab.views.scene import FALLBACK_COLOR, INTEGRATOR_COLORS, USER_COLOR
+
+#: the region's window in the plane of z = dt lambda, and its cell (coarser than the CLI's: a
+#: region costs a tenth of a second or two, once per method)
+WINDOW = (-4.0, 2.0, -3.5, 3.5)
+CELL = 0.1
+#: states on each ring, its radius (relative to the start state), the area samples kept
+RING_POINTS = 48
+RING_RADIUS = 0.08
+AREA_HISTORY = 400
+#: the most steps a ring takes per update (it falls behind the live run rather than stall)
+MAX_RING_STEPS = 400
+#: a point outside a method's region is drawn in the dashboards' "diverged" grey
+OUTSIDE_COLOR = "#b0b0b0"
+
+#: every text of the view, in English and Japanese
+TEXTS = {
+    "en": {
+        "open": "Geometry",
+        "open.tip": "Stability regions and phase-space area of the selected integrators",
+        "region.title": "Stability regions in the plane of z = dt·λ",
+        "region.x": "Re(dt·λ)",
+        "region.y": "Im(dt·λ)",
+        "phase.title": "Each integrator's ring of states",
+        "area.title": "Area of the ring / area at the start",
+        "time": "t (s)",
+        "intro": (
+            "Left: where each integrator is stable (inside its line) and where this system "
+            "sits at this dt (its modes' points dt·λ, one ring per integrator: its colour "
+            "inside, grey outside). Right: a ring of start states carried by each "
+            "integrator; symplectic methods keep its area, explicit Euler inflates it."
+        ),
+        "outside": "{name}: dt·λ outside the region, the run diverges",
+        "inside": "{name}: stable",
+    },
+    "ja": {
+        "open": "幾何",
+        "open.tip": "選んだ積分法の安定領域と相空間の面積",
+        "region.title": "z = dt·λ 平面の安定領域",
+        "region.x": "Re(dt·λ)",
+        "region.y": "Im(dt·λ)",
+        "phase.title": "積分法ごとの状態の輪",
+        "area.title": "輪の面積 / 最初の面積",
+        "time": "t (s)",
+        "intro": (
+            "左: 各積分法が安定な領域 (線の内側) と、この dt での系の位置 (モードの点 dt·λ、"
+            "積分法ごとに輪: 内側なら積分法の色、外側なら灰色)。右: 初期状態の輪を各積分法で"
+            "運んだもの。シンプレクティック法は面積を保ち、陽的オイラー法は広げる。"
+        ),
+        "outside": "{name}: dt·λ が領域の外、計算は発散する",
+        "inside": "{name}: 安定",
+    },
+}
+
+
+def text(key: str, lang: str = "en", **values: object) -> str:
+    catalog = TEXTS.get(lang, TEXTS["en"])
+    return catalog.get(key, TEXTS["en"][key]).format(**values)
+
+
+def color_of(name: str) -> str:
+    if name in INTEGRATOR_COLORS:
+        return INTEGRATOR_COLORS[name]
+    return USER_COLOR if name else FALLBACK_COLOR
+
+
+_REGIONS: dict[str, tuple[list[float], list[float]]] = {}
+
+
+def region_line(entry) -> tuple[str, list[float], list[float]]:
+    """``(name, xs, ys)`` of an integrator's region boundary, pieces separated by NaN (one
+    Bokeh line); built-ins are computed once per process."""
+    m = method(entry)
+    key = m.name if isinstance(entry, str) else None
+    if key is not None and key in _REGIONS:
+        xs, ys = _REGIONS[key]
+        return m.name, xs, ys
+    xs: list[float] = []
+    ys: list[float] = []
+    for piece in region(m, WINDOW, CELL):
+        if xs:
+            xs.append(math.nan)
+            ys.append(math.nan)
+        xs.extend(x for x, _ in piece)
+        ys.extend(y for _, y in piece)
+    if key is not None:
+        _REGIONS[key] = (xs, ys)
+    return m.name, xs, ys
+
+
+class GeometrySession:
+    """One system's geometry: regions of ``entries`` (names or users' definitions), the
+    points ``dt lambda`` of its modes, and one :class:`~integrator_lab.core.area.Ring` per
+    entry advanced with the live run's step."""
+
+    def __init__(self, system: str, params: dict, entries: list, dt: float) -> None:
+        self.system = get_system(system, **params)
+        self.entries = list(entries)
+        self.methods = {}
+        self.regions = {}
+        for entry in self.entries:
+            name, xs, ys = region_line(entry)
+            self.methods[name] = method(entry)
+            self.regions[name] = (xs, ys)
+        self.names = list(self.methods)
+        self.modes = linear_modes(self.system)
+        self.dt = dt
+        self.rings = {
+            name: Ring(self.system, entry, dt, RING_RADIUS, RING_POINTS)
+            for name, entry in zip(self.names, self.entries)
+        }
+        self.coordinate = ring_scale(self.system, RING_RADIUS).coordinate
+        self.history = {name: deque([(0.0, 1.0)], maxlen=AREA_HISTORY) for name in self.names}
+
+    # -- the points -------------------------------------------------------------------------
+    def points(self, dt: float | None = None) -> list[tuple[float, float]]:
+        """The points ``dt lambda`` (default: the session's dt)."""
+        return scaled_points(self.modes, self.dt if dt is None else dt)
+
+    def verdicts(self, dt: float | None = None) -> dict[str, bool]:
+        """Per integrator: whether every point lies in its region."""
+        points = self.points(dt)
+        return {
+            name: all(m.stable(complex(x, y)) for x, y in points)
+            for name, m in self.methods.items()
+        }
+
+    def point_columns(self, dt: float | None = None) -> dict[str, list]:
+        """One marker per integrator and point: its colour inside the region, grey outside;
+        sizes grow with the integrator's index so that every verdict stays visible."""
+        columns: dict[str, list] = {"x": [], "y": [], "color": [], "size": [], "name": []}
+        points = self.points(dt)
+        for index, (name, m) in enumerate(self.methods.items()):
+            for x, y in points:
+                inside = m.stable(complex(x, y))
+                columns["x"].append(x)
+                columns["y"].append(y)
+                columns["color"].append(color_of(name) if inside else OUTSIDE_COLOR)
+                columns["size"].append(9 + 6 * (len(self.methods) - 1 - index))
+                columns["name"].append(name)
+        return columns
+
+    # -- the rings -------------------------------------------------------------------------
+    def set_dt(self, dt: float) -> None:
+        """A new step: the points move at once; the rings start again from the start state."""
+        if dt != self.dt:
+            self.dt = dt
+            self.reset_rings()
+
+    def reset_rings(self) -> None:
+        self.rings = {
+            name: Ring(self.system, entry, self.dt, RING_RADIUS, RING_POINTS)
+            for name, entry in zip(self.names, self.entries)
+        }
+        for history in self.history.values():
+            history.clear()
+            history.append((0.0, 1.0))
+
+    def advance_to(self, time: float) -> None:
+        """Step every ring up to ``time`` (s), at most :data:`MAX_RING_STEPS` steps."""
+        for name, ring in self.rings.items():
+            steps = min(MAX_RING_STEPS, int((time - ring.time) / self.dt + 1e-9))
+            if steps <= 0 or ring.diverged_at is not None:
+                continue
+            ring.advance(steps)
+            if ring.diverged_at is None:
+                ratio = ring.area_ratio()
+                if math.isfinite(ratio):
+                    self.history[name].append((ring.time, ratio))
+
+    def ring_columns(self) -> dict[str, list]:
+        """Per integrator its ring (closed) in the plane of the ring's coordinate, for a
+        Bokeh ``multi_line``/``patches``; a diverged ring is left out."""
+        i = self.coordinate
+        columns: dict[str, list] = {"xs": [], "ys": [], "color": [], "name": []}
+        for name, ring in self.rings.items():
+            if ring.diverged_at is not None:
+                continue
+            xs = [q[i] for q, _ in ring.states]
+            ys = [v[i] for _, v in ring.states]
+            columns["xs"].append([*xs, xs[0]])
+            columns["ys"].append([*ys, ys[0]])
+            columns["color"].append(color_of(name))
+            columns["name"].append(name)
+        return columns
+
+    def area_columns(self) -> dict[str, list]:
+        columns: dict[str, list] = {"xs": [], "ys": [], "color": [], "name": []}
+        for name, history in self.history.items():
+            columns["xs"].append([t for t, _ in history])
+            columns["ys"].append([a for _, a in history])
+            columns["color"].append(color_of(name))
+            columns["name"].append(name)
+        return columns
+
+    def area_ratios(self) -> dict[str, float | None]:
+        """The latest area ratio per integrator (None once its ring diverged)."""
+        return {
+            name: None if self.rings[name].diverged_at is not None else history[-1][1]
+            for name, history in self.history.items()
+        }
+
+
+class GeometryFollower:
+    """One system's geometry view following a live
+    :class:`~integrator_lab.views.live.SystemRun`: a new session when the run's parameters or
+    integrators change, the points when its dt moves, the rings up to its time (from the
+    start again after a new dt or a reset). Both dashboards use it."""
+
+    def __init__(self, system: str) -> None:
+        self.system = system
+        self.session: GeometrySession | None = None
+        self.key: tuple | None = None
+        self.error: Exception | None = None
+        self.shown_dt: float | None = None
+
+    def follow(self, run) -> dict[str, bool]:
+        """Catch up with ``run``; says what changed: ``regions`` (a new session, or an
+        error in ``self.error``) and ``points`` (dt moved since :meth:`shown`)."""
+        changed = {"regions": False, "points": False}
+        if run is None:
+            return changed
+        key = (tuple(sorted(run.system.params.items())), tuple(run.integrators))
+        if key != self.key:
+            self.key = key
+            changed["regions"] = True
+            self.shown_dt = None
+            try:
+                self.session = GeometrySession(
+                    self.system, dict(run.system.params), list(run.entries), run.dt
+                )
+                self.error = None
+            except ValueError as exc:
+                self.session, self.error = None, exc
+                return changed
+        session = self.session
+        if session is None:
+            return changed
+        now = run.runner.time
+        if run.dt != session.dt or any(r.time > now + 1e-12 for r in session.rings.values()):
+            session.dt = run.dt
+            session.reset_rings()  # a new step, or the run went back to its start
+        session.advance_to(now)
+        changed["points"] = self.shown_dt != session.dt
+        return changed
+
+    def shown(self) -> None:
+        """The points of the current dt are on screen."""
+        if self.session is not None:
+            self.shown_dt = self.session.dt
+
+
+class Geometries:
+    """The page worker's open geometry views (one :class:`GeometryFollower` per system):
+    :meth:`step` gives, per open view, the data to draw (JSON-ready, no NaN: the region's
+    pieces are separate lists)."""
+
+    def __init__(self) -> None:
+        self.followers: dict[str, GeometryFollower] = {}
+        self.lang = "en"
+
+    def set_open(self, system: str, open_: bool, lang: str = "en") -> None:
+        self.lang = lang if lang in TEXTS else "en"
+        if open_:
+            self.followers[system] = GeometryFollower(system)  # drawn afresh
+        else:
+            self.followers.pop(system, None)
+
+    @property
+    def running(self) -> bool:
+        return bool(self.followers)
+
+    def step(self, live) -> list[dict]:
+        updates = []
+        for system, follower in self.followers.items():
+            changed = follower.follow(live.runs.get(system))
+            update: dict = {"system": system}
+            if follower.error is not None:
+                if changed["regions"]:
+                    update["error"] = str(follower.error)
+                    updates.append(update)
+                continue
+            session = follower.session
+            if session is None:
+                continue
+            if changed["regions"]:
+                update["regions"] = {
+                    name: [piece for piece in _pieces(*session.regions[name])]
+                    for name in session.names
+                }
+                update["colors"] = {name: color_of(name) for name in session.names}
+                update["window"] = list(WINDOW)
+                update["texts"] = {
+                    "intro": text("intro", self.lang),
+                    "region": text("region.title", self.lang),
+                    "phase": text("phase.title", self.lang),
+                }
+            if changed["points"]:
+                update["points"] = session.point_columns()
+                update["verdicts"] = session.verdicts()
+                update["verdict_text"] = " · ".join(
+                    text("inside" if ok else "outside", self.lang, name=name)
+                    for name, ok in update["verdicts"].items()
+                )
+                update["dt"] = session.dt
+                follower.shown()
+            update["rings"] = session.ring_columns()
+            update["areas"] = areas = session.area_ratios()
+            update["area_text"] = (
+                text("area.title", self.lang)
+                + ": "
+                + ", ".join(
+                    f"{name} {'-' if a is None else f'{a:.6g}'}" for name, a in areas.items()
+                )
+            )
+            updates.append(update)
+        return updates
+
+
+def _pieces(xs: list[float], ys: list[float]) -> list[list[list[float]]]:
+    """A NaN-separated line as its pieces ``[[x, y], ...]``."""
+    pieces: list[list[list[float]]] = [[]]
+    for x, y in zip(xs, ys):
+        if math.isnan(x):
+            pieces.append([])
+        else:
+            pieces[-1].append([round(x, 4), round(y, 4)])
+    return [p for p in pieces if p]
