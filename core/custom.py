@@ -876,6 +876,8 @@ class PythonIntegrator(Integrator):
         except _BadResult as exc:
             where = _return_place(self.definition.code)
             raise UserCodeError(f"{where}{exc} (step {number}, t = {t:.6g} s)") from None
+        except Exception as exc:  # noqa: BLE001 - user objects' own __iter__, __float__
+            raise UserCodeError(f"{error_message(exc)} (step {number}, t = {t:.6g} s)") from None
         return q1[:n], v1[:n], v1[n]
 
 

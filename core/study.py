@@ -27,7 +27,8 @@ the asymptotic range, which is found in two passes; every point left out carries
 1. Points that cannot follow the power law are set aside: a run that failed or whose state is
    no longer finite or whose energy ran away (``diverged``); an error of order one or more
    (``unstable``: the method has lost all accuracy, typically beyond its stability limit, and
-   its error no longer shrinks like ``dt^p``); an error below the **floor** (``roundoff``):
+   its error no longer shrinks like ``dt^p``); an error below the **floor** (``roundoff``;
+   an error that stops shrinking is called so only within ``ROUNDOFF_NEAR`` times it):
    ``ROUNDOFF_FACTOR * eps * sqrt(n)`` for ``n`` steps (a random walk of rounding errors,
    with a margin of ten: :func:`roundoff_floor`), raised to ``REFERENCE_MARGIN`` times the
    reference's own estimated error when the reference is numerical (it is compared with one
@@ -41,9 +42,12 @@ the asymptotic range, which is found in two passes; every point left out carries
    ``MIN_SLOPE`` at small ``dt`` is rounding taking over (``roundoff``); points at larger ``dt``
    than the range are ``pre-asymptotic``.
 
-The fitted slope is compared with the integrator's declared order; a difference of more than
-``ORDER_MISMATCH`` is reported in the run's ``note`` (e.g. Yoshida's fourth order drops to
-second with velocity-dependent forces).
+The fitted slope is compared with the order that holds for the system (the declared order, or
+with velocity-dependent forces ``order_velocity_dependent``: Yoshida's fourth order drops to
+second); a difference of more than ``ORDER_MISMATCH`` is reported in the run's ``note``. No
+order is compared where none can show: on a system that is not smooth (``System.not_smooth``,
+the cradle's contacts: the slope is then the error's trend as dt -> 0), or when finer points
+leave the fitted power law above rounding.
 
 A view runs a study in slices: :class:`Study` plans the points and :meth:`Study.run_next`
 advances them within a budget of seconds or steps, so a page stays responsive; :meth:`Study.result`
@@ -474,8 +478,8 @@ def fit_power_law(
     the index range of the fit (inclusive) and a reason (or None) per point.
 
     ``not_smooth`` (why the system is not smooth): there is no power law of a method's order
-    to find; the slope is the least-squares trend over every point with some accuracy left
-    and above the rounding floor (at least ``MIN_FIT_POINTS``).
+    to find; the slope is the least-squares trend over the finer half of the points with some
+    accuracy left and above the rounding floor (at least ``MIN_FIT_POINTS``).
     """
     reasons: list[str | None] = [None] * len(dts)
     for i, (e, floor) in enumerate(zip(errors, floors)):
@@ -803,8 +807,16 @@ class StudyRun:
         self.fit_points = 0 if fit is None else sum(r is None for r in self.excluded)
         #: the error stops following the power law at finer steps, above rounding: the slope
         #: of the coarser points is no order
-        self.leaves_power_law = fit is not None and any(
-            r is not None and r.startswith("off the power law") for r in self.excluded[fit[1] :]
+        self.leaves_power_law = (
+            fit is not None
+            and self.slope is not None
+            and any(
+                r is not None
+                and r.startswith("off the power law")
+                and abs(_local_slope(self.dt, self.error, k - 1, k) - self.slope) > ORDER_MISMATCH
+                for k, r in enumerate(self.excluded)
+                if k > fit[1]
+            )
         )
         #: None when there is no slope, else whether it agrees with the declared order
         self.order_matches: bool | None = None

@@ -48,3 +48,16 @@ def test_a_bad_return_names_the_line_the_step_and_what_was_expected(body, expect
 def test_an_exception_in_the_step_keeps_its_own_line():
     message = reason("    x = 1\n    return 1 / (x - 1)\n")
     assert message.startswith("line 6: ZeroDivisionError") and "(step 1, t = 0 s)" in message
+
+
+def test_a_returned_object_that_fails_while_read_is_reported_not_raised():
+    # a generator that raises while the core reads it: still a message with line and step
+    body = (
+        "    def bad():\n"
+        "        yield 0.0\n"
+        "        raise RuntimeError('read me')\n"
+        "    return bad(), v\n"
+    )
+    message = reason(body)
+    assert message.startswith("line 7: RuntimeError: read me"), message
+    assert message.endswith("(step 1, t = 0 s)")

@@ -5,8 +5,9 @@ conditions run in the server's event loop, so the bounds of :mod:`integrator_lab
 must keep the worst accepted one cheap. The worst tableau found: a fifth-order method (all 17
 conditions computed) padded to the most stages with rows of exact fractions whose denominators
 are distinct primes (the least common denominator at its bound), magnitudes near the bound and
-rounded ``c`` (the float path computes the conditions twice). The worst splitting: the longest
-sequence of such fractions::
+rounded ``c``; the same padded with floats over the whole exponent range (their exact binary
+values made the check take 0.5 s before floats were checked in floating point). The worst
+splitting: the longest sequence of such fractions::
 
     python -m integrator_lab.dev.bench_definitions [--repeats N]
 """
@@ -70,6 +71,17 @@ def worst_tableau(pool: list[int], rng: random.Random) -> dict:
     }
 
 
+def worst_float_tableau(pool: list[int], rng: random.Random) -> dict:
+    """Floats over the whole exponent range in the padding rows (checked in floating point)."""
+    data = worst_tableau(pool, rng)
+    s = MAX_STAGES
+    a = [[float(F(x)) for x in row] for row in data["a"]]
+    for i in range(len(_A), s):
+        for j in range(i):
+            a[i][j] = rng.random() * 10.0 ** rng.randint(-300, 5)
+    return data | {"a": a, "c": [sum(row) for row in a]}
+
+
 def worst_splitting(pool: list[int], rng: random.Random) -> dict:
     size = int(MAX_COEFFICIENT) // MAX_SEQUENCE
     sequence = []
@@ -86,13 +98,16 @@ def worst_splitting(pool: list[int], rng: random.Random) -> dict:
     }
 
 
-def median_seconds(data: dict, repeats: int) -> float:
-    times = []
+def median_seconds(data: dict, repeats: int) -> tuple[float, float]:
+    """Median wall and CPU seconds of validating ``data`` (CPU time is what a busy machine
+    does not inflate)."""
+    wall, cpu = [], []
     for _ in range(repeats):
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         parse_definition(data)
-        times.append(time.perf_counter() - began)
-    return statistics.median(times)
+        wall.append(time.perf_counter() - began)
+        cpu.append(time.process_time() - began_cpu)
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def main() -> None:
@@ -102,9 +117,17 @@ def main() -> None:
     rng = random.Random(24)
     for label, start in (("small primes", 1), ("seven-digit primes", 10**6)):
         pool = _prime_pool(start)
-        for kind, build in (("tableau", worst_tableau), ("splitting", worst_splitting)):
-            seconds = median_seconds(build(pool, rng), args.repeats)
-            print(f"{kind:9}  denominators: {len(pool):2} {label:18}  median {seconds:.4f} s")
+        builds = (
+            ("tableau", worst_tableau),
+            ("floats", worst_float_tableau),
+            ("splitting", worst_splitting),
+        )
+        for kind, build in builds:
+            wall, cpu = median_seconds(build(pool, rng), args.repeats)
+            print(
+                f"{kind:9}  denominators: {len(pool):2} {label:18}  "
+                f"median {wall:.4f} s wall, {cpu:.4f} s CPU"
+            )
 
 
 if __name__ == "__main__":

@@ -164,7 +164,9 @@ def diagram_columns(
             target["y"].append(value if shown else top)
             target["value"].append(f"{value:.3g}" if shown else "not finite")
             if reason is None:
-                reason = "fitted" if slope is None else f"fitted (slope {slope:.2f})"
+                # on a system that is not smooth the slope is a trend, not a fit of an order
+                word = "trend" if result.get("not_smooth") else "fitted"
+                reason = word if slope is None else f"{word} (slope {slope:.2f})"
             target["reason"].append(reason)
             target["color"].append(color)
             if shown:
