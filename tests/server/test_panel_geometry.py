@@ -5,7 +5,7 @@ view, and the rings whose area the symplectic methods keep."""
 from __future__ import annotations
 
 import pytest
-from conftest import set_widget, type_into, wait_until
+from conftest import LOADED_JS, set_widget, type_into, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -39,8 +39,26 @@ def texts(page, needle):
     return page.evaluate(TEXTS_JS, needle)
 
 
-def test_points_cross_the_boundary_as_dt_does(new_page):
-    page = new_page()
+def open_dashboard(browser, server):
+    """A fresh session, given time to load on a busy machine (the page is built per session)."""
+    context = browser.new_context(viewport={"width": 1500, "height": 1000})
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(server.url, timeout=180_000)
+    page.wait_for_function(LOADED_JS, timeout=180_000)
+    return context, page
+
+
+def test_points_cross_the_boundary_as_dt_does(browser, server):
+    context, page = open_dashboard(browser, server)
+    try:
+        check_points_cross(page)
+    finally:
+        context.close()
+
+
+def check_points_cross(page):
     set_widget(page, "il-integrators", ["euler", "velocity-verlet", "rk4"])
     # omega = sqrt(60) = 7.75/s: Verlet's limit dt = 2/omega = 0.258 s, RK4's 2 sqrt 2/omega
     # = 0.365 s; explicit Euler has none
