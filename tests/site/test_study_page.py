@@ -16,7 +16,8 @@ from test_static_page import SYSTEMS, open_page, site  # noqa: F401 (fixtures)
 
 from integrator_lab.cli.study import CSV_COLUMNS
 
-pytestmark = pytest.mark.browser
+# three studies in Pyodide beside the live view: minutes on a loaded machine (STUDY_TIMEOUT_MS)
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
 FOUR = ("euler", "symplectic-euler", "velocity-verlet", "rk4")
 #: the orders of the four methods: what the fitted slopes must show on the undamped spring
