@@ -81,7 +81,7 @@ class Server:
                     raise RuntimeError(
                         "the dashboard server did not start:\n" + self.log()
                     ) from None
-                time.sleep(0.2)
+                time.sleep(0.2)  # a poll: until the server answers
 
     def status(self) -> dict:
         with urllib.request.urlopen(self.url + "status", timeout=10) as response:
@@ -254,7 +254,7 @@ def wait_until(predicate, timeout=60.0, interval=0.1, what="condition"):
             return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(interval)
+        time.sleep(interval)  # a poll of the predicate
 
 
 #: resolves after the page has drawn two more animation frames (its layout has settled)

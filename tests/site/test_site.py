@@ -284,7 +284,9 @@ def test_energy_plot_switches_axis_and_greys_log_scale_in_the_breakdown():
 
 
 def test_live_keeps_real_time_within_budget_and_slows_down_smoothly_beyond():
-    lab = live.Live()
+    # a budget no load can exhaust (50 times the wall time of a tick): whether this machine
+    # keeps up at the real one is for the benchmarks, not a test
+    lab = live.Live(budget=lambda: 50.0)
     for name in ("pendulum", "spring"):
         assert lab.configure(name, {}, None, DEFAULT_INTEGRATORS)["errors"] == []
     for _ in range(120):
@@ -292,6 +294,7 @@ def test_live_keeps_real_time_within_budget_and_slows_down_smoothly_beyond():
     for name in ("pendulum", "spring"):
         assert lab.runs[name].runner.time == pytest.approx(2.0, abs=0.021)
     # a step costs more than the budget allows: every system gets the same share of it
+    lab.budget = lambda: live.BUDGET_FRACTION  # the page's own budget
     for run in lab.runs.values():
         run.cost = 1.0  # s per step, absurdly slow
     before = {n: r.runner.time for n, r in lab.runs.items()}
