@@ -831,22 +831,21 @@ class Dashboard(pn.viewable.Viewer):
         requested = self._method_requested
         if show and requested is not None and requested[0] is not None:
             await off_loop(self.live, self.live.check, requested[0])
-        if not self.live.runs_code():
-            with validate(False):  # the values come from the core and the scene: valid
-                self._update(wall, show)
-        else:
-            with validate(False):
-                if show:
-                    self._apply_requests()
+        with validate(False):  # the values come from the core and the scene: valid
+            if show:
+                self._apply_requests()
+        if self.live.runs_code():  # (the request just applied may have started one)
             moved = await off_loop(self.live, self._advance, wall, self._take_steps())
-            self._moved |= moved
             notice = self.live.sandbox.take_notice()
             if notice:
                 log.warning("session %s: %s", session_label(self.session_id), notice)
                 self.method_editor.say(notice, "danger")
-            with validate(False):
-                if show:
-                    self._send_frames()
+        else:
+            moved = self._advance(wall, self._take_steps())
+        self._moved |= moved
+        with validate(False):
+            if show:
+                self._send_frames()
         with validate(False):
             for study in self.studies.values():  # a slice of each running study
                 study.advance()

@@ -354,6 +354,8 @@ class SandboxLive(Live):
             self.sandbox.take_notice()  # said as the definition's problem
             return {"problems": [f"{exc}".replace("your method was stopped: ", "refused: ")]}
         problems = [str(p) for p in answer.get("problems") or []]
+        if answer.get("error") is not None:  # the check itself failed
+            problems.append(str(answer.get("message")))
         seconds = float(answer.get("seconds") or 0.0)
         if not problems and seconds > CHECK_LIMIT and definition.get("kind") != "python":
             problems = [
@@ -372,7 +374,10 @@ class SandboxLive(Live):
         if verdict["problems"]:
             return {"method": None, "problems": verdict["problems"], "results": []}
         if definition.get("kind") != "python":  # data, checked cheap: built here
-            return super().set_method(definition)
+            try:
+                return super().set_method(definition)
+            except Exception as exc:  # noqa: BLE001 - what the check let through
+                return {"method": None, "problems": [error_message(exc)], "results": []}
         answer = verdict["answer"]
         method = SandboxedMethod(
             str(answer["name"]),
@@ -436,13 +441,16 @@ class _Child:
         definition = message["definition"]
         started = time.perf_counter()
         allow_code = message.get("allow_code") is True
-        problems = definition_problems(definition, allow_code=allow_code)
+        try:
+            problems = definition_problems(definition, allow_code=allow_code)
+        except Exception as exc:  # noqa: BLE001 - e.g. an entry beyond the float range
+            problems = [f"refused: {error_message(exc)}"]
         answer: dict = {"problems": problems}
         if not problems:
             try:
                 method = parse_definition(definition, allow_code=allow_code)
-            except ValueError as exc:
-                problems.append(str(exc))
+            except Exception as exc:  # noqa: BLE001 - said as the definition's problem
+                problems.append(str(exc) if isinstance(exc, ValueError) else error_message(exc))
             else:
                 if method.kind == "python":
                     self.methods[message["key"]] = method
