@@ -89,14 +89,19 @@ function attach(target) {
 // - The worker says how long its longest call into Python of the last seconds took (measured
 //   by its own JavaScript, out of the user's reach): a worker whose slices take long (a slow
 //   machine, a heavy study slice) gets SLOW_FACTOR times that before it is judged.
-// - While a definition is checked and started (the user's module runs, every system is
-//   rebuilt) and until a new worker first answered: HANG_MAX_MS, the most it ever gets, so
-//   that an endless loop is stopped within seconds even on a slow machine.
+// - Until a new worker first answered: HANG_MAX_MS. While a definition is checked and
+//   started (the user's module runs three times, every system is rebuilt: seconds on a loaded
+//   machine): HANG_START_MS.
+// - And, once the method runs, whatever was counted: HANG_REAL_MS of wall time without an
+//   answer, so that an endless loop is stopped within seconds even when this thread is slow
+//   itself (a CPU throttled 6x).
 export const PING_MS = 100;
 export const HANG_MS = 700;
 const SILENCE_STEP_MS = 2 * PING_MS;
-const SLOW_FACTOR = 3;
-export const HANG_MAX_MS = 4000;
+const SLOW_FACTOR = 2;
+export const HANG_MAX_MS = 3000;
+export const HANG_REAL_MS = 4500;
+export const HANG_START_MS = 10000;
 let watchPort = null; // the page's end of the current worker's watchdog port
 let workerUp = false; // the current worker said "ready"
 let answered = false; // and it answered a ping since
@@ -111,7 +116,8 @@ export const replacedHooks = [];
 
 /** How long the worker may stay silent now (ms of this thread's time, as counted above). */
 export function hangLimit() {
-  if (!answered || userMethod.sending) return HANG_MAX_MS;
+  if (userMethod.sending) return HANG_START_MS;
+  if (!answered) return HANG_MAX_MS;
   return Math.min(HANG_MAX_MS, Math.max(HANG_MS, SLOW_FACTOR * slowest));
 }
 
@@ -125,7 +131,8 @@ function watch() {
     return;
   }
   silence += Math.min(round, SILENCE_STEP_MS);
-  if (silence > hangLimit()) {
+  const stuck = !userMethod.sending && now - lastAnswer > HANG_REAL_MS;
+  if (silence > hangLimit() || stuck) {
     replaceWorker("hung", now - lastAnswer);
     return;
   }
