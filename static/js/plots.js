@@ -100,7 +100,15 @@ export function showEnergyView(system, view) {
   const mode = energyMode();
   const [start, end] = view[mode];
   const range = model(`${system}:energy:y`);
-  if (range.start !== start || range.end !== end) range.setv({ start, end });
+  // a range the user zoomed or panned stays until the plot's reset tool (which returns to
+  // the last range set here) or another mode
+  const last = rangesSet[system];
+  const mine = !last || last.mode !== mode ||
+    (range.start === last.start && range.end === last.end);
+  if (mine && (range.start !== start || range.end !== end)) {
+    range.setv({ start, end, reset_start: start, reset_end: end });
+  }
+  if (mine) rangesSet[system] = { mode, start, end };
   if (view.bars) model(`${system}:scene:energy-bars`).data = view.bars; // E/E0 per lane
   const marks = model(`${system}:energy:clipped`);
   const wanted = mode === "linear" ? view.clipped : null;
@@ -111,6 +119,8 @@ export function showEnergyView(system, view) {
 }
 // the last energy view of each system (status().energy, and a mode change redraws it)
 export const energyViews = {};
+// the y-range last set on each system's energy plot, and in which mode
+const rangesSet = {};
 
 // The rows of a scene source (a body or link each) whose integrator is not hidden, as
 // figures.lane_filter builds it: by their "integrator" column, so it holds for every frame.

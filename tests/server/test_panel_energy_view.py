@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import LOADED_JS, read, sim_time, wait_until
+from conftest import LOADED_JS, read, set_widget, sim_time, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -54,7 +54,9 @@ def test_panel_energy_view_follows_the_bounded_methods_and_clips_the_runaway(pag
     assert clipped["euler"].startswith("euler +") and clipped["euler"].endswith("↑")
     assert "symplectic-euler" not in clipped
     # the log view: a log10 axis from the floor (1e-12) up, no clipped marks
-    page.locator(".il-log_scale input").check()
-    wait_until(lambda: page.evaluate(RANGE_JS, "spring")[0] == -12, what="the log axis")
+    set_widget(page, "il-log_scale", True)
+    wait_until(
+        lambda: page.evaluate(RANGE_JS, "spring")[0] == -12, timeout=60.0, what="the log axis"
+    )
     wait_until(lambda: not read(page, "spring:energy:clipped", ["text"])["text"], what="no marks")
     assert page.errors == []

@@ -61,7 +61,15 @@ function showEnergyView(doc, system, view, quiet) {
   if (!view) return;
   const range = doc.get_model_by_name(`${system}:energy:y`);
   const [start, end] = view.range;
-  if (range && (range.start !== start || range.end !== end)) range.setv({start, end}, quiet);
+  // a range the user zoomed or panned stays until the reset tool (back to the last range
+  // set here) or another mode
+  const last = range ? range.tags[0] : null;
+  const mine = range && (!last || last.mode !== view.mode ||
+    (range.start === last.start && range.end === last.end));
+  if (mine && (range.start !== start || range.end !== end)) {
+    range.setv({start, end, reset_start: start, reset_end: end}, quiet);
+  }
+  if (mine) range.setv({tags: [{mode: view.mode, start, end}]}, quiet);
   const bars = doc.get_model_by_name(`${system}:scene:energy-bars`);
   if (bars && view.bars) bars.setv({data: view.bars}, quiet); // E/E0 beside each lane
   const marks = doc.get_model_by_name(`${system}:energy:clipped`);
