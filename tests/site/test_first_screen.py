@@ -69,8 +69,13 @@ def _settled_layout(page):
 
 def _inside(box, width, height, scroll=0.0):
     x, y, w, h = box
-    return w > 0 and h > 0 and x >= 0 and y - scroll >= 0 and x + w <= width and (
-        y - scroll + h <= height
+    return (
+        w > 0
+        and h > 0
+        and x >= 0
+        and y - scroll >= 0
+        and x + w <= width
+        and (y - scroll + h <= height)
     )
 
 
