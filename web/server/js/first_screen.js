@@ -1,3 +1,4 @@
+/* global Bokeh */
 // Runs in the Panel dashboard's page once its document is ready (`document_ready`): sizes each
 // shown panel's scene and energy plot to the room the window leaves below the page's top
 // rows, by the static page's rule (views.layout.FIRST_SCREEN, handed over as `rule`;
