@@ -230,7 +230,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reject.comma": {
         "en": "{head}{text} has a decimal comma; write it with a point, {fixed}{tail}",
-        "ja": "{head}{text} は小数点にコンマを使っています。{fixed} のように点で書いてください{tail}",
+        "ja": "{head}{text} は小数点にコンマを使っています。"
+        "{fixed} のように点で書いてください{tail}",
     },
     # a decimal comma typed into a field is taken as a point (static/js/widgets.js)
     "note.comma": {
