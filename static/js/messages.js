@@ -2,12 +2,29 @@
 // boot alert and the loading notes in the panels. Always as textContent, never as HTML.
 
 import { MAX_MESSAGES } from "./data.js";
+import { t } from "./i18n.js";
+
+// A "×" that closes what it is in (its mark is CSS's, so the text read is the message's)
+export function dismissButton(onDismiss) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "il-dismiss";
+  button.setAttribute("aria-label", t("msg.dismiss"));
+  button.title = t("msg.dismiss");
+  button.addEventListener("click", onDismiss);
+  return button;
+}
 
 // -- messages (always textContent) ------------------------------------------------------
+// Said once: a message already on the list is not added again (it moves to the end).
 const messageList = document.getElementById("il-messages");
 export function message(text, kind) {
+  for (const old of messageList.children) {
+    if (old.firstChild && old.firstChild.nodeValue === text) old.remove();
+  }
   const item = document.createElement("li");
-  item.textContent = text;
+  item.appendChild(document.createTextNode(text));
+  item.appendChild(dismissButton(() => item.remove()));
   if (kind === "note") item.className = "il-note";
   messageList.appendChild(item);
   while (messageList.children.length > MAX_MESSAGES) messageList.removeChild(messageList.firstChild);

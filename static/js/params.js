@@ -3,7 +3,7 @@
 
 import { data, DECL } from "./data.js";
 import { language, paramLabel, systemTitle, t } from "./i18n.js";
-import { message, quote } from "./messages.js";
+import { dismissButton, quote } from "./messages.js";
 import { model, quietly } from "./models.js";
 
 // -- validation against the core's declarations (mirrors Param.validate) ----------------
@@ -91,12 +91,17 @@ export function span(p) {
     ? t("range.excluded", { values: excluded.join(t("range.and")) }) : "";
   return withUnit(`${lo}–${hi}`, p) + note;
 }
-// A refused value is said at the top (with the other messages) and under the panel's
-// fields, where the eyes are (on a phone the top of the page is out of view).
-const NOTE_MS = 10000;
-const noteTimers = {};
+// A refused value is said once, under the panel's fields, where the eyes are (on a phone the
+// top of the page is out of view), until it is dismissed or the next one replaces it.
 export function refuse(system, p, typed, kept) {
   say(system, rejection(system, p, typed, kept));
+}
+// a decimal comma typed into a field: taken as a point, and said so (never dropped)
+export function sayComma(system, p, fixed) {
+  say(system, t("note.comma", {
+    head: t("reject.head", { system: systemTitle(system), name: readableName(p, system) }),
+    fixed,
+  }));
 }
 // ×2 / ÷2 past an end of the accepted range: the step stops at that end, and says so
 export function sayClamped(system, wanted, set) {
@@ -106,12 +111,9 @@ export function sayClamped(system, wanted, set) {
   }));
 }
 export function say(system, text) {
-  message(text);
   const note = document.getElementById(`il-note-${system}`);
-  note.textContent = text;
+  note.replaceChildren(document.createTextNode(text), dismissButton(() => { note.hidden = true; }));
   note.hidden = false;
-  clearTimeout(noteTimers[system]);
-  noteTimers[system] = setTimeout(() => { note.hidden = true; }, NOTE_MS);
 }
 // what people read (the core's Param.label and symbol: "initial angle θ₀"), not the code name
 export function readableName(p, system) {
@@ -124,6 +126,10 @@ function rejection(system, p, typed, kept) {
   const text = typed === null || typed === undefined ? "" : String(typed).trim();
   const parts = { head, tail, text, expected: expected(p), span: span(p) };
   if (!text) return t("reject.empty", parts);
+  // a decimal comma is refused, and said so (never read as another number)
+  if (/^[+-]?\d*,\d+$/.test(text)) {
+    return t("reject.comma", { ...parts, text: quote(text), fixed: text.replace(",", ".") });
+  }
   const x = parseNumber(text);
   if (!Number.isFinite(x)) return t("reject.nan", { ...parts, text: quote(text) });
   if (p.kind === "int" && !Number.isInteger(x)) return t("reject.int", parts);

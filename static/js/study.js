@@ -166,6 +166,15 @@ function setOpen(system, open, byUser) {
     view.drawn.then(() => localizeStudy(system));
   }
   if (!view.running && !view.done) view.drawn.then(() => startStudy(system));
+  // pressed: the study, its progress and diagrams, comes into view (it is below the panel)
+  if (byUser) view.drawn.then(() => bringIntoView(system));
+}
+function bringIntoView(system) {
+  const block = document.getElementById(`il-study-${system}`);
+  if (block.hidden) return;
+  const tall = block.getBoundingClientRect().height > window.innerHeight;
+  // from its start (its form and progress), or, if it all fits, whole
+  block.scrollIntoView({ block: tall ? "start" : "nearest", behavior: "instant" });
 }
 
 // -- running -----------------------------------------------------------------------------

@@ -6,8 +6,8 @@ import { t } from "./i18n.js";
 import { live, setStatusText } from "./live.js";
 import { message } from "./messages.js";
 import { model, quietly, onChange } from "./models.js";
-import { checkParam, checkRange, DT_DECL, dtAt, dtScaled, refuse, sayClamped, showDt }
-  from "./params.js";
+import { checkParam, checkRange, DT_DECL, dtAt, dtScaled, refuse, sayClamped, sayComma,
+  showDt } from "./params.js";
 import { applyView } from "./plots.js";
 import { showLegend } from "./legend.js";
 import { linkFor, state, saveState, systemSettings } from "./urlstate.js";
@@ -57,6 +57,31 @@ async function guardTyping(widgetName, check, reject) {
   const view = Bokeh.index.query_one((v) => v.model && v.model.name === widgetName);
   const root = view && (view.shadow_el || view.el);
   if (!root) return;
+  // a character no number has (a letter, a decimal comma): refused as it is typed, and said
+  // so (the field would silently drop it: "0,05" became "005")
+  root.addEventListener("beforeinput", (event) => {
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || typeof event.data !== "string" ||
+        /^[0-9eE+\-.]*$/.test(event.data)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const at = input.selectionStart ?? input.value.length;
+    const end = input.selectionEnd ?? at;
+    if (event.data === ",") { // a decimal comma is taken as a point, and said so
+      input.setRangeText(".", at, end, "end");
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      const fixed = input.value;
+      reject(null, fixed);
+      return;
+    }
+    // letters typed one by one are said together ("abc", not "c")
+    const again = input.dataset.ilBase === input.value && input.dataset.ilTried;
+    const typed = again ? input.dataset.ilTried + event.data
+      : input.value.slice(0, at) + event.data + input.value.slice(end);
+    input.dataset.ilTried = typed;
+    input.dataset.ilBase = input.value;
+    reject(typed);
+  }, true);
   root.addEventListener("change", (event) => {
     const input = event.target;
     if (!(input instanceof HTMLInputElement) || check(input.value) !== undefined) return;
@@ -122,7 +147,8 @@ export function wireWidgets() {
       }, PARAM_DEBOUNCE_MS);
     };
     guardTyping(`${system}:dt`, (raw) => checkRange(raw, data.dtRange),
-      (raw) => refuse(system, DT_DECL, raw, state.dt[system]));
+      (raw, fixed) => (fixed === undefined ? refuse(system, DT_DECL, raw, state.dt[system])
+        : sayComma(system, DT_DECL, fixed)));
     const setDt = (x) => {
       if (x === state.dt[system]) return;
       state.dt[system] = x;
@@ -152,7 +178,8 @@ export function wireWidgets() {
     for (const p of DECL[system].params) {
       if (p.kind !== "choice") {
         guardTyping(`${system}:param:${p.name}`, (raw) => checkParam(p, raw),
-          (raw) => refuse(system, p, raw, state.params[system][p.name]));
+          (raw, fixed) => (fixed === undefined
+            ? refuse(system, p, raw, state.params[system][p.name]) : sayComma(system, p, fixed)));
       }
       onChange(model(`${system}:param:${p.name}`), "value", (value) => {
         const x = checkParam(p, value);

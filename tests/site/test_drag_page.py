@@ -216,7 +216,9 @@ def test_a_drag_beyond_the_declared_range_is_clamped_and_says_so(open_page):
     end = (xs[0] - 0.5 * length * math.sin(wanted), pivot_y - 0.5 * length * math.cos(wanted))
     _drag(page, m, (m["x"][0], m["y"][0]), end)
     page.wait("window.integratorLab.state().params.cradle.angle === 1.5")
-    page.wait("document.querySelectorAll('#il-messages li').length > 0")
+    page.wait(
+        "document.querySelectorAll('#il-messages li, .il-panel-note:not([hidden])').length > 0"
+    )
     text = " ".join(page.messages())
     assert "lift angle θ₀" in text and "outside 0–1.5 rad" in text and "set to 1.5 rad" in text
     assert _query(page)["cradle.angle"] == ["1.5"]
@@ -277,7 +279,9 @@ def test_a_clamped_drag_says_so_in_japanese(open_page):
     end = (xs[0] - 0.5 * length * math.sin(wanted), pivot_y - 0.5 * length * math.cos(wanted))
     _drag(page, m, (m["x"][0], m["y"][0]), end)
     page.wait("window.integratorLab.state().params.cradle.angle === 1.5")
-    page.wait("document.querySelectorAll('#il-messages li').length > 0")
+    page.wait(
+        "document.querySelectorAll('#il-messages li, .il-panel-note:not([hidden])').length > 0"
+    )
     (text,) = page.messages()
     name = f"{i18n.text('param.cradle.angle', 'ja')} θ₀"
     head = f"{i18n.text('system.cradle', 'ja')}、{name}："

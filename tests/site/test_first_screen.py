@@ -30,14 +30,17 @@ VIEWS = {
     "&spring.damping=0&spring.dt=0.05",
 }
 
-# Until the layout holds still for 20 animation frames in a row (the page fits its parts
+# Until the layout holds still for 10 looks in a row, 0.1 s apart (the page fits its parts
 # after drawing them; BokehJS lays them out again in the frames that follow)
 _SETTLED = """() => {
     const layout = window.integratorLab && window.integratorLab.status().layout;
-    const text = JSON.stringify(layout);
+    // the energy plot's frame moves sideways as its tick labels change width with the data:
+    // what settles is the scenes and the heights
+    const text = JSON.stringify(layout && Object.values(layout).map(
+        (b) => [b.scene, b.energy[1], b.energy[3]]));
     const w = window.__ilSettle || (window.__ilSettle = { text: null, frames: 0 });
     if (layout && text === w.text) w.frames += 1; else { w.text = text; w.frames = 0; }
-    return w.frames >= 20;
+    return w.frames >= 10;
 }"""
 
 # what is drawn at a point of the page: the name of the Bokeh figure whose element holds it
@@ -60,7 +63,7 @@ _FIGURE_AT = """([x, y]) => {
 
 def _settled_layout(page):
     page.wait("document.documentElement.dataset.drawn === '1'")
-    page.page.wait_for_function(_SETTLED, polling="raf", timeout=pages.BOOT_TIMEOUT_MS)
+    page.page.wait_for_function(_SETTLED, polling=100, timeout=pages.BOOT_TIMEOUT_MS)
     return page.status()["layout"]
 
 

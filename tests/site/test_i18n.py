@@ -369,7 +369,9 @@ def test_bad_links_and_a_core_refusal_are_said_in_japanese(open_page):  # noqa: 
     refuses (more balls lifted than there are): every message is the catalog's Japanese."""
     page = open_page("?lang=ja&systems=cradle&hide=nope&lesson=nope&cradle.balls=3&cradle.lifted=5")
     page.wait_live()
-    page.wait("document.querySelectorAll('#il-messages li').length >= 3")
+    page.wait(
+        "document.querySelectorAll('#il-messages li, .il-panel-note:not([hidden])').length >= 3"
+    )
     messages = page.messages()
     names = ", ".join(i18n.INTEGRATORS)
     link_setting = i18n.catalog()["msg.link_setting"]["ja"]

@@ -140,7 +140,8 @@ class Page:
         return self.js("([s, i]) => window.integratorLab.samples(s, i)", [system, integrator])
 
     def messages(self):
-        return self.page.locator("#il-messages li").all_inner_texts()
+        # the page's list, then what each panel says under its fields (static/js/params.js)
+        return self.page.locator("#il-messages li, .il-panel-note:not([hidden])").all_inner_texts()
 
     def close(self):
         self.context.close()
@@ -391,7 +392,7 @@ def test_url_state_round_trips(open_page, browser, site):
     clip.wait("document.documentElement.dataset.drawn === '1'")
     clip.page.get_by_role("button", name="Copy link").click()
     clip.wait(
-        "[...document.querySelectorAll('#il-messages li')]"
+        "[...document.querySelectorAll('#il-messages li, .il-panel-note:not([hidden])')]"
         ".some((li) => li.textContent.includes('copied'))",
         timeout=10_000,
     )
@@ -417,7 +418,7 @@ def test_invalid_and_hostile_query_values_are_reported_and_never_executed(open_p
     page = open_page(query)
     page.wait_live()
     page.wait(
-        "[...document.querySelectorAll('#il-messages li')]"
+        "[...document.querySelectorAll('#il-messages li, .il-panel-note:not([hidden])')]"
         ".some((li) => li.textContent.includes(\"at most 'balls'\"))"
     )
     messages = "\n".join(page.messages())
@@ -435,7 +436,9 @@ def test_invalid_and_hostile_query_values_are_reported_and_never_executed(open_p
         assert key in messages, key
     assert "<script>" in messages and "onerror" in messages  # shown as text
     assert page.js("window.__pwned") is None
-    assert page.js("document.querySelectorAll('#il-messages *:not(li)').length") == 0
+    assert (
+        page.js("document.querySelectorAll('#il-messages *:not(li):not(.il-dismiss)').length") == 0
+    )
     assert page.js("document.querySelectorAll('img, script:not([src]):not([type])').length") == 0
     state = page.js("window.integratorLab.state()")
     assert state["integrators"] == ["euler"]
@@ -766,7 +769,8 @@ def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
 
     def last_message(starting):
         page.wait(
-            f"[...document.querySelectorAll('#il-messages li')].some((li) =>"
+            f"[...document.querySelectorAll('#il-messages li,"
+            " .il-panel-note:not([hidden])')].some((li) =>"
             f" li.textContent.startsWith({starting!r}))",
             timeout=5_000,
         )
@@ -833,7 +837,8 @@ def test_settings_the_core_refuses_keep_the_running_simulation(open_page):
     box.fill("7")
     box.press("Enter")
     page.wait(
-        "[...document.querySelectorAll('#il-messages li')].some((li) =>"
+        "[...document.querySelectorAll('#il-messages li,"
+        " .il-panel-note:not([hidden])')].some((li) =>"
         " li.textContent.endsWith('kept the settings in force.'))",
         timeout=5_000,
     )
@@ -1213,7 +1218,10 @@ def test_the_fields_below_the_plots_are_drawn_just_after_the_first_paint(open_pa
     field = p.get_by_label(balls.title, exact=True)
     field.fill(str(balls.max + 1))
     field.press("Enter")
-    page.wait("document.querySelectorAll('#il-messages li').length > 0", timeout=5_000)
+    page.wait(
+        "document.querySelectorAll('#il-messages li, .il-panel-note:not([hidden])').length > 0",
+        timeout=5_000,
+    )
     assert f"{balls.max + 1} is outside" in page.messages()[-1]
     assert field.input_value() == str(balls.default)
     assert page.errors == []
@@ -1260,13 +1268,17 @@ def test_times_two_and_half_change_the_running_time_step(open_page):
     _wait_dt(page, "spring", hi)
     text = f"{page.js(f'String({lo!r})')}–{page.js(f'String({hi!r})')} s"  # as JS prints them
     page.wait(
-        "[...document.querySelectorAll('#il-messages li')].some((li) =>"
+        "[...document.querySelectorAll('#il-messages li,"
+        " .il-panel-note:not([hidden])')].some((li) =>"
         f" li.textContent.startsWith('Damped spring, time step dt: ') &&"
         f" li.textContent.includes({text!r}))",
         timeout=5_000,
     )
     page.page.get_by_role("button", name="×2", exact=True).click()  # already at the end
-    page.wait("document.querySelectorAll('#il-messages li').length >= 2", timeout=5_000)
+    page.wait(
+        "document.querySelectorAll('#il-messages li, .il-panel-note:not([hidden])').length >= 2",
+        timeout=5_000,
+    )
     assert _dt_state(page, "spring") == hi
     page = open_page(f"?systems=spring&spring.dt={lo * 1.5:g}")
     page.wait_live()
@@ -1341,7 +1353,8 @@ def test_panels_follow_the_order_of_systems_and_the_picker(open_page):
     # the last one cannot go: a message says why
     picker.get_by_role("button", name=DECLARED_SYSTEMS["pendulum"].title).click()
     page.wait(
-        "[...document.querySelectorAll('#il-messages li')].some((li) =>"
+        "[...document.querySelectorAll('#il-messages li,"
+        " .il-panel-note:not([hidden])')].some((li) =>"
         " li.textContent === 'Choose at least one system.')",
         timeout=5_000,
     )

@@ -62,6 +62,7 @@ from integrator_lab.server.sessions import LOAD, REGISTRY, session_label
 from integrator_lab.server.study import StudyView
 from integrator_lab.views import figures, i18n
 from integrator_lab.views.figures import ENERGY_MODES
+from integrator_lab.views.layout import FIRST_SCREEN
 from integrator_lab.views.live import SystemRun, method_label
 from integrator_lab.views.scenarios import SCENARIOS, get_scenario
 from integrator_lab.views.scene import clamp_to, color_of, exact_curve
@@ -724,6 +725,25 @@ class Dashboard(pn.viewable.Viewer):
             fig for models in self.panels.values() for fig in (models.energy_fig, models.phase_fig)
         ]
         doc.js_on_event("document_ready", page_script("touch", plots=plots))
+        # each panel's scene and energy plot on the first screen (the static page's rule)
+        panels = {
+            name: {
+                "box": m.scene_box,
+                "scene": m.scene_fig,
+                "energy": m.energy_fig,
+                "legend": m.legend,
+            }
+            for name, m in self.panels.items()
+        }
+        doc.js_on_event(
+            "document_ready",
+            page_script(
+                "first_screen",
+                rule=FIRST_SCREEN,
+                panels=panels,
+                extra=figures.BREAKDOWN_EXTRA_HEIGHT,
+            ),
+        )
         pn.state.on_session_destroyed(self.session_destroyed)
 
     def session_destroyed(self, session_context) -> None:

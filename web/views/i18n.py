@@ -190,6 +190,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "status.diverged": {"en": shared.DIVERGED_TEXT, "ja": "{name}: t = {at} s で発散"},
     # -- messages
     # the phone's bar (static/js/layout.js): the systems as tabs, the other controls folded
+    "msg.dismiss": {"en": "Dismiss", "ja": "閉じる"},
     "layout.tabs": {"en": "Systems: show one", "ja": "系：表示するもの"},
     "layout.more": {"en": "Settings ▾", "ja": "設定 ▾"},
     "msg.choose_integrator": {
@@ -242,6 +243,16 @@ TEXTS: dict[str, dict[str, str]] = {
     "reject.nan": {
         "en": "{head}{text} is not a number; expected {expected}{tail}",
         "ja": "{head}{text} は数ではありません。{expected} を入力してください{tail}",
+    },
+    "reject.comma": {
+        "en": "{head}{text} has a decimal comma; write it with a point, {fixed}{tail}",
+        "ja": "{head}{text} は小数点にコンマを使っています。"
+        "{fixed} のように点で書いてください{tail}",
+    },
+    # a decimal comma typed into a field is taken as a point (static/js/widgets.js)
+    "note.comma": {
+        "en": "{head}the decimal comma is read as a point: {fixed}",
+        "ja": "{head}小数点のコンマを点として読みます：{fixed}",
     },
     "reject.int": {
         "en": "{head}{text} is not a whole number; expected {expected}{tail}",
