@@ -20,12 +20,12 @@ from integrator_lab.views.stdlib_guard import USER_MODULES
 
 pytestmark = pytest.mark.browser
 
-#: a cold load at 10 Mbit/s takes tens of seconds on a loaded machine
-THROTTLED_TIMEOUT_MS = 240_000
+#: a cold load on slow 4G takes a minute and more on a loaded machine
+THROTTLED_TIMEOUT_MS = 300_000
 #: the longest the animation may stand still while Python arrives. The issue's target is 1 s
 #: on an idle machine; this suite runs beside others on two cores, where the page's thread is
-#: sometimes not scheduled for a second. Before this work the picture stood still for 7 s at
-#: 10 Mbit/s (the baked frames ran out): the bound still tells the two apart.
+#: sometimes not scheduled for a second. Before this work the picture stood still for a minute
+#: on slow 4G (the baked frames ran out after 4 s): the bound tells the two apart.
 STILL_BOUND_S = 2.5
 
 # every animation frame that drew something (baked or live) and every progress message shown,
@@ -87,11 +87,16 @@ def throttle(page, profile):
 def test_a_throttled_cold_load_moves_throughout_shows_growing_progress_and_queues_a_change(
     open_page,
 ):
-    page = visit(open_page, profile="10mbit", script=RECORD)
+    # slow 4G: Python's 5 MB take half a minute, time enough to make a change meanwhile
+    page = visit(open_page, profile="slow4g", script=RECORD)
     page.wait("performance.getEntriesByName('il:drawn').length > 0", THROTTLED_TIMEOUT_MS)
     # a change made while Python downloads waits for it, and the page says so
-    page.wait("!document.getElementById('il-progress').hidden", THROTTLED_TIMEOUT_MS)
-    assert not page.status()["ready"]
+    page.wait(
+        "!document.getElementById('il-progress').hidden && "
+        "window.integratorLab.status().progress.loaded < "
+        "window.integratorLab.status().progress.total / 2",
+        THROTTLED_TIMEOUT_MS,
+    )
     page.page.get_by_role("button", name="Pause").click()
     page.wait(
         "document.getElementById('il-progress-text').textContent"
