@@ -43,8 +43,7 @@ window.integratorLabEarly = (() => {
   // a new worker, told where its files are; the page replaces a worker that stopped
   // answering (a user's method that never returns) with another one from here
   early.spawn = (bake = false) => {
-    // (its name carries a content hash in a hashed build: the service worker keeps it)
-    const worker = new Worker(boot.worker ?? "static/worker.mjs", { type: "module" });
+    const worker = new Worker("static/worker.mjs", { type: "module" });
     worker.postMessage({ type: "boot", boot, bake });
     return worker;
   };
