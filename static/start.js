@@ -67,8 +67,7 @@ window.integratorLabEarly = (() => {
   // before any user code runs: early.watchPorts maps each worker to the page's end
   early.watchPorts = new WeakMap();
   early.spawn = (bake = false) => {
-    // (its name carries a content hash in a hashed build: the service worker keeps it)
-    const worker = new Worker(boot.worker ?? "static/worker.mjs", { type: "module" });
+    const worker = new Worker("static/worker.mjs", { type: "module" });
     const channel = new MessageChannel();
     early.watchPorts.set(worker, channel.port1);
     worker.postMessage({ type: "boot", boot, bake, watch: channel.port2 }, [channel.port2]);

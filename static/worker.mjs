@@ -338,11 +338,13 @@ function counted(name, response) {
     { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-/** Start downloading a file of the boot (`name` as in config.sizes) and count it. */
-function download(name, url, options = {}) {
+/** Start downloading a file of the boot (`name` as in config.sizes) and count it; a file
+ * that does not arrive is a boot failure, said at once, unless `optional`. */
+function download(name, url, optional = false) {
   const [size, sent] = sizes[name] ?? [0, 0];
   arriving.set(name, [0, size, sent]);
-  return realFetch.call(self, url, options).then((response) => counted(name, response));
+  return (optional ? realFetch.call(self, url) : watchedFetch(url))
+    .then((response) => counted(name, response));
 }
 let sizes = {}; // config.sizes: {file: [size, size sent compressed]}
 
@@ -404,7 +406,7 @@ function fetchSnapshot(snapshot, rate) {
   const bytes = (async () => {
     try {
       // not the watched fetch: a missing snapshot is no boot failure
-      const response = await download("snapshot", new URL(file, siteURL));
+      const response = await download("snapshot", new URL(file, siteURL), true);
       if (!response.ok) return { reason: `${file}: HTTP ${response.status}` };
       const gzipped = new Uint8Array(await response.arrayBuffer());
       await drawn; // inflating 31 MB is CPU work: after the first draw

@@ -132,12 +132,9 @@ function drawBaked() {
 // The frames ran out before Python is up: from the start again (the layouts clear the plots).
 function replay() {
   baked.replays += 1;
+  // as the first time (playBake): the layouts, then frame 0 at the next animation frame
   for (const result of baked.bake.header.layouts) applyLayout(result.layout, result.errors);
-  // its first frame at once: no animation frame without bodies
-  baked.shown = 0;
-  baked.framesDrawn += 1;
-  applyBaked(0);
-  flushDue();
+  baked.shown = -1;
   baked.started = performance.now();
 }
 

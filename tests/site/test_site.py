@@ -14,6 +14,7 @@ import pytest
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, Runner, get_system
 from integrator_lab.site.build import PYODIDE_FILES
+from integrator_lab.site.stdlib import FULL_STDLIB
 from integrator_lab.views import energy, energy_figures, live, scene
 from integrator_lab.views.figures import Controls, DashboardConfig, build_dashboard, line_name
 
@@ -127,11 +128,13 @@ def test_large_files_are_named_by_their_content_and_the_page_names_them(built):
         assert f'src="bokeh/{path.name}"' in page
     # Pyodide's files keep their names (Pyodide asks for them by name), in a folder named by
     # the digest of its files' names and digests
+    # (python_stdlib.zip is the trimmed standard library, the whole one beside it: stdlib.py)
     [folder] = (built / "pyodide").iterdir()
-    listing = "".join(f"{name} {_sha256(folder / name)}\n" for name in PYODIDE_FILES).encode()
+    shipped = (*PYODIDE_FILES, FULL_STDLIB)
+    listing = "".join(f"{name} {_sha256(folder / name)}\n" for name in shipped).encode()
     assert folder.name == hashlib.sha256(listing).hexdigest()[:12]
     assert boot["pyodide"] == f"pyodide/{folder.name}/"
-    assert sorted(p.name for p in folder.iterdir()) == sorted(PYODIDE_FILES)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(shipped)
     # nothing else: no stale plain-named copy beside them
     assert sorted(p.name for p in (built / "py").iterdir()) == sorted(p.name for p in named[:3])
 

@@ -196,7 +196,7 @@ def measure_profile(site_dir, profile_name: str, runs: int, log=print) -> dict:
                         cold = _visit(context, url, profile, counter)
                         second = _visit(context, url, profile, counter)
                         context.set_offline(True)
-                        offline = _visit(context, url, profile, counter, timeout=30_000)
+                        offline = _visit(context, url, profile, counter)
                     finally:
                         context.close()
                     for key, r in (("cold", cold), ("second", second), ("offline", offline)):

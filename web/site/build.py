@@ -472,7 +472,6 @@ def build_site(
             if template.count(f'"{rel}"') != 1:
                 raise RuntimeError(f"static/index.html: expected one reference to {rel}")
             template = template.replace(f'"{rel}"', f'"{_hashed_copy(out / rel, out)}"')
-        boot["worker"] = _hashed_copy(out / "static" / "worker.mjs", out)
         boot["serviceWorker"] = SERVICE_WORKER
     page = (
         template.replace("{{VERSION}}", __version__)
