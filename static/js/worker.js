@@ -110,6 +110,7 @@ let lastWatch = 0; // performance.now() of the previous round of the timer
 let lastAnswer = 0; // performance.now() of the last answer
 let slowest = 0; // the worker's longest call into Python of late (ms), as it last said
 let pingId = 0;
+let starting = false; // a definition was being started at the last round
 // called when a worker was replaced (it stopped answering, or it was renewed: see
 // renewWorker), with the reason: "hung" or "renewed"; study.js starts its studies again
 export const replacedHooks = [];
@@ -130,6 +131,13 @@ function watch() {
     lastAnswer = now;
     return;
   }
+  if (starting && !userMethod.sending) {
+    // the worker answered the definition just now: the silence of its start is over (its
+    // pongs may come a moment after its answer)
+    silence = 0;
+    lastAnswer = now;
+  }
+  starting = userMethod.sending;
   silence += Math.min(round, SILENCE_STEP_MS);
   const stuck = !userMethod.sending && now - lastAnswer > HANG_REAL_MS;
   if (silence > hangLimit() || stuck) {
