@@ -264,11 +264,16 @@ NEXT_FRAMES_JS = (
 
 
 def session_id_of(page) -> str:
-    """The session id the page's embedded token carries (what the page itself knows)."""
+    """The session id the page's embedded token carries (what the page itself knows); read
+    once per page (a poll of ``my_session`` asks the server only, not a busy page)."""
+    known = getattr(page, "il_session_id", None)
+    if known is not None:
+        return known
     token = page.evaluate(TOKEN_JS)
     payload = token.split(".")[0]
     payload += "=" * (-len(payload) % 4)
-    return json.loads(base64.urlsafe_b64decode(payload))["session_id"]
+    page.il_session_id = json.loads(base64.urlsafe_b64decode(payload))["session_id"]
+    return page.il_session_id
 
 
 def my_session(server, page) -> dict:
