@@ -74,6 +74,8 @@ START_TIMEOUT = 30.0
 #: would spend as long building it
 CHECK_LIMIT = 0.1
 
+#: the GIL's switch interval (s) once a worker thread steps a session (CPython's is 5 ms)
+SWITCH_INTERVAL = 0.0005
 #: the worker threads that wait on children (they only wait: the children compute)
 EXECUTOR = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="sandbox")
 
@@ -400,6 +402,11 @@ class SandboxLive(Live):
 async def off_loop(live: Live, function, *args):
     """``function(*args)`` in a worker thread, the event loop free meanwhile; failures the
     Live reports meanwhile are told (``on_failure``) back on the loop."""
+    # the worker computes the session's built-in lanes too: with CPython's default 5 ms
+    # switch interval the event loop, which gives the GIL up at every I/O, would wait up
+    # to 5 ms each time it wants it back (and every other session's tick with it)
+    if sys.getswitchinterval() > SWITCH_INTERVAL:
+        sys.setswitchinterval(SWITCH_INTERVAL)
     told = live.on_failure
     deferred: list[tuple] = []
     live.on_failure = lambda *failure: deferred.append(failure)
