@@ -10,10 +10,16 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import LOADED_JS, read, set_widget, sim_time, wait_until
+from conftest import LOADED_JS, read, sim_time, wait_until
 
 pytestmark = pytest.mark.browser
 
+# tick "Log scale" as a click does (Panel's Checkbox is a Bokeh Checkbox: `active`)
+CHECK_LOG_JS = """() => {
+    for (const model of Bokeh.documents[0].all_models) {
+        if (model.css_classes && model.css_classes.includes("il-log_scale")) model.active = true;
+    }
+}"""
 RANGE_JS = """(system) => {
     const r = Bokeh.documents[0].get_model_by_name(`${system}:energy:y`);
     return [r.start, r.end];
@@ -54,7 +60,7 @@ def test_panel_energy_view_follows_the_bounded_methods_and_clips_the_runaway(pag
     assert clipped["euler"].startswith("euler +") and clipped["euler"].endswith("↑")
     assert "symplectic-euler" not in clipped
     # the log view: a log10 axis from the floor (1e-12) up, no clipped marks
-    set_widget(page, "il-log_scale", True)
+    page.evaluate(CHECK_LOG_JS)
     wait_until(
         lambda: page.evaluate(RANGE_JS, "spring")[0] == -12, timeout=60.0, what="the log axis"
     )
