@@ -230,7 +230,12 @@ def build_controls(config: DashboardConfig) -> Controls:
             # also the input's accessible name (without one it reads "null"); the input is
             # as wide as its placeholder in "ch", too narrow for Japanese characters
             placeholder="add an integrator…",
-            stylesheets=[".choices__input--cloned { min-width: 10em !important; }"],
+            # at most two rows of chips, then it scrolls: the controls' bar stays as tall
+            # with eleven integrators as with four, and so does the first screen's room
+            stylesheets=[
+                ".choices__input--cloned { min-width: 10em !important; }",
+                ".choices__inner { max-height: 64px; overflow-y: auto; }",
+            ],
             options=options,
             value=list(config.integrators),
             name=name("integrators"),
