@@ -102,7 +102,8 @@ def test_a_throttled_cold_load_moves_throughout_shows_growing_progress_and_queue
     page.set_model("controls:play", "active", False)
     page.wait(
         "document.getElementById('il-progress-text').textContent"
-        ".includes('will apply when Python is ready')"
+        ".includes('will apply when Python is ready')",
+        THROTTLED_TIMEOUT_MS,
     )
     page.wait("window.integratorLab.status().ready", THROTTLED_TIMEOUT_MS)
     marks = page.js(MARKS)
@@ -235,7 +236,7 @@ def test_a_view_without_baked_frames_measures_the_link_on_the_wasm(open_page, si
     # not the baked view: the wasm's first bytes measure the link. On 127.0.0.1 the snapshot,
     # unless the machine is so busy that the measure says otherwise: then it says why
     fast = visit(open_page, "?systems=spring")
-    fast.wait_live()
+    fast.wait("window.integratorLab.status().ready", THROTTLED_TIMEOUT_MS)
     status = fast.status()
     assert status["bakedFrames"] == 0
     if status["boot"] != "snapshot":
