@@ -101,6 +101,7 @@ class Sandbox:
         self.requests = 0
         self.restarts = 0
         self.closed = False
+        self.last_stop = "its process was restarted"
 
     # requests
     def request(self, message: dict) -> dict:
@@ -206,6 +207,7 @@ class Sandbox:
         self._kill()
         self.restarts += 1
         self._notice = f"Your method was stopped: {why}. Run it again to restart it."
+        self.last_stop = why  # what the method's other integrators say too
         return SandboxStopped(f"your method was stopped: {why}")
 
     def _kill(self) -> None:
@@ -279,7 +281,7 @@ class SandboxedIntegrator(Integrator):
     def _remote(self, system, q, v, w, t, dt, steps, post):
         sandbox = self.definition.sandbox
         if self.definition.generation != sandbox.generation:
-            raise SandboxStopped("your method was stopped: its process was restarted")
+            raise SandboxStopped(f"your method was stopped: {sandbox.last_stop}")
         generation = sandbox.generation
         answer = sandbox.request(
             {
@@ -301,7 +303,7 @@ class SandboxedIntegrator(Integrator):
             }
         )
         if sandbox.generation != generation:  # (it restarted to answer: the state is new)
-            raise SandboxStopped("your method was stopped: its process was restarted")
+            raise SandboxStopped(f"your method was stopped: {sandbox.last_stop}")
         self.generation = generation
         error = answer.get("error")
         if error is not None:
