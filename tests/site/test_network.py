@@ -131,7 +131,7 @@ def test_a_throttled_cold_load_moves_throughout_shows_growing_progress_and_queue
     assert [n[0] for n in numbers] == sorted(n[0] for n in numbers)
     # the animation never stood still from the first draw until the change (a pause: from
     # then on it holds still, as asked)
-    drawn, ready = marks["il:drawn"], marks["il:worker-ready"]
+    drawn = marks["il:drawn"]
     times = [drawn] + [t for t in recorded["frames"] if drawn < t < changed_at] + [changed_at]
     still = max(b - a for a, b in zip(times, times[1:])) / 1000
     assert still <= STILL_BOUND_S, f"stood still {still:.2f} s"
