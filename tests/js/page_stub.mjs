@@ -55,3 +55,7 @@ export function freshSystem(system, counts, scene = {}) {
   };
   return live.systems[system];
 }
+
+// plots.js's energy view (views.energy, carried by each frame): what frames.js hands over
+export const energyViewsShown = [];
+export function showEnergyView(system, view) { energyViewsShown.push([system, view]); }
