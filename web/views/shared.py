@@ -168,3 +168,14 @@ def frame_layout() -> dict:
         "samples": list(SAMPLE_COLUMNS),
         "extras": {role: [list(pair) for pair in pairs] for role, pairs in SCENE_EXTRAS.items()},
     }
+
+
+def csv_columns(ndof: int) -> list[str]:
+    """The CSV header of a run: ``integrator-lab run --format csv`` and the dashboards'
+    downloads."""
+    return (
+        ["integrator", "t"]
+        + [f"q{i}" for i in range(ndof)]
+        + [f"v{i}" for i in range(ndof)]
+        + ["kinetic", "potential", "dissipated", "total"]
+    )
