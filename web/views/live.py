@@ -113,7 +113,9 @@ class SystemRun:
         self.name = name
         self.system = get_system(name, **params)
         self.title = getattr(self.system, "title", name)
-        self.curve_failure = None  # why the exact phase-space curve is missing, if it failed
+        self.curve_failure: str | None = (
+            None  # why the exact phase-space curve is missing, if it failed
+        )
         self.dt = self.system.recommended_dt if dt is None else check_dt(dt)
         self.builtins = list(integrators)
         self.method = method
@@ -173,7 +175,9 @@ class SystemRun:
             "method": self.method.describe() if self.method is not None else None,
             "colors": {name: color_of(name) for name in self.integrators},
             "labels": {
-                name: integrator_label(name) if name in INTEGRATORS else method_label(self.method)
+                name: integrator_label(name)
+                if name in INTEGRATORS or self.method is None
+                else method_label(self.method)
                 for name in self.integrators
             },
             "shape": scene.shape,
@@ -263,8 +267,8 @@ class SystemRun:
         stopped = [lane.diverged_at is not None for lane in runner.lanes]
         scene = self.scene.frame(states, runner.time, stopped)
         data = array("d")
-        for role, cols in FRAME_SCENE:
-            for c in cols:
+        for role, role_columns in FRAME_SCENE:
+            for c in role_columns:
                 data.extend(scene[role][c])
         batch = runner.take_batch(everything)
         if everything:  # every sample kept, from the start: the view sees them again

@@ -125,7 +125,7 @@ def grid_shape(lanes: int, cell_aspect: float, aspect: float = SCENE_ASPECT) -> 
     """``(columns, rows)`` of small multiples that draws cells of ``cell_aspect`` (width /
     height) largest in a view of ``aspect``; fewer empty cells break ties."""
     lanes = max(lanes, 1)
-    best = None
+    best: tuple[tuple[float, int], tuple[int, int]] | None = None
     for cols in range(1, lanes + 1):
         rows = -(-lanes // cols)
         # the cells' scale when the grid (cols * cell_aspect by rows) fits in aspect by 1
@@ -133,6 +133,7 @@ def grid_shape(lanes: int, cell_aspect: float, aspect: float = SCENE_ASPECT) -> 
         key = (-round(scale, 9), cols * rows - lanes)
         if best is None or key < best[0]:
             best = (key, (cols, rows))
+    assert best is not None  # lanes >= 1: the loop ran
     return best[1]
 
 
@@ -258,7 +259,7 @@ class Scene:
         self.ghost_links_per_lane = len(g.pivots)
         self._body_w, self._body_h = g.body_width, g.body_height
         self.offsets, self.boxes, labels = [], [], []
-        bar = dict(x0=[], y0=[], x1=[], y1=[])
+        bar: dict[str, list[float]] = dict(x0=[], y0=[], x1=[], y1=[])
         px = [x for x, _ in g.pivots]
         for lane in range(lanes):
             col, row = lane % cols, lane // cols
