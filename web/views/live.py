@@ -136,9 +136,8 @@ class SystemRun:
         )
         self.energy0 = self.runner.energy0
         self.scale = error_scale(self.system, self.energy0)
-        self.cost: float | None = (
-            None  # seconds of compute per step, measured (exponential average)
-        )
+        #: seconds of compute per step, measured (exponential average)
+        self.cost: float | None = None
         self.rtf_wall = 0.0
         self.rtf_sim = 0.0
         self.rtf_start = 0.0
