@@ -55,11 +55,11 @@ test-js: venv node_modules
 	PYTHON=$(PY) node --test tests/js/
 
 # Guardrails, run by `make test` first: ruff (lint, and format at line length 100; `make format`
-# applies it), mypy --strict on the core (settings in pyproject.toml), ESLint on the JavaScript
+# applies it), mypy --strict on the core and web/views (pyproject.toml), ESLint on the JavaScript
 # (not on web/site/bundle/: Pyodide's files as `make dist` copies them).
 .PHONY: lint format typecheck-core
 lint: venv node_modules
-	@printf '\n======== lint: ruff, mypy (core, strict), eslint ========\n'
+	@printf '\n======== lint: ruff, mypy (core and views, strict), eslint ========\n'
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m mypy

@@ -71,7 +71,7 @@ def browser():
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory):
     """The static site's folder, built once per process (tests/builds.py)."""
-    from integrator_lab.dev.pyodide_node import PyodideNotFound
+    from integrator_lab.site.pyodide_node import PyodideNotFound
 
     try:
         return _built_site(tmp_path_factory)
@@ -82,7 +82,7 @@ def built_site(tmp_path_factory):
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     """``{"dir", "url", "files"}``: the site built once, served on 127.0.0.1."""
-    from integrator_lab.dev.pyodide_node import PyodideNotFound
+    from integrator_lab.site.pyodide_node import PyodideNotFound
 
     try:
         return served_site(tmp_path_factory)

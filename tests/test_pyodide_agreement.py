@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from integrator_lab.dev.pyodide_node import PyodideNotFound, run_python
+from integrator_lab.site.pyodide_node import PyodideNotFound, run_python
 
 TRAJECTORIES = Path(__file__).parent / "pyodide" / "trajectories.py"
 KEYS = {"t", "q", "v", "kinetic", "potential", "dissipated", "total", "diverged_at"}
@@ -102,9 +102,9 @@ def test_the_shipped_baked_frames_are_the_workers_own_bit_for_bit(tmp_path):
     import struct
     import zipfile
 
-    from integrator_lab.dev.pyodide_node import find_pyodide_dir
     from integrator_lab.site.bake import default_view, write_baked
     from integrator_lab.site.build import pack_archive
+    from integrator_lab.site.pyodide_node import find_pyodide_dir
     from integrator_lab.views.figures import DashboardConfig
     from integrator_lab.views.live import BAKE_MAGIC, BAKE_TICKS
 

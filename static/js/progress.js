@@ -6,8 +6,8 @@ import { t } from "./i18n.js";
 import { live } from "./live.js";
 
 const progressBox = document.getElementById("il-progress");
-const bar = document.getElementById("il-progress-bar");
-const text = document.getElementById("il-progress-text");
+const progressBar = document.getElementById("il-progress-bar");
+const progressText = document.getElementById("il-progress-text");
 
 /** What the bar shows, for status(): bytes, updates received, whether a change waits. */
 export const progress = { loaded: 0, total: 0, updates: 0, queued: false };
@@ -20,12 +20,12 @@ function render() {
     progressBox.hidden = true;
     return;
   }
-  bar.max = progress.total;
-  bar.value = Math.min(progress.loaded, progress.total);
+  progressBar.max = progress.total;
+  progressBar.value = Math.min(progress.loaded, progress.total);
   const done = progress.loaded >= progress.total * 0.999;
   const what = done ? t("boot.progress.starting")
     : t("boot.progress", { loaded: megabytes(progress.loaded), total: megabytes(progress.total) });
-  text.textContent = progress.queued ? `${what} · ${t("boot.queued")}` : what;
+  progressText.textContent = progress.queued ? `${what} · ${t("boot.queued")}` : what;
   progressBox.hidden = false;
 }
 

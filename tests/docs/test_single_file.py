@@ -11,11 +11,11 @@ import pytest
 from docs_helpers import wait_until_running
 
 from integrator_lab.cli.main import Parser, build_parser
+from integrator_lab.cli.site import add_single_file_option
 from integrator_lab.site.single_file import (
     EMBEDDED,
     FILE_SCRIPT_TYPE,
     SingleFileError,
-    add_single_file_option,
     fold_site,
 )
 from integrator_lab.site.snapshot import SNAPSHOT

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from integrator_lab.dev.pyodide_node import run_python
+from integrator_lab.site.pyodide_node import run_python
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT_IN_PYODIDE = "/integrator-lab"  # a folder of Pyodide's in-memory file system

@@ -29,8 +29,7 @@ from conftest import (
     wait_until,
 )
 
-from integrator_lab.cli.main import csv_columns
-from integrator_lab.views.shared import DT_SLIDER_STEPS
+from integrator_lab.views.shared import DT_SLIDER_STEPS, csv_columns
 
 pytestmark = pytest.mark.browser
 

@@ -61,7 +61,7 @@ def _missing(reason):
 def site(tmp_path_factory):
     """The site built by the real builder, served by a threaded HTTP server: built and started
     once per process however many modules import this fixture (tests/builds.py)."""
-    from integrator_lab.dev.pyodide_node import PyodideNotFound
+    from integrator_lab.site.pyodide_node import PyodideNotFound
 
     try:
         return served_site(tmp_path_factory)
@@ -886,7 +886,7 @@ def _boot_of(page):
 
 def test_python_boots_from_the_builds_snapshot(open_page, site):
 
-    from integrator_lab.dev.pyodide_node import find_pyodide_dir
+    from integrator_lab.site.pyodide_node import find_pyodide_dir
     from integrator_lab.site.snapshot import SNAPSHOT, pyodide_version
 
     page = open_page()

@@ -48,7 +48,7 @@ def _run(cmd, **kwargs):
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """``{"env", "bin", "work"}``: the wheel installed in a fresh venv, and how to run it."""
-    from integrator_lab.dev.pyodide_node import PyodideNotFound, find_node, find_pyodide_dir
+    from integrator_lab.site.pyodide_node import PyodideNotFound, find_node, find_pyodide_dir
 
     try:
         find_node(), find_pyodide_dir(packaged=False)

@@ -1,8 +1,10 @@
 """The ``integrator-lab`` command line: run simulations headless, list what exists, benchmark.
 
-Subcommands from other modules (``build``/``preview`` from :mod:`integrator_lab.site.build`,
-``serve`` from :mod:`integrator_lab.server.serve`) register themselves through their
-``add_subcommands`` function. Bad input of any kind exits with status 2 and one line on stderr.
+Every subcommand is registered here, in ``integrator_lab.cli``: the larger ones
+(``build``/``preview``/``bench-page`` in :mod:`integrator_lab.cli.site`, ``serve`` in
+:mod:`integrator_lab.cli.serve`, ``study``, ``geometry``) through their module's
+``add_subcommands`` function; the packages they drive never touch the command line.
+Bad input of any kind exits with status 2 and one line on stderr.
 """
 
 from __future__ import annotations
@@ -28,12 +30,13 @@ from integrator_lab.core import (
 )
 from integrator_lab.core.params import positive_time
 from integrator_lab.core.simulate import SimulationResult, step_count
+from integrator_lab.views.shared import csv_columns
 
 PROG = "integrator-lab"
 #: subcommand modules that may add themselves (absent ones are skipped)
 PLUGINS = (
-    "integrator_lab.site.build",
-    "integrator_lab.server.serve",
+    "integrator_lab.cli.site",
+    "integrator_lab.cli.serve",
     "integrator_lab.cli.study",
     "integrator_lab.cli.geometry",
 )
@@ -150,10 +153,6 @@ def build_parser() -> Parser:
                 raise
             continue
         module.add_subcommands(sub)
-    if "build" in sub.choices:
-        from integrator_lab.site.single_file import add_single_file_option
-
-        add_single_file_option(sub.choices["build"])
     return parser
 
 
@@ -336,16 +335,6 @@ def _write_csv(out, run, args):
     for name in run.names:
         for chunk in run.chunks(name):
             writer.writerows([name, *map(repr, sample)] for sample in chunk)
-
-
-def csv_columns(ndof: int) -> list[str]:
-    """The CSV header shared by the CLI and the dashboards' downloads."""
-    return (
-        ["integrator", "t"]
-        + [f"q{i}" for i in range(ndof)]
-        + [f"v{i}" for i in range(ndof)]
-        + ["kinetic", "potential", "dissipated", "total"]
-    )
 
 
 def csv_rows(result: SimulationResult):

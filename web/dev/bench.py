@@ -17,7 +17,7 @@ GOALS = {"overhead_ratio": 4.0, "cradle_cpython": 4.0, "cradle_pyodide": 2.0, "o
 
 
 def run_pyodide(quick: bool) -> dict:
-    from integrator_lab.dev.pyodide_node import run_python
+    from integrator_lab.site.pyodide_node import run_python
 
     code = Path(bench_core.__file__).read_text(encoding="utf-8")
     outcome = run_python(

@@ -71,7 +71,7 @@ def measure(repeats: int) -> dict:
 def run_pyodide(repeats: int) -> dict:
     from pathlib import Path
 
-    from integrator_lab.dev.pyodide_node import run_python
+    from integrator_lab.site.pyodide_node import run_python
 
     code = Path(__file__).read_text(encoding="utf-8")
     outcome = run_python(

@@ -3,7 +3,7 @@
 The default study is what ``integrator-lab study spring --duration 10`` runs: every fixed-step
 integrator on the damped spring for 10 s, twelve time steps from 0.1 s down to 0.5 ms. The
 measuring part uses only the standard library and the core, so this very file runs in both
-runtimes (the Pyodide run goes through :mod:`integrator_lab.dev.pyodide_node`)::
+runtimes (the Pyodide run goes through :mod:`integrator_lab.site.pyodide_node`)::
 
     python -m integrator_lab.dev.bench_study [--repeats N] [--no-pyodide]
 """
@@ -49,7 +49,7 @@ def measure(repeats: int) -> dict:
 def run_pyodide(repeats: int) -> dict:
     from pathlib import Path
 
-    from integrator_lab.dev.pyodide_node import run_python
+    from integrator_lab.site.pyodide_node import run_python
 
     code = Path(__file__).read_text(encoding="utf-8")
     outcome = run_python(

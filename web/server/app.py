@@ -46,7 +46,6 @@ from bokeh import events
 from bokeh.core.property.validation import validate
 from bokeh.models import Button, Column, ColumnDataSource, CustomJS, Div, Spacer, Tooltip
 
-from integrator_lab.cli.main import csv_columns
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS
 from integrator_lab.server import transport
 from integrator_lab.server.controls import (
@@ -71,6 +70,7 @@ from integrator_lab.views.shared import (
     PANEL_SYSTEMS,
     ROLLOVER,
     SPEED_RANGE,
+    csv_columns,
     describe_error,
     dt_at,
     dt_position,

@@ -26,7 +26,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from integrator_lab.dev.pyodide_node import PyodideNotFound, run_python
+from integrator_lab.site.pyodide_node import PyodideNotFound, run_python
 from integrator_lab.site.snapshot import PYODIDE_INPUTS, cache_dir
 from integrator_lab.views import figures
 from integrator_lab.views.live import BAKE_TICKS, BAKE_WALL, baked_payload

@@ -45,15 +45,14 @@ from bokeh.embed.util import OutputDocumentFor, standalone_docs_json
 from bokeh.models import Column
 
 from integrator_lab import __version__
-from integrator_lab.cli.argtypes import port
 from integrator_lab.core import INTEGRATORS, SYSTEMS
 from integrator_lab.core.custom import TEMPLATES
-from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir, pyodide_source
 from integrator_lab.site.bake import BAKED, write_baked
 from integrator_lab.site.editor import LAZY_TAG, BundleUnavailable, bundle_path
 from integrator_lab.site.editor import SITE_PATH as EDITOR_PATH
 from integrator_lab.site.modules import inline_modules
 from integrator_lab.site.pack import _FILE_MODE, _ZIP_EPOCH, core_files
+from integrator_lab.site.pyodide_node import find_pyodide_dir, pyodide_source
 from integrator_lab.site.snapshot import (
     BOOT_CODE,
     LIVE_GLOBAL,
@@ -638,75 +637,3 @@ def serve(out_dir=DEFAULT_OUT, port=DEFAULT_PORT, address="127.0.0.1") -> None:
             server.serve_forever()
         except KeyboardInterrupt:
             pass
-
-
-# -- command line ------------------------------------------------------------------------
-def cmd_build(args) -> int:
-    try:
-        out = build_site(args.out, log=lambda line: print(f"Integrator Lab: {line}"))
-    except PyodideNotFound as exc:
-        print(f"integrator-lab: {exc}", file=sys.stderr)
-        return 2
-    print(
-        f"Integrator Lab: static site written to {out}/ "
-        f"(serve it: integrator-lab preview --out {out})"
-    )
-    return 0
-
-
-def cmd_preview(args) -> int:
-    status = cmd_build(args)
-    if status:
-        return status
-    try:
-        serve(args.out, args.port, args.address)
-    except OSError as exc:
-        print(
-            f"integrator-lab: cannot serve on {args.address}:{args.port}: {exc.strerror}",
-            file=sys.stderr,
-        )
-        return 2
-    return 0
-
-
-def add_subcommands(subparsers) -> None:
-    """Register ``build`` and ``preview`` on the CLI's subparsers."""
-    build = subparsers.add_parser(
-        "build",
-        help="write the static web page (self-hosted)",
-        description="Write the static dashboard: the page, BokehJS, "
-        "Pyodide and the core, all from one origin.",
-    )
-    build.add_argument(
-        "--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT})"
-    )
-    build.set_defaults(func=cmd_build)
-    preview = subparsers.add_parser(
-        "preview",
-        help="build the static page and serve it on 127.0.0.1",
-        description="Build the static dashboard and serve it over HTTP; prints the URL.",
-    )
-    preview.add_argument(
-        "--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT})"
-    )
-    preview.add_argument(
-        "--port",
-        type=port,
-        default=DEFAULT_PORT,
-        help=f"port (default {DEFAULT_PORT}; 0 picks a free one)",
-    )
-    preview.add_argument(
-        "--address",
-        default="127.0.0.1",
-        help="address to listen on (default 127.0.0.1: this machine only)",
-    )
-    preview.set_defaults(func=cmd_preview)
-    bench = subparsers.add_parser(
-        "bench-page",
-        help="measure the static page in headless "
-        "Chromium: first draw, live, fps, real-time factors, weight",
-    )
-    from integrator_lab.dev import bench_page
-
-    bench_page.add_arguments(bench)
-    bench.set_defaults(func=bench_page.cmd_bench_page)

@@ -11,7 +11,7 @@ with no Node, no npm and no network: Pyodide's core files and a prebuilt memory 
                         of everything that goes into it (snapshot.snapshot_key)
 
 An installed package finds Pyodide there when no ``node_modules/pyodide`` is at hand (see
-``dev.pyodide_node.find_pyodide_dir``), and uses the prebuilt snapshot when its key matches the
+``site.pyodide_node.find_pyodide_dir``), and uses the prebuilt snapshot when its key matches the
 build's (the same core, the same Pyodide), so a build needs Node only when something changed.
 """
 
@@ -81,7 +81,7 @@ def make_bundle(pyodide_dir: Path, bundle: Path = BUNDLE) -> dict:
 
 
 def main(argv=None) -> int:
-    from integrator_lab.dev.pyodide_node import PyodideNotFound, find_pyodide_dir
+    from integrator_lab.site.pyodide_node import PyodideNotFound, find_pyodide_dir
     from integrator_lab.site.snapshot import SnapshotUnavailable
 
     parser = argparse.ArgumentParser(

@@ -25,14 +25,11 @@ that would not run.
 
 from __future__ import annotations
 
-import argparse
 import base64
 import gzip
 import json
 import re
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 from integrator_lab.site.build import CSP_META, PAGE_MODULE
@@ -239,56 +236,3 @@ def build_single_file(path, log=None, snapshot=True) -> Path:
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(page, encoding="utf-8")
     return dest
-
-
-# -- command line ------------------------------------------------------------------------
-def add_single_file_option(build_parser: argparse.ArgumentParser) -> None:
-    """Give ``integrator-lab build`` the option ``--single-file PATH.html``."""
-    build_parser.add_argument(
-        "--single-file",
-        metavar="PATH.html",
-        help="write one self-contained HTML file that opens from disk "
-        "(file://), offline, instead of a site folder",
-    )
-    build_parser.add_argument(
-        "--no-snapshot",
-        action="store_true",
-        help="with --single-file: leave Pyodide's memory snapshot out (a file of about 11 MB "
-        "instead of 19 MB, which boots Python in a few seconds more)",
-    )
-    site_build = build_parser.get_default("func")
-
-    def build(args):
-        if getattr(args, "single_file", None):
-            return cmd_single_file(args)
-        return site_build(args)
-
-    build_parser.set_defaults(func=build)
-
-
-def cmd_single_file(args) -> int:
-    from integrator_lab.dev.pyodide_node import PyodideNotFound
-
-    started = time.perf_counter()
-    try:
-        out = build_single_file(
-            args.single_file,
-            log=lambda line: print(f"Integrator Lab: {line}"),
-            snapshot=not getattr(args, "no_snapshot", False),
-        )
-    except PyodideNotFound as exc:
-        print(f"integrator-lab: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(
-            f"integrator-lab: error: argument --single-file: cannot write "
-            f"{args.single_file!r}: {exc.strerror}",
-            file=sys.stderr,
-        )
-        return 2
-    size = out.stat().st_size
-    print(
-        f"Integrator Lab: one-file page written to {out} ({size / 1e6:.1f} MB in "
-        f"{time.perf_counter() - started:.1f} s); open it directly, no server needed"
-    )
-    return 0

@@ -28,6 +28,8 @@ Three views of one system's energy:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 #: the view's modes (the page's ``?log=1`` chooses ``log``; the breakdown is its own
 #: energy mode)
@@ -69,14 +71,14 @@ def nice_above(value: float) -> float:
     return 10.0**exponent  # pragma: no cover - a decade always holds one
 
 
-def _extent(value) -> tuple[float, float]:
+def _extent(value: Any) -> tuple[float, float]:
     """``(gain, loss)`` of an extent: a pair as given, a bare size as a gain."""
     if isinstance(value, tuple | list):
         return float(value[0]), float(value[1])
     return float(value), 0.0
 
 
-def followed_error(extents) -> float:
+def followed_error(extents: Iterable[Any]) -> float:
     """The error the linear axis follows, from each method's extent so far: ``(gain, loss)``,
     its largest error above zero and its largest below (as sizes; a bare number is a gain).
     That is the largest size, unless that method ran away: its largest error is a gain of
@@ -102,7 +104,7 @@ def followed_error(extents) -> float:
     return first
 
 
-def half_range(extents, previous: float | None = None) -> float:
+def half_range(extents: Iterable[Any], previous: float | None = None) -> float:
     """The linear axis' half-height (a relative error; the axis is ±that): :data:`MARGIN`
     times :func:`followed_error`, at least :data:`FLOOR`, rounded up by :func:`nice_above`;
     ``previous`` (the half-height in force) is kept while it holds the errors and is not more
@@ -137,11 +139,13 @@ MARK_COLUMNS = ("t", "label_t", "y", "name", "text", "color", "marker", "baselin
 MARK_ROW = 15
 
 
-def marks_columns(marks: list[dict], colors: dict | None = None, end: float | None = None) -> dict:
+def marks_columns(
+    marks: list[dict[str, Any]], colors: dict[str, Any] | None = None, end: float | None = None
+) -> dict[str, Any]:
     """:func:`clipped_marks` as the columns :data:`MARK_COLUMNS` of the plot's source: the
     arrow (a triangle) at the edge, the label beside it in the method's colour, stacked
     inwards from that edge."""
-    out: dict[str, list] = {c: [] for c in MARK_COLUMNS}
+    out: dict[str, list[Any]] = {c: [] for c in MARK_COLUMNS}
     # the labels at the plot's right end (the latest time), the arrows where each method
     # left the plot last (a method that diverged stopped earlier)
     if end is None:
@@ -161,7 +165,9 @@ def marks_columns(marks: list[dict], colors: dict | None = None, end: float | No
     return out
 
 
-def clipped_marks(last: dict, half: float, labels: dict | None = None) -> list[dict]:
+def clipped_marks(
+    last: dict[str, Any], half: float, labels: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """The methods whose latest error (``last``: name → ``(t, error)``) lies beyond ±``half``:
     each drawn at that edge with a label saying how far it went, ``"euler +330 % ↑"``
     (``labels`` maps names to the short names shown; the name itself by default). The marks
@@ -199,7 +205,9 @@ def log_value(size: float) -> float:
     return math.log10(size)
 
 
-def running_log_columns(errors, state: dict | None = None) -> tuple[list, list, dict]:
+def running_log_columns(
+    errors: Iterable[float], state: dict[str, Any] | None = None
+) -> tuple[list[float], list[float], dict[str, Any]]:
     """The log view's two columns for a batch of signed ``errors``: log10 of the running
     maximum of ``|error|`` (:func:`log_value`), in ``gain`` where that maximum was a gain and
     in ``loss`` where a loss (NaN in the other, so that one line is solid and one dashed);
@@ -208,7 +216,8 @@ def running_log_columns(errors, state: dict | None = None) -> tuple[list, list, 
     new one is returned."""
     size = state["size"] if state else 0.0
     sign = state["sign"] if state else 1
-    gain, loss = [], []
+    gain: list[float] = []
+    loss: list[float] = []
     nan = math.nan
     for error in errors:
         changed = False
@@ -250,12 +259,12 @@ def bar_text(error: float) -> str:
     return text.replace("-", "−")
 
 
-def bar_layout(boxes, label_ys) -> dict:
+def bar_layout(boxes: Sequence[Sequence[float]], label_ys: Sequence[float]) -> dict[str, Any]:
     """Where each lane's energy bar goes, from the scene's lane ``boxes`` (``x0, x1, y0,
     y1``, the bodies' room) and its labels' heights: in the label's strip, on the right of
     the lane (the label is on its left), its percentage printed under it. Returns columns
     ``x0, x1, xm, y, h``."""
-    out: dict[str, list] = {c: [] for c in ("x0", "x1", "xm", "y", "h")}
+    out: dict[str, list[Any]] = {c: [] for c in ("x0", "x1", "xm", "y", "h")}
     for (bx0, bx1, _, by1), ly in zip(boxes, label_ys):
         x0, x1 = bx0 + 0.68 * (bx1 - bx0), bx0 + 0.97 * (bx1 - bx0)
         out["x0"].append(x0)
@@ -266,11 +275,13 @@ def bar_layout(boxes, label_ys) -> dict:
     return out
 
 
-def bars_columns(layout: dict, names, last: dict) -> dict:
+def bars_columns(
+    layout: dict[str, Any], names: Sequence[str], last: dict[str, Any]
+) -> dict[str, Any]:
     """Each lane's energy bar for its latest error (``last``: name → ``(t, error)``): E/E₀
     filled from the track's left (0) towards its right (``BAR_TOP`` E₀; the 100 % tick at
     ``xm``), in the gain or loss colour, with the signed percentage."""
-    out: dict[str, list] = {c: [] for c in BAR_COLUMNS}
+    out: dict[str, list[Any]] = {c: [] for c in BAR_COLUMNS}
     for i, name in enumerate(names):
         if i >= len(layout["x0"]):
             break
@@ -303,10 +314,10 @@ class EnergyView:
 
     def __init__(
         self,
-        labels: dict | None = None,
-        colors: dict | None = None,
-        names=(),
-        bars: dict | None = None,
+        labels: dict[str, Any] | None = None,
+        colors: dict[str, Any] | None = None,
+        names: Iterable[str] = (),
+        bars: dict[str, Any] | None = None,
     ) -> None:
         self.labels = dict(labels or {})
         self.colors = dict(colors or {})
@@ -320,13 +331,13 @@ class EnergyView:
         #: log-view maximum
         self.extents: dict[str, tuple[float, float]] = {}
         self.last: dict[str, tuple[float, float]] = {}
-        self.log_state: dict[str, dict] = {}
+        self.log_state: dict[str, dict[str, Any]] = {}
         self.half: float | None = None
         #: the breakdown's extremes (J): every part of every lane
         self.low = math.inf
         self.high = -math.inf
 
-    def add(self, name: str, columns: dict) -> dict:
+    def add(self, name: str, columns: dict[str, Any]) -> dict[str, Any]:
         """Take lane ``name``'s new sample ``columns`` (``t``, ``error`` and the breakdown's
         parts); returns the log view's columns for them (``gain`` and ``loss``, see
         :func:`running_log_columns`)."""
@@ -351,14 +362,16 @@ class EnergyView:
                         self.low = v
                     if v > self.high:
                         self.high = v
-        gain, loss, self.log_state[name] = running_log_columns(errors, self.log_state.get(name))
-        return {"gain": gain, "loss": loss}
+        log_gain, log_loss, self.log_state[name] = running_log_columns(
+            errors, self.log_state.get(name)
+        )
+        return {"gain": log_gain, "loss": log_loss}
 
     def linear_half(self) -> float:
         self.half = half_range(self.extents.values(), self.half)
         return self.half
 
-    def view(self) -> dict:
+    def view(self) -> dict[str, Any]:
         """Every mode's y-range and the linear view's clipped marks (JSON-ready)."""
         half = self.linear_half()
         logs = [log_value(max(g, lo)) for g, lo in self.extents.values()]

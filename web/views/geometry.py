@@ -12,11 +12,16 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from typing import TYPE_CHECKING, Any
 
 from integrator_lab.core import get_system
 from integrator_lab.core.area import Ring, ring_scale
 from integrator_lab.core.stability import linear_modes, method, region, scaled_points
 from integrator_lab.views.scene import FALLBACK_COLOR, INTEGRATOR_COLORS, USER_COLOR
+
+if TYPE_CHECKING:
+    from integrator_lab.core.custom import MethodEntry
+    from integrator_lab.views.live import Live, SystemRun
 
 #: the region's window in the plane of z = dt lambda, and its cell (coarser than the CLI's: a
 #: region costs a tenth of a second or two, once per method)
@@ -85,14 +90,14 @@ def color_of(name: str) -> str:
 _REGIONS: dict[str, tuple[list[float], list[float]]] = {}
 
 
-def region_line(entry) -> tuple[str, list[float], list[float]]:
+def region_line(entry: MethodEntry) -> tuple[str, list[float], list[float]]:
     """``(name, xs, ys)`` of an integrator's region boundary, pieces separated by NaN (one
     Bokeh line); built-ins are computed once per process."""
     m = method(entry)
     key = m.name if isinstance(entry, str) else None
     if key is not None and key in _REGIONS:
-        xs, ys = _REGIONS[key]
-        return m.name, xs, ys
+        known_xs, known_ys = _REGIONS[key]
+        return m.name, known_xs, known_ys
     xs: list[float] = []
     ys: list[float] = []
     for piece in region(m, WINDOW, CELL):
@@ -111,7 +116,9 @@ class GeometrySession:
     points ``dt lambda`` of its modes, and one :class:`~integrator_lab.core.area.Ring` per
     entry advanced with the live run's step."""
 
-    def __init__(self, system: str, params: dict, entries: list, dt: float) -> None:
+    def __init__(
+        self, system: str, params: dict[str, float], entries: list[MethodEntry], dt: float
+    ) -> None:
         self.system = get_system(system, **params)
         self.entries = list(entries)
         self.methods = {}
@@ -143,10 +150,10 @@ class GeometrySession:
             for name, m in self.methods.items()
         }
 
-    def point_columns(self, dt: float | None = None) -> dict[str, list]:
+    def point_columns(self, dt: float | None = None) -> dict[str, list[Any]]:
         """One marker per integrator and point: its colour inside the region, grey outside;
         sizes grow with the integrator's index so that every verdict stays visible."""
-        columns: dict[str, list] = {"x": [], "y": [], "color": [], "size": [], "name": []}
+        columns: dict[str, list[Any]] = {"x": [], "y": [], "color": [], "size": [], "name": []}
         points = self.points(dt)
         for index, (name, m) in enumerate(self.methods.items()):
             for x, y in points:
@@ -186,11 +193,11 @@ class GeometrySession:
                 if math.isfinite(ratio):
                     self.history[name].append((ring.time, ratio))
 
-    def ring_columns(self) -> dict[str, list]:
+    def ring_columns(self) -> dict[str, list[Any]]:
         """Per integrator its ring (closed) in the plane of the ring's coordinate, for a
         Bokeh ``multi_line``/``patches``; a diverged ring is left out."""
         i = self.coordinate
-        columns: dict[str, list] = {"xs": [], "ys": [], "color": [], "name": []}
+        columns: dict[str, list[Any]] = {"xs": [], "ys": [], "color": [], "name": []}
         for name, ring in self.rings.items():
             if ring.diverged_at is not None:
                 continue
@@ -202,8 +209,8 @@ class GeometrySession:
             columns["name"].append(name)
         return columns
 
-    def area_columns(self) -> dict[str, list]:
-        columns: dict[str, list] = {"xs": [], "ys": [], "color": [], "name": []}
+    def area_columns(self) -> dict[str, list[Any]]:
+        columns: dict[str, list[Any]] = {"xs": [], "ys": [], "color": [], "name": []}
         for name, history in self.history.items():
             columns["xs"].append([t for t, _ in history])
             columns["ys"].append([a for _, a in history])
@@ -228,11 +235,11 @@ class GeometryFollower:
     def __init__(self, system: str) -> None:
         self.system = system
         self.session: GeometrySession | None = None
-        self.key: tuple | None = None
+        self.key: tuple[Any, ...] | None = None
         self.error: Exception | None = None
         self.shown_dt: float | None = None
 
-    def follow(self, run) -> dict[str, bool]:
+    def follow(self, run: SystemRun | None) -> dict[str, bool]:
         """Catch up with ``run``; says what changed: ``regions`` (a new session, or an
         error in ``self.error``) and ``points`` (dt moved since :meth:`shown`)."""
         changed = {"regions": False, "points": False}
@@ -288,11 +295,11 @@ class Geometries:
     def running(self) -> bool:
         return bool(self.followers)
 
-    def step(self, live) -> list[dict]:
-        updates = []
+    def step(self, live: Live) -> list[dict[str, Any]]:
+        updates: list[dict[str, Any]] = []
         for system, follower in self.followers.items():
             changed = follower.follow(live.runs.get(system))
-            update: dict = {"system": system}
+            update: dict[str, Any] = {"system": system}
             if follower.error is not None:
                 if changed["regions"]:
                     update["error"] = str(follower.error)

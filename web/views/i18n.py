@@ -28,9 +28,12 @@ declarations themselves stay English.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Any
 
 from integrator_lab.core import INTEGRATORS, SYSTEMS, ParamError
+from integrator_lab.core.params import Param
 from integrator_lab.views import shared
 from integrator_lab.views.scenarios import SCENARIOS
 from integrator_lab.views.scene import integrator_about, integrator_label, phase_labels
@@ -953,7 +956,7 @@ def language(value: str | None) -> str:
     return value
 
 
-def text(key: str, lang: str = DEFAULT_LANGUAGE, **values) -> str:
+def text(key: str, lang: str = DEFAULT_LANGUAGE, **values: Any) -> str:
     """The text ``key`` in ``lang`` (English where that is missing), placeholders filled."""
     entry = _CATALOG[key]
     template = entry.get(lang) or entry["en"]
@@ -969,11 +972,11 @@ def status_text(lang: str, time: float, rtf: float | None, *, paused: bool = Fal
     return text("status.running", lang, time=f"{time:.{digits['time']}f}", rtf=rate)
 
 
-def model_texts(systems) -> list[list]:
+def model_texts(systems: Iterable[str]) -> list[list[Any]]:
     """Fixed texts of the dashboard's Bokeh models: ``[model name, property, key]``; a list
     of keys for a list property (a button group's labels). ``{lo}`` and ``{hi}`` of the
     time-step slider's title are the accepted range (:func:`localize` and the page fill it)."""
-    rows: list[list] = [
+    rows: list[list[Any]] = [
         ["controls:integrators", "title", "control.integrators"],
         ["controls:integrators", "description", "control.integrators.tip"],
         ["controls:integrators", "placeholder", "control.integrators.add"],
@@ -1009,7 +1012,7 @@ def range_values() -> dict[str, str]:
     return {"lo": f"{shared.DT_RANGE[0]:g}", "hi": f"{shared.DT_RANGE[1]:g}"}
 
 
-def localize(find, systems, lang: str) -> None:
+def localize(find: Callable[[str], Any], systems: Iterable[str], lang: str) -> None:
     """Set the texts of :func:`model_texts` on Bokeh models; ``find(name)`` returns the model
     of that name or None (a model the dashboard does not have is skipped)."""
     values = range_values()
@@ -1039,18 +1042,18 @@ def _short(x: float) -> str:
     return f"{float(f'{x:.6g}'):g}" if abs(x) < 1e16 else f"{x:.6g}"
 
 
-def _fixed(key: str, lang: str, **values) -> str:
+def _fixed(key: str, lang: str, **values: Any) -> str:
     """A text of :data:`TEXTS` (usable while the catalog is being made)."""
     template = TEXTS[key].get(lang) or TEXTS[key]["en"]
     return template.format(**values) if values else template
 
 
-def _with_unit(words: str, p, lang: str = DEFAULT_LANGUAGE) -> str:
+def _with_unit(words: str, p: Param, lang: str = DEFAULT_LANGUAGE) -> str:
     unit = p.unit.replace(" or ", _fixed("unit.or", lang))
     return f"{words} {unit}" if unit else words
 
 
-def expected(p, lang: str = DEFAULT_LANGUAGE) -> str:
+def expected(p: Param, lang: str = DEFAULT_LANGUAGE) -> str:
     """What parameter declaration ``p`` accepts, in ``lang`` (params.js ``expected``)."""
     if p.kind == "choice":
         return _fixed("range.one_of", lang, names=", ".join(p.choices))
@@ -1067,7 +1070,7 @@ def expected(p, lang: str = DEFAULT_LANGUAGE) -> str:
     )
 
 
-def span(p, lang: str = DEFAULT_LANGUAGE) -> str:
+def span(p: Param, lang: str = DEFAULT_LANGUAGE) -> str:
     """``p``'s range as "lo–hi unit", open ends said (params.js ``span``)."""
     lo = "−∞" if p.min is None else _short(p.min)
     hi = "∞" if p.max is None else _short(p.max)
@@ -1087,7 +1090,7 @@ def span(p, lang: str = DEFAULT_LANGUAGE) -> str:
     return _with_unit(f"{lo}–{hi}", p, lang) + note
 
 
-def param_name(system: str, p, lang: str = DEFAULT_LANGUAGE) -> str:
+def param_name(system: str, p: Param, lang: str = DEFAULT_LANGUAGE) -> str:
     """What people read for ``p`` of ``system``: label and symbol ("initial angle θ₀")."""
     key = f"param.{system}.{p.name}"
     label = text(key, lang) if key in _CATALOG else p.label
@@ -1111,7 +1114,7 @@ def core_error(error: Exception, lang: str = DEFAULT_LANGUAGE) -> str:
     )
 
 
-def refusal_text(refused: dict, lang: str = DEFAULT_LANGUAGE) -> str | None:
+def refusal_text(refused: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str | None:
     """A refusal of views.live's ``refusal`` (system, parameter, value, range, ``then``) in
     ``lang``; None if it names no declared parameter (then the core's sentence is said)."""
     system = refused.get("system", "")
@@ -1135,11 +1138,13 @@ def refusal_text(refused: dict, lang: str = DEFAULT_LANGUAGE) -> str | None:
     )
 
 
-def drag_note(system: str, clamped, lang: str = DEFAULT_LANGUAGE) -> str:
+def drag_note(
+    system: str, clamped: Iterable[tuple[Param, float, float]], lang: str = DEFAULT_LANGUAGE
+) -> str:
     """What a drag past a parameter's range says: ``clamped`` is ``[(p, dragged to, set)]``
     (drag.js ``clampNote``)."""
 
-    def unit(p):
+    def unit(p: Param) -> str:
         return f" {p.unit}" if p.unit else ""
 
     parts = [

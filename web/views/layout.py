@@ -10,6 +10,8 @@ content's aspect, so it gets narrower, centred), and never grows into empty spac
 
 from __future__ import annotations
 
+from typing import Any
+
 #: Stacked (a panel narrower than ``side_by_side_from``): the energy figure takes this share
 #: of the room below the panel's head, within ``energy_min`` to ``energy_max`` px, and the
 #: scene what is left, but at least ``scene_min`` px (below that, the page scrolls).
@@ -29,7 +31,7 @@ FIRST_SCREEN = {
 }
 
 
-def page_data() -> dict:
+def page_data() -> dict[str, Any]:
     """:data:`FIRST_SCREEN` in the page's spelling (camelCase keys)."""
 
     def camel(name: str) -> str:

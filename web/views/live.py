@@ -24,6 +24,8 @@ import math
 import struct
 import time
 from array import array
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from integrator_lab.core import INTEGRATORS, SYSTEMS, ParamError, Runner, get_system
 from integrator_lab.core.custom import (
@@ -33,6 +35,7 @@ from integrator_lab.core.custom import (
 )
 from integrator_lab.views.energy import EnergyView, bar_layout
 from integrator_lab.views.scene import (
+    Box,
     Scene,
     color_of,
     error_scale,
@@ -74,7 +77,7 @@ BAKE_MAGIC = b"ILBK"
 BAKE_FORMAT = 1
 
 
-def check_dt(dt):
+def check_dt(dt: object) -> float:
     """Validate a time step from the page: a number in :data:`DT_RANGE` (s)."""
     if (
         isinstance(dt, bool)
@@ -103,26 +106,27 @@ class SystemRun:
 
     def __init__(
         self,
-        name,
-        params,
-        dt,
-        integrators,
+        name: str,
+        params: dict[str, Any],
+        dt: float | None,
+        integrators: Iterable[str],
         method: MethodDefinition | None = None,
-        scene_bounds=None,
-    ):
+        scene_bounds: Box | None = None,
+    ) -> None:
         self.name = name
         self.system = get_system(name, **params)
         self.title = getattr(self.system, "title", name)
-        self.curve_failure = None  # why the exact phase-space curve is missing, if it failed
+        #: why the exact phase-space curve is missing, if it failed
+        self.curve_failure: str | None = None
         self.dt = self.system.recommended_dt if dt is None else check_dt(dt)
         self.builtins = list(integrators)
         self.method = method
-        self.entries: list = [*self.builtins, *([method] if method is not None else [])]
+        self.entries: list[Any] = [*self.builtins, *([method] if method is not None else [])]
         self.integrators = [*self.builtins, *([method.name] if method is not None else [])]
         self.scene = Scene(self.system, self.integrators, scene_bounds)
         self.reset()
 
-    def reset(self):
+    def reset(self) -> None:
         self.runner = Runner(
             self.system,
             self.entries,
@@ -132,12 +136,13 @@ class SystemRun:
         )
         self.energy0 = self.runner.energy0
         self.scale = error_scale(self.system, self.energy0)
-        self.cost = None  # seconds of compute per step, measured (exponential average)
+        #: seconds of compute per step, measured (exponential average)
+        self.cost: float | None = None
         self.rtf_wall = 0.0
         self.rtf_sim = 0.0
         self.rtf_start = 0.0
-        self.rtf = None
-        self.failure = None  # what stopped this system (text), None while it runs
+        self.rtf: float | None = None
+        self.failure: str | None = None  # what stopped this system (text), None while it runs
         self.scene.clear_exact_failure()
         self.wrap = wraps_angle(self.system)
         #: the energy plot's axes and clipped marks (views.energy), fed every frame's samples
@@ -150,11 +155,11 @@ class SystemRun:
         self.last_q: dict[str, float] = {}  # each lane's last phase-plot q sent
         self.changed = True
 
-    def colors(self) -> dict:
+    def colors(self) -> dict[str, Any]:
         """Each lane's colour (the user's method has its own)."""
         return {name: color_of(name) for name in self.integrators}
 
-    def layout(self) -> dict:
+    def layout(self) -> dict[str, Any]:
         """What the page needs when this run is (re)built: static scene, ranges, counts."""
         scene = self.scene
         self.curve_failure = None
@@ -173,7 +178,9 @@ class SystemRun:
             "method": self.method.describe() if self.method is not None else None,
             "colors": {name: color_of(name) for name in self.integrators},
             "labels": {
-                name: integrator_label(name) if name in INTEGRATORS else method_label(self.method)
+                name: integrator_label(name)
+                if name in INTEGRATORS or self.method is None
+                else method_label(self.method)
                 for name in self.integrators
             },
             "shape": scene.shape,
@@ -193,10 +200,10 @@ class SystemRun:
             "columns": list(SAMPLE_COLUMNS),
         }
 
-    def wanted_steps(self, wall, speed):
+    def wanted_steps(self, wall: float, speed: float) -> float:
         return (self.runner.accumulator + wall * speed) / self.dt
 
-    def advance(self, wall, speed, max_steps):
+    def advance(self, wall: float, speed: float, max_steps: float) -> int:
         started = time.perf_counter()
         before = self.runner.time
         steps = self.runner.tick(wall, speed, max_steps=max(0, int(max_steps)))
@@ -230,7 +237,7 @@ class SystemRun:
             )
         return out
 
-    def failed_frame(self) -> dict:
+    def failed_frame(self) -> dict[str, Any]:
         """The frame of a stopped system: no new positions or samples, only why."""
         self.changed = False
         return {
@@ -244,14 +251,14 @@ class SystemRun:
             "failed": True,
         }
 
-    def _measure(self, wall, sim):
+    def _measure(self, wall: float, sim: float) -> None:
         self.rtf_wall += wall
         self.rtf_sim += sim
         if self.rtf_wall >= RTF_WINDOW:
             self.rtf = self.rtf_sim / self.rtf_wall
             self.rtf_wall = self.rtf_sim = 0.0
 
-    def frame(self, everything: bool = False) -> dict:
+    def frame(self, everything: bool = False) -> dict[str, Any]:
         """The scene at the current time and every sample not sent yet (with
         ``everything``, every sample kept), in one flat buffer laid out as
         :data:`~integrator_lab.views.shared.FRAME_SCENE` says (``Scene.counts`` values per
@@ -263,8 +270,8 @@ class SystemRun:
         stopped = [lane.diverged_at is not None for lane in runner.lanes]
         scene = self.scene.frame(states, runner.time, stopped)
         data = array("d")
-        for role, cols in FRAME_SCENE:
-            for c in cols:
+        for role, role_columns in FRAME_SCENE:
+            for c in role_columns:
                 data.extend(scene[role][c])
         batch = runner.take_batch(everything)
         if everything:  # every sample kept, from the start: the view sees them again
@@ -304,7 +311,7 @@ class SystemRun:
         }
 
 
-def refusal(error: Exception, then: str) -> dict | None:
+def refusal(error: Exception, then: str) -> dict[str, Any] | None:
     """A parameter value the core refused (``core.ParamError``), as parts a view can say in
     its language (views.i18n.refusal_text; the page's frames.js): the system, the parameter,
     the value, the range that applied, and ``then`` ("kept": the settings in force go on;
@@ -348,11 +355,11 @@ class Live:
 
     def __init__(
         self,
-        budget=lambda: BUDGET_FRACTION,
-        max_wall=MAX_WALL,
-        on_failure=None,
-        allow_code=True,
-    ):
+        budget: Callable[[], float] = lambda: BUDGET_FRACTION,
+        max_wall: float = MAX_WALL,
+        on_failure: Callable[[str, SystemRun, str, BaseException], None] | None = None,
+        allow_code: bool = True,
+    ) -> None:
         self.runs: dict[str, SystemRun] = {}
         #: the user's own method (a parsed definition) raced beside the built-ins, or None
         self.method: MethodDefinition | None = None
@@ -369,8 +376,13 @@ class Live:
         self.on_failure = on_failure
 
     def configure(
-        self, name, params=None, dt=None, integrators=None, keep_view: bool = False
-    ) -> dict:
+        self,
+        name: str,
+        params: dict[str, Any] | None = None,
+        dt: float | None = None,
+        integrators: Iterable[str] | None = None,
+        keep_view: bool = False,
+    ) -> dict[str, Any]:
         """(Re)build system ``name``; returns ``{"layout": ..., "errors": [...]}``, and
         ``"kept"`` (the running ``params`` and ``dt``) when the settings were refused.
 
@@ -419,7 +431,7 @@ class Live:
         self.runs.pop(name, None)
         self.held.discard(name)
 
-    def set_integrators(self, names) -> list[dict]:
+    def set_integrators(self, names: Sequence[str]) -> list[dict[str, Any]]:
         unknown = [n for n in names if n not in INTEGRATORS]
         if unknown or not names or len(set(names)) != len(names):
             raise ValueError(
@@ -431,7 +443,7 @@ class Live:
             out.append(self.configure(name, run.system.params, run.dt, names))
         return out
 
-    def set_method(self, definition) -> dict:
+    def set_method(self, definition: dict[str, Any] | None) -> dict[str, Any]:
         """Race the user's method ``definition`` (a definition's dict; None removes it)
         beside the selected built-ins on every system, which restart.
 
@@ -461,10 +473,10 @@ class Live:
             "results": results,
         }
 
-    def set_speed(self, speed):
+    def set_speed(self, speed: float) -> None:
         self.speed = float(speed)
 
-    def set_playing(self, playing):
+    def set_playing(self, playing: bool) -> None:
         self.playing = bool(playing)
 
     def hold(self, name: str, held: bool) -> None:
@@ -475,7 +487,7 @@ class Live:
         else:
             self.held.discard(name)
 
-    def reset(self) -> list[dict]:
+    def reset(self) -> list[dict[str, Any]]:
         """Every system back to t = 0 (a stopped one starts again); returns their layouts
         (as :meth:`configure`)."""
         for name, run in self.runs.items():
@@ -537,7 +549,7 @@ class Live:
                 self._fail(name, run, "computing its next steps", exc)
         return moved
 
-    def frame_of(self, name: str, everything: bool = False) -> dict:
+    def frame_of(self, name: str, everything: bool = False) -> dict[str, Any]:
         """:meth:`SystemRun.frame` of system ``name``, or, if drawing it raises (that system
         stops) or it stopped before, :meth:`SystemRun.failed_frame`."""
         run = self.runs[name]
@@ -548,18 +560,18 @@ class Live:
                 self._fail(name, run, "drawing its frame", exc)
         return run.failed_frame()
 
-    def frames(self, force: bool = False) -> dict:
+    def frames(self, force: bool = False) -> dict[str, Any]:
         """Frames (:meth:`frame_of`) of the systems that changed since the last call, or of
         all of them with ``force``."""
         return {
             name: self.frame_of(name) for name, run in self.runs.items() if run.changed or force
         }
 
-    def tick(self, wall: float, force: bool = False) -> dict:
+    def tick(self, wall: float, force: bool = False) -> dict[str, Any]:
         self.advance(wall)
         return self.frames(force)
 
-    def baked_tick(self, index: int) -> dict:
+    def baked_tick(self, index: int) -> dict[str, Any]:
         """Tick ``index`` of the baked start (:func:`baked_payload`): the initial frame of
         every system for 0, else :data:`BAKE_WALL` of wall time. No compute budget applies, so
         every step is taken and the frames depend on the index alone: the build's CPython and
@@ -586,7 +598,7 @@ class Live:
         if self.on_failure is not None:
             self.on_failure(name, run, what, exc)
 
-    def status(self) -> dict:
+    def status(self) -> dict[str, Any]:
         return {
             name: {"time": run.runner.time, "rtf": run.rtf, "alerts": run.alerts()}
             for name, run in self.runs.items()
@@ -597,7 +609,7 @@ def _no_budget_limit() -> float:
     return math.inf
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """``value`` with its ``array('d')`` s as lists (for JSON)."""
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
@@ -608,7 +620,7 @@ def _plain(value):
     return value
 
 
-def baked_payload(view: dict, ticks: int = BAKE_TICKS) -> bytes:
+def baked_payload(view: dict[str, Any], ticks: int = BAKE_TICKS) -> bytes:
     """The first ``ticks`` frames of ``view`` (``systems``, ``integrators``, ``params`` and
     ``dt`` per system; speed 1, playing), as the worker would post them, in one buffer: the
     page plays them while Python boots (static/js/baked.js).

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qsl
 
 from integrator_lab.core import INTEGRATORS, SYSTEMS
@@ -41,7 +43,7 @@ class Claim:
     kind: str = "error"
 
 
-def claim_value(claim: Claim, t, error) -> float:
+def claim_value(claim: Claim, t: Iterable[float], error: Iterable[float]) -> float:
     """What ``claim`` is about, from one integrator's plotted samples (``t`` and ``error``
     columns, in time order): the error at the last sample at or before ``claim.t`` (``kind``
     "error"), or the largest finite ``|error|`` up to there ("max"); NaN without a sample."""
@@ -78,7 +80,7 @@ class Scenario:
         """The query of the page that shows this lesson: its view and its note."""
         return f"lesson={self.id}&{self.query}"
 
-    def settings(self) -> dict:
+    def settings(self) -> dict[str, Any]:
         """This lesson's settings, validated (see :func:`parse_query`)."""
         return parse_query(self.query)
 
@@ -252,13 +254,13 @@ def _number(key: str, raw: str, low: float, high: float, unit: str = "") -> floa
     return value
 
 
-def parse_query(query: str) -> dict:
+def parse_query(query: str) -> dict[str, Any]:
     """The settings a page query sets, validated as the page validates them: ``systems``,
     ``integrators`` (lists), ``speed``, ``playing``/``exact``/``log``/``phase`` (bools),
     ``energy``, ``dt`` (``{system: s}``) and ``params`` (``{system: {name: value}}``);
     what the query leaves out is left out. Anything the page would refuse raises
     ``ValueError`` naming the key."""
-    out: dict = {"dt": {}, "params": {}}
+    out: dict[str, Any] = {"dt": {}, "params": {}}
     for key, raw in parse_qsl(query, keep_blank_values=True, strict_parsing=True):
         if key in ("systems", "integrators"):
             valid = PANEL_SYSTEMS if key == "systems" else tuple(INTEGRATORS)
@@ -310,7 +312,7 @@ def parse_query(query: str) -> dict:
     return out
 
 
-def _json_claim(claim: Claim) -> dict:
+def _json_claim(claim: Claim) -> dict[str, Any]:
     """A claim for JSON: an open bound (infinite) is None."""
     return {
         k: (None if isinstance(v, float) and not math.isfinite(v) else v)
@@ -318,7 +320,7 @@ def _json_claim(claim: Claim) -> dict:
     }
 
 
-def page_lessons() -> list[dict]:
+def page_lessons() -> list[dict[str, Any]]:
     """The lessons as the static page's data (``lessons`` in its build-time JSON)."""
     return [
         {

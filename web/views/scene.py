@@ -19,8 +19,12 @@ from __future__ import annotations
 import dataclasses
 import math
 from array import array
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from integrator_lab.core import INTEGRATORS
+from integrator_lab.core.params import Param
+from integrator_lab.core.systems.base import SceneGeometry, System
 from integrator_lab.views.energy import log_value, running_log_columns
 from integrator_lab.views.shared import (  # noqa: F401 - SAMPLE_COLUMNS re-exported
     BODY_COLUMNS,
@@ -69,6 +73,10 @@ SPRING_ZIGS = 12
 _NAN = float("nan")
 
 
+#: ``(x0, x1, y0, y1)`` of a box, or ``(x0, y0, x1, y1)`` of a segment
+Box = tuple[float, float, float, float]
+
+
 def color_of(name: str) -> str:
     """An integrator's colour; a name that is not a built-in's is the user's own method."""
     if name in INTEGRATORS:
@@ -101,14 +109,16 @@ def integrator_about(name: str) -> str:
     return f"{cls.title}: {order}, {kind}, {how}. {cls.description}"
 
 
-def _finite(values) -> bool:
+def _finite(values: Any) -> bool:
     try:
         return all(math.isfinite(x) for x in values)
     except TypeError:
         return False
 
 
-def _fit_aspect(x_range, y_range, aspect=SCENE_ASPECT):
+def _fit_aspect(
+    x_range: tuple[float, float], y_range: tuple[float, float], aspect: float = SCENE_ASPECT
+) -> tuple[tuple[float, float], tuple[float, float]]:
     """Grow the smaller span around its centre so that width / height == aspect."""
     (x0, x1), (y0, y1) = x_range, y_range
     width, height = x1 - x0, y1 - y0
@@ -125,7 +135,7 @@ def grid_shape(lanes: int, cell_aspect: float, aspect: float = SCENE_ASPECT) -> 
     """``(columns, rows)`` of small multiples that draws cells of ``cell_aspect`` (width /
     height) largest in a view of ``aspect``; fewer empty cells break ties."""
     lanes = max(lanes, 1)
-    best = None
+    best: tuple[tuple[float, int], tuple[int, int]] | None = None
     for cols in range(1, lanes + 1):
         rows = -(-lanes // cols)
         # the cells' scale when the grid (cols * cell_aspect by rows) fits in aspect by 1
@@ -133,10 +143,11 @@ def grid_shape(lanes: int, cell_aspect: float, aspect: float = SCENE_ASPECT) -> 
         key = (-round(scale, 9), cols * rows - lanes)
         if best is None or key < best[0]:
             best = (key, (cols, rows))
+    assert best is not None  # lanes >= 1: the loop ran
     return best[1]
 
 
-def _pin(x, y, box, half_w, half_h):
+def _pin(x: float, y: float, box: Box, half_w: float, half_h: float) -> tuple[float, float, bool]:
     """``(x, y)`` moved into ``box`` (x0, x1, y0, y1) so that a body of half-size ``half_w``,
     ``half_h`` stays whole inside, and whether it had to move."""
     x0, x1, y0, y1 = box
@@ -170,7 +181,7 @@ class Scene:
     arrow pointing the way it went. A diverged integrator's bodies stay where it stopped.
     """
 
-    def __init__(self, system, names, bounds=None):
+    def __init__(self, system: System, names: Iterable[str], bounds: Box | None = None) -> None:
         """``bounds``: lay the lanes out for these bounds (``SceneGeometry.bounds``) rather
         than for the system's own: a view keeps its layout while a body is dragged."""
         self.system = system
@@ -194,7 +205,7 @@ class Scene:
             self.has_exact = False
             self.exact_failure = (0.0, exc)
         self._initial_q = list(system.initial_state()[0])
-        self._last_q: dict[int, list] = {}  # last state drawn of each lane
+        self._last_q: dict[int, list[float]] = {}  # last state drawn of each lane
         lanes = len(self.names)
         if geometry.wall is not None:
             self._layout_rows(geometry, lanes)
@@ -223,7 +234,7 @@ class Scene:
             "ghost_links": self.n_ghost_links,
         }
 
-    def _static_rows(self, per_lane):
+    def _static_rows(self, per_lane: int) -> dict[str, list[Any]]:
         integrator, color, about = [], [], []
         for name in self.names:
             integrator += [name] * per_lane
@@ -231,7 +242,7 @@ class Scene:
             about += [integrator_about(name)] * per_lane
         return {"integrator": integrator, "color": color, "about": about}
 
-    def _labels(self, positions):
+    def _labels(self, positions: Sequence[tuple[float, float]]) -> dict[str, list[Any]]:
         """The label columns of :attr:`fixtures`: each lane's integrator at ``positions``."""
         return {
             "lx": [x for x, _ in positions],
@@ -242,7 +253,7 @@ class Scene:
         }
 
     # -- layouts --------------------------------------------------------------------------
-    def _layout_cells(self, g, lanes):
+    def _layout_cells(self, g: SceneGeometry, lanes: int) -> None:
         """Small multiples: one cell per lane, each with the system's pivots."""
         bx0, bx1, by0, by1 = g.bounds
         pivot_top = max(y for _, y in g.pivots) if g.pivots else by1
@@ -258,7 +269,7 @@ class Scene:
         self.ghost_links_per_lane = len(g.pivots)
         self._body_w, self._body_h = g.body_width, g.body_height
         self.offsets, self.boxes, labels = [], [], []
-        bar = dict(x0=[], y0=[], x1=[], y1=[])
+        bar: dict[str, list[float]] = dict(x0=[], y0=[], x1=[], y1=[])
         px = [x for x, _ in g.pivots]
         for lane in range(lanes):
             col, row = lane % cols, lane // cols
@@ -273,9 +284,10 @@ class Scene:
             bar["y1"].append(pivot_top + oy)
         self.fixtures = {**bar, **self._labels(labels)}
 
-    def _layout_rows(self, g, lanes):
+    def _layout_rows(self, g: SceneGeometry, lanes: int) -> None:
         """One row per lane, every row's spring tied to the same wall."""
         wall = g.wall
+        assert wall is not None  # the rows are for a system with a wall
         bx1 = g.bounds[1]
         span = bx1 - wall
         x_range = (wall - 0.06 * span, bx1 + 0.1 * span)
@@ -303,7 +315,12 @@ class Scene:
         }
 
     # -- frames ---------------------------------------------------------------------------
-    def frame(self, states, t=None, diverged=None) -> dict:
+    def frame(
+        self,
+        states: Sequence[list[float] | None],
+        t: float | None = None,
+        diverged: Sequence[bool] | None = None,
+    ) -> dict[str, Any]:
         """Moving coordinates for ``states`` (one ``q`` list per integrator) and, when ``t``
         is given, the exact ghost at t.
 
@@ -380,14 +397,17 @@ class Scene:
         if self.exact_failure is not None and self.exact_failure[0] > 0.0:
             self.exact_failure = None
 
-    def _draw(self, lane, q):
+    def _draw(
+        self, lane: int, q: list[float]
+    ) -> tuple[list[tuple[float, float, bool, float]], list[Box]]:
         """Bodies ``(x, y, pinned, arrow angle)`` and link segments of lane ``lane`` at
         state ``q``, in the view's coordinates, every body inside its lane."""
         ox, oy = self.offsets[lane]
         box = self.boxes[lane]
         half_w, half_h = self._body_w / 2.0, self._body_h / 2.0
         d = self.system.drawing(q)
-        placed, segments = [], []
+        placed: list[tuple[float, float, bool, float]] = []
+        segments: list[Box] = []
         for x, y in zip(d["x"], d["y"]):
             x, y = x + ox, y + oy
             px, py, pinned = _pin(x, y, box, half_w, half_h)
@@ -403,7 +423,9 @@ class Scene:
         return placed, segments
 
     # -- direct manipulation (the Panel dashboard; the static page's static/js/drag.js) ---
-    def body_at(self, states, x, y, grab=0.0):
+    def body_at(
+        self, states: Sequence[list[float] | None], x: float, y: float, grab: float = 0.0
+    ) -> tuple[int, int] | None:
         """The body under the view point ``(x, y)`` with the lanes at ``states``:
         ``(lane, ball)`` of the nearest centre within its half size plus ``grab``, or None."""
         best = None
@@ -422,7 +444,7 @@ class Scene:
                     best = (math.hypot(dx, dy), lane, ball)
         return None if best is None else best[1:]
 
-    def dragged_params(self, lane, ball, x, y) -> dict:
+    def dragged_params(self, lane: int, ball: int, x: float, y: float) -> dict[str, float]:
         """The initial-state parameters that put body ``ball`` of lane ``lane`` at the view
         point ``(x, y)``, as the core declares them and before any range check: pendulum
         θ₀ from its pivot (ω₀ = 0); spring x₀, the displacement from rest (v₀ = 0); cradle:
@@ -437,7 +459,7 @@ class Scene:
             return {"theta0": math.atan2(dx, -dy), "omega0": 0.0}
         return {"angle": math.atan2(-dx, -dy), "lifted": ball + 1}
 
-    def _zigzag(self, start, end, y):
+    def _zigzag(self, start: float, end: float, y: float) -> list[Box]:
         lead = 0.08 * (end - start) if end > start else 0.0
         a, b = start + lead, end - lead
         amp = 0.22 * self.row
@@ -455,7 +477,7 @@ class Scene:
 
 
 # -- samples for the energy and phase plots ------------------------------------------------
-def error_scale(system, energy0: float) -> float:
+def error_scale(system: System, energy0: float) -> float:
     """Denominator of the relative energy error: |E(0)|, or the system's characteristic
     energy when E(0) is zero (a spring at rest)."""
     return abs(energy0) if energy0 != 0.0 else system.energy_scale()
@@ -481,12 +503,12 @@ def wrap_angle(angle: float) -> float:
     return math.pi if wrapped == -math.pi else wrapped
 
 
-def wraps_angle(system) -> bool:
+def wraps_angle(system: System) -> bool:
     """Whether the phase plot wraps the first coordinate: it is an angle (its unit is rad)."""
-    return system.coordinate_units[0] == "rad"
+    return bool(system.coordinate_units[0] == "rad")
 
 
-def phase_labels(system) -> tuple[str, str]:
+def phase_labels(system: System) -> tuple[str, str]:
     """Axis labels of the phase plot, symbol and unit: ``("θ (rad)", "θ̇ (rad/s)")``,
     ``("x (m)", "v (m/s)")``."""
     name, unit = system.coordinates[0], system.coordinate_units[0]
@@ -501,8 +523,15 @@ _GREEK = {"theta": "θ", "phi": "φ", "psi": "ψ", "alpha": "α"}
 
 
 def sample_columns(
-    flat, stride: int, ndof: int, energy0: float, scale: float, *, wrap=False, previous=None
-) -> dict:
+    flat: Sequence[float],
+    stride: int,
+    ndof: int,
+    energy0: float,
+    scale: float,
+    *,
+    wrap: bool = False,
+    previous: float | None = None,
+) -> dict[str, Any]:
     """Columns :data:`SAMPLE_COLUMNS` from one integrator's flat batch (``Runner.take_batch``).
 
     ``q`` and ``v`` are the first coordinate and its velocity (for the phase plot); ``error``
@@ -546,7 +575,7 @@ def sample_columns(
     return out
 
 
-def initial_sample(system) -> dict:
+def initial_sample(system: System) -> dict[str, Any]:
     """The :data:`SAMPLE_COLUMNS` of the state at t = 0 (one value each)."""
     q, v = system.initial_state()
     kinetic, potential, dissipated, total = system.energies(q, v, 0.0)
@@ -564,7 +593,7 @@ def initial_sample(system) -> dict:
     }
 
 
-def exact_curve(system, points: int = 400) -> dict | None:
+def exact_curve(system: System, points: int = 400) -> dict[str, Any] | None:
     """The exact trajectory in phase space (first coordinate, its velocity): one period of
     a periodic motion, or until a damped motion has decayed; None without an exact solution.
     """
@@ -575,9 +604,10 @@ def exact_curve(system, points: int = 400) -> dict | None:
     if callable(period):
         duration = period()
     elif system.name == "spring":
-        omega = math.sqrt(system.k_over_m)
+        spring: Any = system  # a DampedSpring: its own fields
+        omega = math.sqrt(spring.k_over_m)
         # decay to 1% of the amplitude, but at most 3 periods (more clutters the plot)
-        decay = math.log(100.0) / system.gamma if system.gamma > 0.0 else math.inf
+        decay = math.log(100.0) / spring.gamma if spring.gamma > 0.0 else math.inf
         duration = min(decay, 3.0 * 2.0 * math.pi / omega)
         points = max(points, 600)
     if not duration or not math.isfinite(duration):
@@ -607,7 +637,7 @@ def sample_every(dt: float, per_second: float = 60.0) -> int:
     return max(1, int(round(1.0 / (per_second * dt))))
 
 
-def clamp_to(param, value):
+def clamp_to(param: Param, value: float) -> tuple[float, bool]:
     """``value`` within ``param``'s declared closed range: ``(value set, clamped?)``."""
     low = -math.inf if param.min is None else param.min
     high = math.inf if param.max is None else param.max

@@ -9,6 +9,7 @@ JavaScript gets it through its build-time data (:func:`page_constants`, embedded
 from __future__ import annotations
 
 import math
+from typing import Any
 
 #: the systems the dashboard shows, left to right
 PANEL_SYSTEMS = ("pendulum", "cradle", "spring")
@@ -131,7 +132,7 @@ def dt_mark(recommended: float) -> float:
     return 100.0 * (dt_position(recommended) - lo) / (hi - lo)
 
 
-def page_constants() -> dict:
+def page_constants() -> dict[str, Any]:
     """All of the above but the systems (the page gets those it shows), as JSON for the
     page's JavaScript."""
     return {
@@ -160,7 +161,7 @@ SCENE_EXTRAS = {
 }
 
 
-def frame_layout() -> dict:
+def frame_layout() -> dict[str, Any]:
     """The frame buffer's layout as JSON: ``scene`` [[role, [columns]], ...] in buffer order,
     then ``samples``, the columns of each integrator's part; ``extras``: :data:`SCENE_EXTRAS`."""
     return {
@@ -168,3 +169,14 @@ def frame_layout() -> dict:
         "samples": list(SAMPLE_COLUMNS),
         "extras": {role: [list(pair) for pair in pairs] for role, pairs in SCENE_EXTRAS.items()},
     }
+
+
+def csv_columns(ndof: int) -> list[str]:
+    """The CSV header of a run: ``integrator-lab run --format csv`` and the dashboards'
+    downloads."""
+    return (
+        ["integrator", "t"]
+        + [f"q{i}" for i in range(ndof)]
+        + [f"v{i}" for i in range(ndof)]
+        + ["kinetic", "potential", "dissipated", "total"]
+    )

@@ -12,6 +12,8 @@ import ast
 import importlib
 import importlib.machinery
 import sys
+import types
+from collections.abc import Sequence
 
 #: modules a user's method may import on the page with no further download (those compiled
 #: into Pyodide cost nothing; the others are small); the build measures the files they need
@@ -80,7 +82,7 @@ def missing(code: str) -> list[str]:
         tree = ast.parse(code)
     except SyntaxError:
         return []  # the core says what is wrong with it
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name.partition(".")[0] for alias in node.names)
@@ -111,7 +113,12 @@ class RestOfStdlib:
     failed: str | None = None  # why the whole library is not there
 
     @classmethod
-    def find_spec(cls, name, path=None, target=None):
+    def find_spec(
+        cls,
+        name: str,
+        path: Sequence[str] | None = None,
+        target: types.ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
         top = name.partition(".")[0]
         if not _wanted(top):
             return None

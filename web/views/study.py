@@ -14,6 +14,7 @@ import csv
 import io
 import math
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from integrator_lab.core.study import (
@@ -72,7 +73,7 @@ def default_settings(system: str) -> dict[str, Any]:
     }
 
 
-def study_page_data(systems) -> dict[str, Any]:
+def study_page_data(systems: Iterable[str]) -> dict[str, Any]:
     """What the page's study view needs to check its settings and label them."""
     return {
         "defaults": {name: default_settings(name) for name in systems},
@@ -116,7 +117,9 @@ def study_csv(result: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-def _fit(run: dict[str, Any], measure: str, floors: list[float], not_smooth: str | None = None):
+def _fit(
+    run: dict[str, Any], measure: str, floors: list[float], not_smooth: str | None = None
+) -> tuple[Any, Any]:
     """Slope and per-point reasons of ``measure``: the study's own fit for the state error."""
     if measure == "error":
         return run["slope"], run["excluded"]
@@ -127,15 +130,15 @@ def _fit(run: dict[str, Any], measure: str, floors: list[float], not_smooth: str
 
 def diagram_columns(
     result: dict[str, Any], measure: str, colors: dict[str, str], reference_error: float
-) -> dict[str, dict[str, list]]:
+) -> dict[str, dict[str, list[Any]]]:
     """The diagrams' data sources from a (partial) study result: ``points`` (fitted points),
     ``excluded`` (with the reason, for the hover), ``lines`` (one per integrator, through its
     finite points, with its fitted slope as its legend ``label``) and ``refs`` (dashed
     slopes 1, 2, 4 through the middle of the data, against dt and against evaluations)."""
     cols = ("integrator", "dt", "evaluations", "y", "value", "reason", "color")
-    points: dict[str, list] = {c: [] for c in cols}
-    excluded: dict[str, list] = {c: [] for c in cols}
-    lines: dict[str, list] = {
+    points: dict[str, list[Any]] = {c: [] for c in cols}
+    excluded: dict[str, list[Any]] = {c: [] for c in cols}
+    lines: dict[str, list[Any]] = {
         c: [] for c in ("integrator", "dt", "evaluations", "y", "color", "label", "slope")
     }
     finite = [
@@ -150,7 +153,7 @@ def diagram_columns(
         color = colors.get(name, "#555555")
         floors = [roundoff_floor(n, reference_error) for n in run["steps"]]
         slope, reasons = _fit(run, measure, floors, result.get("not_smooth"))
-        line = {"dt": [], "evaluations": [], "y": []}
+        line: dict[str, list[Any]] = {"dt": [], "evaluations": [], "y": []}
         for i, dt in enumerate(run["dt"]):
             value = run[measure][i]
             shown = value is not None and math.isfinite(value) and value > 0
@@ -189,10 +192,12 @@ def diagram_columns(
     }
 
 
-def _reference_lines(result: dict[str, Any], measure: str, finite: list[float]) -> dict:
+def _reference_lines(
+    result: dict[str, Any], measure: str, finite: list[float]
+) -> dict[str, list[Any]]:
     """Dashed ``error ~ dt^p`` for p in :data:`REFERENCE_SLOPES`, through the geometric middle
     of the data; against evaluations (which grow like 1/dt) the same lines fall as ``N^-p``."""
-    refs: dict[str, list] = {
+    refs: dict[str, list[Any]] = {
         c: []
         for c in ("dt", "evaluations", "y", "y_cost", "text")
         + ("label_dt", "label_ev", "label_y", "label_y_cost")
@@ -304,7 +309,13 @@ class Studies:
         self.colors = dict(INTEGRATOR_COLORS if colors is None else colors)
         self.sessions: dict[str, StudySession] = {}
 
-    def start(self, system: str, params: dict, integrators: list, settings: dict) -> dict[str, Any]:
+    def start(
+        self,
+        system: str,
+        params: dict[str, Any],
+        integrators: list[Any],
+        settings: dict[str, Any],
+    ) -> dict[str, Any]:
         """Start (or restart) ``system``'s study; ValueError names a bad setting."""
         self.sessions.pop(system, None)
         session = StudySession(system, dict(params), list(integrators), dict(settings), self.colors)
@@ -321,7 +332,7 @@ class Studies:
     def step(self, budget_seconds: float) -> list[dict[str, Any]]:
         """Advance the running studies by about ``budget_seconds`` in all; return the updates
         of those that finished points (a finished study's last update, then it is dropped)."""
-        updates = []
+        updates: list[dict[str, Any]] = []
         share = budget_seconds / max(1, len(self.sessions))
         for system, session in list(self.sessions.items()):
             try:

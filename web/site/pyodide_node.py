@@ -6,7 +6,7 @@ comes from the npm package ``pyodide`` installed by ``npm ci`` (``make node_modu
 
 Quick check::
 
-    python -m integrator_lab.dev.pyodide_node
+    python -m integrator_lab.site.pyodide_node
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def run_python(
 
 
 if __name__ == "__main__":
-    # Smoke test of the harness alone: python -m integrator_lab.dev.pyodide_node
+    # Smoke test of the harness alone: python -m integrator_lab.site.pyodide_node
     outcome = run_python("import sys; print(sys.version)", core=False)
     print(outcome.stdout or outcome.stderr, end="")
     raise SystemExit(outcome.returncode)

@@ -1,7 +1,7 @@
 """``integrator-lab serve``: the Panel dashboard on a local Bokeh server, core in CPython.
 
 Registered into the command line by :func:`add_subcommands`; also runnable on its own with
-``python -m integrator_lab.server.serve``.
+``python -m integrator_lab.cli.serve``.
 """
 
 from __future__ import annotations

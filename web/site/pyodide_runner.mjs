@@ -2,7 +2,7 @@
 //
 // Usage: node pyodide_runner.mjs JOB.json
 //
-// JOB.json (written by integrator_lab.dev.pyodide_node) holds:
+// JOB.json (written by integrator_lab.site.pyodide_node) holds:
 //   pyodideDir  directory of the npm package "pyodide" (pyodide.mjs, the wasm, the stdlib zip)
 //   archives    [{path, format}]: zips or wheels unpacked into site-packages, in order
 //   trees       [{from, to}]: host directories copied into the Pyodide file system
