@@ -333,6 +333,7 @@ function counted(name, response) {
       entry[0] += value.byteLength;
       postProgress();
     }
+    entry[3] = performance.now(); // complete (probeRate)
   })().catch(() => {}); // a failed download is reported where its body is read
   return new Response(passed,
     { status: response.status, statusText: response.statusText, headers: response.headers });
@@ -342,7 +343,8 @@ function counted(name, response) {
  * that does not arrive is a boot failure, said at once, unless `optional`. */
 function download(name, url, optional = false) {
   const [size, sent] = sizes[name] ?? [0, 0];
-  arriving.set(name, [0, size, sent]);
+  // [bytes come, size, size sent, when complete (0: not yet), when asked]
+  arriving.set(name, [0, size, sent, 0, performance.now()]);
   return (optional ? realFetch.call(self, url) : watchedFetch(url))
     .then((response) => counted(name, response));
 }
@@ -382,9 +384,14 @@ async function probeRate(name) {
   const asked = performance.now();
   while (!entry[0] && performance.now() - asked < FIRST_BYTE_MS) await pause(10);
   if (!entry[0]) return 0;
+  // a file already whole (the one-file page answers from memory, a cache at once) came
+  // faster than any probe could measure: its rate from the request
+  const whole = (e) => (e[1] ? e[2] || e[0] : e[0]) / Math.max(e[3] - e[4], 1);
+  if (entry[3]) return whole(entry);
   const [got0, size, sent] = entry;
   const started = performance.now();
   await pause(PROBE_MS);
+  if (entry[3] && entry[0] === got0) return whole(entry);
   const got = entry[0] - got0;
   return (size ? got / size * sent : got) / Math.max(performance.now() - started, 1);
 }
