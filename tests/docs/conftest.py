@@ -16,7 +16,9 @@ def http_root():
     servers = []
 
     def serve(folder) -> str:
-        server = make_server(folder)
+        # the documentation's pages run Sphinx's inline scripts: not the site's policy (the
+        # lab's own copy in it has the policy as a <meta>)
+        server = make_server(folder, policy=None)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         return f"http://127.0.0.1:{server.server_address[1]}/"

@@ -570,6 +570,9 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     third of their size gzipped)."""
 
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+    #: the header every file gets (None: none, for a folder that is not the site, e.g. the
+    #: documentation, whose pages run inline scripts)
+    policy: str | None = CONTENT_SECURITY_POLICY
 
     def send_head(self):
         path = Path(self.translate_path(self.path))
@@ -590,16 +593,22 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self):
         self.send_header("Cache-Control", "no-cache")
         # the page has it as a <meta> too; its worker (worker.mjs) has only this one
-        self.send_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        if self.policy:
+            self.send_header("Content-Security-Policy", self.policy)
         super().end_headers()
 
     def log_message(self, format, *args):  # quiet: the URL is what matters
         pass
 
 
-def make_server(out_dir, port=0, address="127.0.0.1") -> http.server.ThreadingHTTPServer:
-    """A threaded HTTP server for ``out_dir`` (port 0: any free port); not yet serving."""
-    handler = functools.partial(SiteHandler, directory=str(Path(out_dir).resolve()))
+def make_server(
+    out_dir, port=0, address="127.0.0.1", policy: str | None = CONTENT_SECURITY_POLICY
+) -> http.server.ThreadingHTTPServer:
+    """A threaded HTTP server for ``out_dir`` (port 0: any free port); not yet serving.
+    ``policy``: the Content-Security-Policy header of every file (None for a folder that is
+    not the site, such as the built documentation)."""
+    handler_class = type("Handler", (SiteHandler,), {"policy": policy})
+    handler = functools.partial(handler_class, directory=str(Path(out_dir).resolve()))
     server = http.server.ThreadingHTTPServer((address, port), handler)
     warm_gzip(out_dir)
     return server
