@@ -205,7 +205,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         "region and turn grey while its block runs away and is marked diverged; RK4's hold "
         "up to 2√2/ω = 0.365 s. Stable is not exact: at dt = 0.2 s Verlet's energy error "
         "dips at most (hω)²/4 = 60 % below zero and comes back, while RK4 keeps "
-        "87 % of the energy each step (its stability function at ihω, squared), three quarters lost after 2 s.",
+        "87 % of the energy each step (its stability function at ihω, squared), three "
+        "quarters lost after 2 s.",
         (
             # velocity Verlet on q'' = -w^2 q from rest: E/E0 = 1 - (h w)^2/4 sin^2(...)
             # (its modified energy), so the error lies in [-(h w)^2/4, 0] = [-0.6, 0]
