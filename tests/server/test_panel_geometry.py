@@ -16,6 +16,14 @@ TEXTS_JS = """(needle) => {
             const value = model[key];
             if (typeof value === "string" && value.includes(needle)) found.push(value);
         }
+        // the scene's divergence marks are rows of a data source's "text" column
+        const data = model.data;
+        const column = data instanceof Map ? data.get("text") : data && data.text;
+        if (column && typeof column !== "string") {
+            for (const value of column) {
+                if (typeof value === "string" && value.includes(needle)) found.push(value);
+            }
+        }
     }
     return found.join(" | ");
 }"""
@@ -79,7 +87,11 @@ def check_points_cross(page):
         data = page.evaluate(SOURCE_JS, "geometry-area")
         return data and {n: ys for n, ys in zip(data["names"], data["ys"]) if len(ys) > 5}
 
-    got = wait_until(lambda: areas() and "velocity-verlet" in areas(), timeout=30, what="areas")
+    def both_areas():
+        found = areas()
+        return found if found and {"euler", "velocity-verlet"} <= set(found) else None
+
+    got = wait_until(both_areas, timeout=30, what="areas")
     assert all(abs(a - 1) < 1e-9 for a in got["velocity-verlet"])
     assert got["euler"][-1] > got["euler"][1] > 1  # (1 + (h omega)^2) per step
 
