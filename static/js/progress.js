@@ -5,7 +5,7 @@
 import { t } from "./i18n.js";
 import { live } from "./live.js";
 
-const box = document.getElementById("il-progress");
+const progressBox = document.getElementById("il-progress");
 const bar = document.getElementById("il-progress-bar");
 const text = document.getElementById("il-progress-text");
 
@@ -15,9 +15,9 @@ export const progress = { loaded: 0, total: 0, updates: 0, queued: false };
 const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
 
 function render() {
-  if (!box) return;
+  if (!progressBox) return;
   if (live.ready || live.error || !progress.total) {
-    box.hidden = true;
+    progressBox.hidden = true;
     return;
   }
   bar.max = progress.total;
@@ -26,7 +26,7 @@ function render() {
   const what = done ? t("boot.progress.starting")
     : t("boot.progress", { loaded: megabytes(progress.loaded), total: megabytes(progress.total) });
   text.textContent = progress.queued ? `${what} · ${t("boot.queued")}` : what;
-  box.hidden = false;
+  progressBox.hidden = false;
 }
 
 /** A "progress" message of the worker. */
