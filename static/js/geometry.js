@@ -62,7 +62,9 @@ function buildGeometry(system) {
   for (const role of ["region", "phase"]) {
     const figure = geoEl("figure", { class: `il-geometry-${role}` });
     figure.appendChild(geoEl("figcaption", { id: `il-geometry-${system}-${role}-title` }));
+    // named by its caption (a role="img" needs a name)
     figure.appendChild(geoSvg("svg", { id: `il-geometry-${system}-${role}`, role: "img",
+                                       "aria-labelledby": `il-geometry-${system}-${role}-title`,
                                        viewBox: `0 0 ${GEO_SIZE} ${GEO_SIZE}`,
                                        width: GEO_SIZE, height: GEO_SIZE }));
     drawings.appendChild(figure);

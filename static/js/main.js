@@ -32,6 +32,7 @@ import { drawDocument, drawRest } from "./documents.js";
 import { initLayout } from "./layout.js";
 import { keepOffline } from "./offline.js";
 import { fixWidgets, initA11y } from "./a11y.js";
+import { wireKeys } from "./keys.js";
 
 publishApi();
 showLessons();
@@ -106,6 +107,7 @@ Promise.all(embeds).then(() => {
   releaseTouch();
   helpOnTap();
   wireWidgets();
+  wireKeys();
   onSave(showOpenLink);
   enableDrag();
   saveState();
