@@ -43,6 +43,22 @@ def axe_violations(page):
     return [v for v in page.js(RUN_AXE) if v["impact"] in FORBIDDEN]
 
 
+#: true once the shown systems' times read the same twice, 0.4 s apart: paused, and the last
+#: frame in flight has landed (a worker replaced by the watchdog answers no ping of the old one)
+STILL = """(() => {
+    const now = JSON.stringify(Object.values(window.integratorLab.status().systems)
+        .map((s) => s.simTime));
+    const still = window.__ilStill === now;
+    window.__ilStill = now;
+    return still;
+})()"""
+
+
+def still(page):
+    page.js("window.__ilStill = null")
+    page.page.wait_for_function(STILL, polling=400, timeout=60_000)
+
+
 def drawn(page):
     page.wait("document.documentElement.dataset.drawn === '1'")
     page.wait("window.integratorLab.status().allDrawn")
@@ -121,7 +137,7 @@ def test_the_keyboard_alone_plays_steps_resets_and_changes_dt(open_page):  # noq
     page.wait(f"{lab}.status().running")
     page.page.keyboard.press("Space")
     page.wait(f"!{lab}.status().running")
-    page.settle()
+    still(page)
     # "." advances every shown system by exactly one time step
     before = page.status()["systems"]
     page.page.keyboard.press(".")
@@ -130,7 +146,7 @@ def test_the_keyboard_alone_plays_steps_resets_and_changes_dt(open_page):  # noq
         f"Object.entries({json.dumps(times)}).every(([s, t]) => "
         f"{lab}.status().systems[s].simTime > t)"
     )
-    page.settle()
+    still(page)
     after = page.status()["systems"]
     for system in ("pendulum", "spring"):
         step = after[system]["simTime"] - before[system]["simTime"]
@@ -170,7 +186,7 @@ def test_shortcuts_do_not_fire_while_typing_or_with_a_modifier(open_page):  # no
     page.page.focus("#il-panels")
     page.page.keyboard.press("Control+[")
     page.page.keyboard.press("Alt+r")
-    page.settle()
+    # (the page's shortcuts act within the keydown event: a press has returned after it)
     assert page.js(f"{lab}.state().dt.spring") == dt
     assert page.js(f"{lab}.state().playing") is True
 
@@ -229,7 +245,7 @@ def test_the_live_region_says_what_the_energy_plots_show(open_page):  # noqa: F8
     page.page.focus("#il-panels")
     page.page.keyboard.press("Space")
     page.wait("!window.integratorLab.status().running")
-    page.settle()
+    still(page)
     status = page.status()["systems"]["spring"]
     stamp = f"{status['simTime']:.1f} s"
     page.wait(
@@ -263,7 +279,7 @@ def test_the_live_region_says_what_the_energy_plots_show(open_page):  # noqa: F8
 def test_reduced_motion_waits_paused_for_play(open_page):  # noqa: F811
     page = open_page("?systems=pendulum", viewport=(1440, 900), reduced_motion="reduce")
     drawn(page)
-    page.settle()
+    still(page)
     status = page.status()
     assert status["running"] is False
     assert status["systems"]["pendulum"]["simTime"] == 0
