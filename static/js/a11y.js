@@ -69,7 +69,7 @@ function fixRoot(root) {
   for (const button of root.querySelectorAll(".bk-spin-btn, button.bk-spin-btn-up, " +
       "button.bk-spin-btn-down")) {
     const up = button.classList.contains("bk-spin-btn-up");
-    setAttr(button, "aria-label", t(up ? "a11y.increase" : "a11y.decrease", { what: title }));
+    setAttr(button, "aria-label", t(up ? "a11y.increase" : "a11y.decrease"));
     setAttr(button, "tabindex", "-1");
   }
   // sliders (noUiSlider handles): named by the slider's title

@@ -190,8 +190,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "status.diverged": {"en": shared.DIVERGED_TEXT, "ja": "{name}: t = {at} s で発散"},
     # -- accessibility (static/js/a11y.js, keys.js): names Bokeh's widgets lack, the skip
     # link, the keyboard shortcuts and the live description of the energy plots
-    "a11y.increase": {"en": "Increase {what}", "ja": "{what}を増やす"},
-    "a11y.decrease": {"en": "Decrease {what}", "ja": "{what}を減らす"},
+    # (the spinner's arrows: the field beside them says what; a name with the field's title
+    # would make the title find three elements, not the field)
+    "a11y.increase": {"en": "Increase", "ja": "増やす"},
+    "a11y.decrease": {"en": "Decrease", "ja": "減らす"},
     "a11y.skip": {"en": "Skip to the simulations", "ja": "シミュレーションへ移動"},
     "a11y.keys": {
         "en": "Keyboard: Space play/pause · . one step · r reset · [ and ] halve and double "
