@@ -62,7 +62,9 @@ function buildGeometry(system) {
   for (const role of ["region", "phase"]) {
     const figure = geoEl("figure", { class: `il-geometry-${role}` });
     figure.appendChild(geoEl("figcaption", { id: `il-geometry-${system}-${role}-title` }));
-    figure.appendChild(geoSvg("svg", { id: `il-geometry-${system}-${role}`, role: "img",
+    // named by its caption: an image once the caption has come (showTexts)
+    figure.appendChild(geoSvg("svg", { id: `il-geometry-${system}-${role}`,
+                                       "aria-labelledby": `il-geometry-${system}-${role}-title`,
                                        viewBox: `0 0 ${GEO_SIZE} ${GEO_SIZE}`,
                                        width: GEO_SIZE, height: GEO_SIZE }));
     drawings.appendChild(figure);
@@ -167,6 +169,9 @@ function showTexts(system) {
   document.getElementById(`il-geometry-${system}-intro`).textContent = texts.intro;
   document.getElementById(`il-geometry-${system}-region-title`).textContent = texts.region;
   document.getElementById(`il-geometry-${system}-phase-title`).textContent = texts.phase;
+  for (const role of ["region", "phase"]) {
+    document.getElementById(`il-geometry-${system}-${role}`).setAttribute("role", "img");
+  }
 }
 
 function geometryUpdate(update) {

@@ -31,6 +31,8 @@ import { enableDrag } from "./drag.js";
 import { drawDocument, drawRest } from "./documents.js";
 import { initLayout } from "./layout.js";
 import { keepOffline } from "./offline.js";
+import { fixWidgets, initA11y } from "./a11y.js";
+import { wireKeys } from "./keys.js";
 
 publishApi();
 showLessons();
@@ -105,6 +107,7 @@ Promise.all(embeds).then(() => {
   releaseTouch();
   helpOnTap();
   wireWidgets();
+  wireKeys();
   onSave(showOpenLink);
   enableDrag();
   saveState();
@@ -115,7 +118,8 @@ Promise.all(embeds).then(() => {
   document.documentElement.dataset.drawn = "1";
   performance.mark("il:drawn");
   dashboardDrawn(); // the worker buffers messages until Python is up
-  drawRest(); // the parts out of sight
+  drawRest().then(fixWidgets); // the parts out of sight
+  initA11y(); // names Bokeh's widgets lack, focus rings, the live description
   initStudy(); // after: a study opened by the link starts at once (the worker buffers it)
   initGeometry(); // the geometry views' buttons, beside Live and Study
   initEditor(); // after "init": a method from the link follows it to the worker

@@ -63,6 +63,9 @@ function menu() {
       event.preventDefault();
       details.open = false;
       applyQuery(lessonHref(lesson), true);
+      // the link just chosen is hidden with the menu: focus stays on the menu, where the
+      // user is (not back at the top of the page)
+      summary.focus();
     });
     item.appendChild(link);
     list.appendChild(item);

@@ -9,12 +9,15 @@ import { defaultStudyState, readStudyKey, writeStudyKeys } from "./studystate.js
 import { defaultGeometryState, readGeometryKey, writeGeometryKeys } from "./geometrystate.js";
 
 // -- state and the URL query -------------------------------------------------------------
+// A visitor who asked for less motion (prefers-reduced-motion) gets a page that waits,
+// paused, for Play (a link's play=1 still plays)
+const reducedMotion = () => Boolean(window.matchMedia?.("(prefers-reduced-motion: reduce)").matches);
 function defaultState() {
   return {
     systems: SYSTEMS.slice(),
     integrators: DEFAULTS.integrators.slice(),
     hidden: [], // integrators toggled off in the legend: they run, but are not drawn
-    speed: DEFAULTS.speed, playing: DEFAULTS.playing, exact: DEFAULTS.exact,
+    speed: DEFAULTS.speed, playing: DEFAULTS.playing && !reducedMotion(), exact: DEFAULTS.exact,
     energy: DEFAULTS.energy, log: DEFAULTS.log, phase: DEFAULTS.phase,
     embed: DEFAULTS.embed, dt: Object.assign({}, DEFAULTS.dt),
     lesson: null, // the lesson whose note is shown (scenarios.js), or null

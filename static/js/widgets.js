@@ -92,6 +92,28 @@ async function guardTyping(widgetName, check, reject) {
   }, true);
 }
 
+// the actions of the controls' buttons, also the keyboard's shortcuts (keys.js)
+const dtScalers = {}; // system -> fn(factor): its dt times factor, as ÷2 / ×2 do
+/** Play or pause, as the Play button does. */
+export function togglePlay() {
+  const play = model("controls:play");
+  play.active = !play.active; // its change handler (wireWidgets) does the rest
+}
+/** One time step of every shown system, paused, as the Step button does. */
+export function stepOnce() {
+  setPlaying(false);
+  saveState();
+  send({ type: "step" });
+}
+/** Every shown system back to t = 0, as the Reset button does. */
+export function resetAll() {
+  send({ type: "reset" });
+}
+/** dt times `factor` (0.5 or 2) for every shown system, as each panel's ÷2 / ×2 do. */
+export function scaleShownDt(factor) {
+  for (const system of state.systems) dtScalers[system]?.(factor);
+}
+
 export function wireWidgets() {
   onChange(model("controls:integrators"), "value", (value) => {
     const names = INTEGRATORS.filter((n) => value.includes(n));
@@ -112,12 +134,8 @@ export function wireWidgets() {
     saveState();
     send({ type: "play", value: active });
   });
-  model("controls:step").on_event("button_click", () => {
-    setPlaying(false);
-    saveState();
-    send({ type: "step" });
-  });
-  model("controls:reset").on_event("button_click", () => send({ type: "reset" }));
+  model("controls:step").on_event("button_click", stepOnce);
+  model("controls:reset").on_event("button_click", resetAll);
   onChange(model("controls:speed"), "value", (value) => {
     const x = checkRange(value, data.speedRange);
     if (x === undefined) return;
@@ -168,12 +186,13 @@ export function wireWidgets() {
     onChange(model(`${system}:dt:slider`), "value_throttled", (position) => {
       setDt(dtAt(position));
     });
+    dtScalers[system] = (factor) => {
+      const [x, clamped] = dtScaled(state.dt[system], factor);
+      if (clamped) sayClamped(system, state.dt[system] * factor, x);
+      setDt(x);
+    };
     for (const [role, factor] of [["half", 0.5], ["double", 2]]) {
-      model(`${system}:dt:${role}`).on_event("button_click", () => {
-        const [x, clamped] = dtScaled(state.dt[system], factor);
-        if (clamped) sayClamped(system, state.dt[system] * factor, x);
-        setDt(x);
-      });
+      model(`${system}:dt:${role}`).on_event("button_click", () => dtScalers[system](factor));
     }
     for (const p of DECL[system].params) {
       if (p.kind !== "choice") {

@@ -4,6 +4,8 @@ its note; choosing none shows every system again."""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from integrator_lab.core import DEFAULT_INTEGRATORS
@@ -44,7 +46,7 @@ def test_choosing_a_lesson_sets_its_state_and_shows_its_note(dashboard, scenario
         assert run.system.params == {**defaults, **settings["params"].get(name, {})}
         assert run.runner.time == 0.0
     assert dashboard.lesson_note.visible
-    assert scenario.title in dashboard.lesson_note.object
+    assert scenario.title in html.unescape(dashboard.lesson_note.object)
     assert not dashboard.message.visible  # no complaint
     assert not dashboard.failed
 

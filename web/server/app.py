@@ -333,7 +333,7 @@ class Dashboard(pn.viewable.Viewer):
         )
         # the lesson again from t = 0, in its own view (as the static page's Replay)
         self.lesson_replay = pn.widgets.Button(
-            name=f"↻ {self._text('lesson.replay')}",
+            label=f"↻ {self._text('lesson.replay')}",
             description=self._text("lesson.replay.tip"),
             visible=False,
             width=110,

@@ -191,6 +191,32 @@ TEXTS: dict[str, dict[str, str]] = {
         "ja": "t = {time} s · Python を起動中…",
     },
     "status.diverged": {"en": shared.DIVERGED_TEXT, "ja": "{name}: t = {at} s で発散"},
+    # -- accessibility (static/js/a11y.js, keys.js): names Bokeh's widgets lack, the skip
+    # link, the keyboard shortcuts and the live description of the energy plots
+    # (the spinner's arrows: the field beside them says what; a name with the field's title
+    # would make the title find three elements, not the field)
+    "a11y.increase": {"en": "Increase", "ja": "増やす"},
+    "a11y.decrease": {"en": "Decrease", "ja": "減らす"},
+    "a11y.skip": {"en": "Skip to the simulations", "ja": "シミュレーションへ移動"},
+    "a11y.keys": {
+        "en": "Keyboard: Space play/pause · . one step · r reset · [ and ] halve and double "
+        "every shown system's dt · Tab moves between controls.",
+        "ja": "キーボード：スペース 再生/一時停止 · . 1ステップ · r リセット · [ と ] "
+        "表示中の全系の dt を半分/2倍 · Tab で操作部品を移動。",
+    },
+    "a11y.system": {
+        "en": "{system} at {time} s: {parts}.",
+        "ja": "{system}（{time} s）：{parts}。",
+    },
+    "a11y.separator": {"en": "; ", "ja": "、"},
+    "a11y.gains": {"en": "{name} gains {pct} %", "ja": "{name}はエネルギーが {pct} % 増加"},
+    "a11y.loses": {"en": "{name} loses {pct} %", "ja": "{name}はエネルギーが {pct} % 減少"},
+    "a11y.keeps": {
+        "en": "{name} keeps energy within {pct} %",
+        "ja": "{name}はエネルギーを {pct} % 以内に保つ",
+    },
+    "a11y.and_diverged": {"en": "{text} and diverged at {at} s", "ja": "{text}、{at} s で発散"},
+    "a11y.diverged": {"en": "{name} diverged at {at} s", "ja": "{name}は {at} s で発散"},
     # -- messages
     # the phone's bar (static/js/layout.js): the systems as tabs, the other controls folded
     "msg.dismiss": {"en": "Dismiss", "ja": "閉じる"},
