@@ -171,7 +171,7 @@ def test_lang_ja_shows_the_page_in_japanese_with_no_english_left(open_page):  # 
     assert page.js("window.integratorLab.model('controls:integrators').title") == "積分法"
     assert page.page.locator(".il-panel-title").first.inner_text() == "振り子"
     axis = page.js("window.integratorLab.model('pendulum:energy:yaxis').axis_label")
-    assert axis == ja["energy.axis.error"]["ja"]
+    assert axis == ja["energy.axis.linear"]["ja"]
     assert page.js("window.integratorLab.model('pendulum:param:theta0').title") == (
         "初期角度 θ₀ (rad)"
     )
