@@ -202,7 +202,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Keyboard: Space play/pause · . one step · r reset · [ and ] halve and double "
         "every shown system's dt · Tab moves between controls.",
         "ja": "キーボード：スペース 再生/一時停止 · . 1ステップ · r リセット · [ と ] "
-        "表示中の全系の dt を半分/2倍 · Tab で操作部品を移動。",
+        "表示中の全系の dt を半分/2倍 · タブキーで操作部品を移動。",
     },
     "a11y.system": {
         "en": "{system} at {time} s: {parts}.",
