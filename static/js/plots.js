@@ -113,9 +113,17 @@ export function showEnergyView(system, view) {
   const marks = model(`${system}:energy:clipped`);
   const wanted = mode === "linear" ? view.clipped : null;
   const rows = wanted ? wanted.t.length : 0;
-  if (rows || marks.data.t.length) {
-    marks.data = wanted || Object.fromEntries(Object.keys(marks.data).map((c) => [c, []]));
-  }
+  if (rows || marks.data.name.some((name) => name)) marks.data = paddedMarks(wanted);
+}
+// The clipped marks (none: null) filled up with blank rows to a fixed count
+// (views.energy_figures.MARK_ROWS: a source that changes length at the frame rate breaks
+// BokehJS's colour-by-column text)
+function paddedMarks(columns) {
+  const { markRows, markBlank } = data.energyView;
+  const missing = Math.max(0, markRows - (columns ? columns.t.length : 0));
+  return Object.fromEntries(Object.entries(markBlank).map(([c, blank]) => [c,
+    [...(columns ? columns[c] : []),
+      ...Array(missing).fill(blank === null ? NaN : blank)]]));
 }
 // the last energy view of each system (status().energy, and a mode change redraws it)
 export const energyViews = {};

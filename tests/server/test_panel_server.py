@@ -60,11 +60,6 @@ def spring_period(k, m=1.0, b=0.1):
 
 
 # -- tests ------------------------------------------------------------------------------------
-@pytest.mark.xfail(
-    strict=False,
-    reason="failed in the round's last clean-clone run after the merges (energy view, first "
-    "screen, geometry on the Panel page); cause not found in time: see the closing note",
-)
 def test_dashboard_loads_and_streams_in_all_three_panels(new_page):
     page = new_page()
     first = {}
@@ -166,11 +161,6 @@ def test_widgets_change_the_computation(new_page, server):
     assert page.errors == []
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="failed in the round's last clean-clone run after the merges (energy view, first "
-    "screen, geometry on the Panel page); cause not found in time: see the closing note",
-)
 def test_energy_error_is_signed_gain_up_loss_down_and_log_scale_greys_in_breakdown(new_page):
     """Undamped spring: explicit Euler multiplies the energy by exactly 1 + (k/m) dt^2 each
     step, implicit Euler divides it by that: their error lines are drawn above and below 0."""
@@ -212,11 +202,6 @@ def test_energy_error_is_signed_gain_up_loss_down_and_log_scale_greys_in_breakdo
     assert page.errors == []
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="failed in the round's last clean-clone run after the merges (energy view, first "
-    "screen, geometry on the Panel page); cause not found in time: see the closing note",
-)
 def test_view_options_switch_plots(new_page):
     page = new_page()
     assert page.evaluate(VISIBLE_JS, "spring:line:error:rk4")

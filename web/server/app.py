@@ -60,6 +60,7 @@ from integrator_lab.server.sandbox import SandboxLive, off_loop
 from integrator_lab.server.sessions import LOAD, REGISTRY, session_label
 from integrator_lab.server.study import StudyView
 from integrator_lab.views import figures, i18n
+from integrator_lab.views.energy_figures import MARK_BLANK, MARK_ROWS
 from integrator_lab.views.figures import ENERGY_MODES
 from integrator_lab.views.layout import FIRST_SCREEN
 from integrator_lab.views.live import SystemRun, method_label
@@ -279,6 +280,7 @@ class Dashboard(pn.viewable.Viewer):
                 rollover=ROLLOVER,
                 layout=frame_layout(),
                 integrators=list(INTEGRATORS),
+                marks={"rows": MARK_ROWS, "blank": MARK_BLANK},
             ),
         )
         self._echo.on_change("tags", self._on_echo)

@@ -33,12 +33,44 @@ return k === 0 ? "1" : k === 1 ? "10" : k === 2 ? "100" : "10" + power;
 """
 #: y-axis labels of the energy plot, by view mode
 AXIS_LABELS = {mode: i18n.text(f"energy.axis.{mode}", "en") for mode in MODES}
+#: the clipped marks' source always holds this many rows (the marks, then blank rows): a
+#: Text glyph whose colour is a column fails in BokehJS 3.9 when its source changes length
+#: while its previous change is still being drawn ("Offset is outside the bounds of the
+#: DataView": its labels and colours counted for different lengths), which happens when marks
+#: come and go at the frame rate
+MARK_ROWS = 16
+#: a blank row's values (``None``: NaN in the page; a blank row draws nothing)
+MARK_BLANK = {
+    "t": None,
+    "label_t": None,
+    "y": None,
+    "name": "",
+    "text": "",
+    "color": "#555555",
+    "marker": "triangle",
+    "baseline": "top",
+    "offset": 0,
+}
 #: the page's build-time data of the energy view (web/site/build.py embeds it)
 PAGE_DATA = {
     "tickCodes": {"linear": PERCENT_TICK_CODE, "log": LOG_TICK_CODE},
     "axisLabels": AXIS_LABELS,
     "logFloor": LOG_FLOOR,
+    "markRows": MARK_ROWS,
+    "markBlank": MARK_BLANK,
 }
+
+
+def padded_marks(columns: dict) -> dict:
+    """The clipped marks' ``columns`` filled up with blank rows to :data:`MARK_ROWS` (more
+    marks than that stay as they are), NaN where a blank row has no number."""
+    rows = len(columns.get("t", ()))
+    out = {}
+    for c in MARK_COLUMNS:
+        blank = MARK_BLANK[c]
+        fill = float("nan") if blank is None else blank
+        out[c] = list(columns.get(c, ())) + [fill] * max(0, MARK_ROWS - rows)
+    return out
 
 
 def axis_models(mode: str) -> tuple:
@@ -65,7 +97,7 @@ def add_energy_view(fig, n) -> ColumnDataSource:
     ``"<system>:x"``): an arrow at the edge and a label in the method's colour saying how far
     it went; returns their source (``energy:clipped``, columns
     :data:`~integrator_lab.views.energy.MARK_COLUMNS`)."""
-    source = ColumnDataSource({c: [] for c in MARK_COLUMNS}, name=n("energy:clipped"))
+    source = ColumnDataSource(padded_marks({}), name=n("energy:clipped"))
     fig.scatter(
         "t",
         "y",

@@ -985,7 +985,7 @@ class SystemFigures:
         if out is not None:
             fig = self.energy_fig
             fig.y_range.start, fig.y_range.end = out["range"]
-            self.clipped.data = out["clipped"]
+            self.clipped.data = energy_figures.padded_marks(out["clipped"])
 
     def energy_view_mode(self) -> str:
         """The energy view's mode (views.energy.MODES): the breakdown, the log view or the

@@ -6,11 +6,15 @@
 // starts and how many rows each role and lane has. Changes made here stay in the page
 // ({sync: false}): the server has the data already.
 
-export default function applyFrames({echo, rollover, layout, integrators}, carrier) {
+export default function applyFrames({echo, rollover, layout, integrators, marks}, carrier) {
   const columns = layout.samples;
   const meta = carrier.tags.length ? JSON.parse(carrier.tags[0]) : null;
   const array = carrier.data.buf;
   if (!meta || !array || array[0] !== meta.seq) return;
+  // each update is applied once: BokehJS may report the same tags again (a streamed frame
+  // applied twice would draw its samples twice, out of order)
+  if (meta.seq <= (carrier.appliedSeq ?? 0)) return;
+  carrier.appliedSeq = meta.seq;
   // a plain view: slicing Bokeh's own array type would call its constructor
   const buf = new Float64Array(array.buffer, array.byteOffset, array.length);
   const doc = carrier.document;
@@ -50,14 +54,14 @@ export default function applyFrames({echo, rollover, layout, integrators}, carri
       if (s.fresh) source.setv({data}, quiet);
       else if (count) source.stream(data, rollover, quiet);
     }
-    showEnergyView(doc, s.name, s.energy, quiet);
+    showEnergyView(doc, s.name, s.energy, marks, quiet);
   }
   if (meta.ack) echo.tags = [meta.seq];
 }
 
 // The energy plot's y-range and the marks of the methods clipped at its edge, as the
 // server's views.energy decided them for the mode on view (SystemFigures.energy_view_for_page)
-function showEnergyView(doc, system, view, quiet) {
+function showEnergyView(doc, system, view, marksShape, quiet) {
   if (!view) return;
   const range = doc.get_model_by_name(`${system}:energy:y`);
   const [start, end] = view.range;
@@ -73,7 +77,15 @@ function showEnergyView(doc, system, view, quiet) {
   const bars = doc.get_model_by_name(`${system}:scene:energy-bars`);
   if (bars && view.bars) bars.setv({data: view.bars}, quiet); // E/E0 beside each lane
   const marks = doc.get_model_by_name(`${system}:energy:clipped`);
-  if (marks && (view.clipped.t.length || marks.get_length())) {
-    marks.setv({data: view.clipped}, quiet);
+  if (marks && (view.clipped.t.length || marks.data.name.some((name) => name))) {
+    marks.setv({data: padded(view.clipped, marksShape)}, quiet);
   }
+}
+
+// The clipped marks filled up with blank rows to a fixed count (energy_figures.MARK_ROWS:
+// a source that changes length at the frame rate breaks BokehJS's colour-by-column text)
+function padded(columns, {rows, blank}) {
+  const missing = Math.max(0, rows - columns.t.length);
+  return Object.fromEntries(Object.keys(blank).map((c) => [c,
+    [...columns[c], ...Array(missing).fill(blank[c] === null ? NaN : blank[c])]]));
 }
