@@ -163,7 +163,8 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
     outside_scripts = re.sub(r"<script\b[^>]*>.*?</script>", "", page, flags=re.DOTALL)
     referenced = re.findall(r'\b(?:src|href)="([^"]*)"', outside_scripts)
     referenced += re.findall(r'<script\b[^>]*\bsrc="([^"]*)"', page)
-    referenced = [ref for ref in referenced if not ref.startswith("data:")]
+    # data: URLs and in-page anchors (the skip link) need no file
+    referenced = [ref for ref in referenced if not ref.startswith(("data:", "#"))]
 
     def inline_style(match):
         css = (site / match.group(1)).read_text(encoding="utf-8")
