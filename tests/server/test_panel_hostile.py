@@ -168,6 +168,7 @@ class Session:
             pass  # closed (the test is over)
 
     async def _serve(self):
+        self._writing = asyncio.Lock()
         page = await AsyncHTTPClient().fetch(self.url, request_timeout=300)
         token = re.search(r'"token":\s*"([^"]+)"', page.body.decode()).group(1)
         self.session_id = get_session_id(token)
@@ -217,9 +218,13 @@ class Session:
         return header["msgtype"], json.loads(content)
 
     async def _send(self, msgtype, content):
+        # a message is three frames: the acknowledgements (the receiving loop) and the test's
+        # changes (another thread) must not interleave theirs, or the server reads a content
+        # frame as a header and closes the connection
         header = {"msgid": os.urandom(8).hex(), "msgtype": msgtype}
-        for part in (header, {}, content):
-            await self.conn.write_message(json.dumps(part))
+        async with self._writing:
+            for part in (header, {}, content):
+                await self.conn.write_message(json.dumps(part))
 
     async def _patch(self, events):
         await self._send("PATCH-DOC", {"events": events})
