@@ -16,9 +16,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 #: (the marks: pyproject.toml; tests/conftest.py marks a test by the fixtures it takes too)
 CHECK_TIER := not browser and not pyodide and not server and not slow
 #: pytest-xdist processes for that tier, CPU-bound (tests/core: 177 -> 139 s of wall time with
-#: -n 2 on this 2-core machine, shared); the other tiers run in one process (one Chromium, one
-#: site build, servers on their own ports). PYTEST_WORKERS=0: one process for all.
+#: -n 2 on this 2-core machine, shared). The browser, server and Pyodide tier runs in
+#: BROWSER_WORKERS processes, a test file each at a time (--dist loadfile: a module's server
+#: and pages stay in one process; each process builds the site once and has its own
+#: Chromium; servers take free ports): its tests mostly wait on simulated time, which
+#: overlaps. PYTEST_WORKERS=0 / BROWSER_WORKERS=0: one process.
 PYTEST_WORKERS ?= 2
+BROWSER_WORKERS ?= 2
 
 # Everything: lint, the JavaScript tests, every CPython test (all tiers), the core inside Pyodide.
 test: venv node_modules pyodide-wheels chromium
@@ -28,7 +32,8 @@ test: venv node_modules pyodide-wheels chromium
 	printf '\n======== [1/3] pytest under CPython, fast tier: -m "$(CHECK_TIER)" ========\n'; \
 	$(PY) -m pytest -n $(PYTEST_WORKERS) -m "$(CHECK_TIER)" --durations=10 || status=1; \
 	printf '\n======== [2/3] pytest under CPython: browser, server, Pyodide, site builds ========\n'; \
-	INTEGRATOR_LAB_REQUIRE_PYODIDE=1 $(PY) -m pytest -m "not ($(CHECK_TIER))" --durations=10 \
+	INTEGRATOR_LAB_REQUIRE_PYODIDE=1 $(PY) -m pytest -n $(BROWSER_WORKERS) --dist loadfile \
+		-m "not ($(CHECK_TIER))" --durations=10 \
 		|| status=1; \
 	printf '\n======== [3/3] core tests inside Pyodide (Node): tests/core/ ========\n'; \
 	$(PY) tests/pyodide/run_core_tests.py || status=1; \
