@@ -478,13 +478,17 @@ async function bootPython() {
   if (useSnapshot && config.snapshot.pyodide !== version) {
     fallback = `the snapshot was made by Pyodide ${config.snapshot.pyodide}, this is ${version}`;
   } else if (useSnapshot) {
+    // a snapshot that does not arrive rejects this before loadPyodide awaits it: handled
+    // here, or the worker reports an unhandled rejection to the page (the fallback says why)
+    const snapshotBytes = frozen.bytes.then((result) => {
+      if (!result.bytes) throw new Error(result.reason);
+      return result.bytes;
+    });
+    snapshotBytes.catch(() => {});
     try {
       // Pyodide fetches and compiles its wasm while the snapshot still arrives
       pyodide = await loadPyodide({ indexURL: files.pyodideURL.href, packages: [],
-        _loadSnapshot: frozen.bytes.then((result) => {
-          if (!result.bytes) throw new Error(result.reason);
-          return result.bytes;
-        }) });
+        _loadSnapshot: snapshotBytes });
     } catch (error) {
       fallback = `the snapshot did not load: ${error?.message ?? error}`;
     }
