@@ -224,18 +224,11 @@ def test_the_editor_is_codemirror_with_line_numbers_and_highlighting(open_page):
     assert page.page.locator("#il-editor .il-editor-note").is_hidden()
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=(
-        "since the round's merges the code editor appears although the test holds its bundle "
-        "back (the bundle reaches the page another way: service worker or the page's own "
-        "script?); not investigated yet"
-    ),
-)
 def test_without_the_bundle_a_text_box_says_so_and_runs_the_method(browser, site):
     from test_static_page import Page
 
-    page = Page(browser, site, "?systems=spring", defer=True)
+    # no service worker: a request it makes is not routed by the test (the site's sw.js)
+    page = Page(browser, site, "?systems=spring", defer=True, service_workers="block")
     try:
         page.page.route("**/static/vendor/editor.js", lambda route: route.fulfill(status=404))
         page.go()

@@ -64,17 +64,10 @@ def test_a_deeply_nested_link_says_so_instead_of_checking_for_ever(open_page):
     assert not page.errors
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=(
-        "since the round's merges a page.js that does not load is not named on the page (#il-"
-        "served stays hidden): the boot-failure path changed with the network work "
-        "(prefetching boot); not investigated yet"
-    ),
-)
-@pytest.mark.parametrize("missing", ["static/page.js", "bokeh/bokeh."])
+# (the page's own files have hashed names: static/page.HASH.js)
+@pytest.mark.parametrize("missing", ["static/page.", "bokeh/bokeh."])
 def test_a_page_script_that_does_not_load_is_named_on_the_page(browser, site, missing):
-    page = Page(browser, site, "", defer=True)
+    page = Page(browser, site, "", defer=True, service_workers="block")
     try:
         page.page.route(f"**/{missing}*", lambda route: route.abort())
         page.go()
