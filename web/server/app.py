@@ -218,7 +218,14 @@ class Dashboard(pn.viewable.Viewer):
         )
         self.panels = {name: figures.PanelModels(name, config) for name in self.systems}
         # the figures' texts in the dashboard's language (the catalog's table, as on the page)
-        i18n.localize(self._find_model, self.systems, self.lang)
+        # (every named model indexed once: a search of the models per text took 8 s a session)
+        named = {
+            model.name: model
+            for models in self.panels.values()
+            for model in models.layout.references()
+            if model.name
+        }
+        i18n.localize(named.get, self.systems, self.lang)
         if self.lang != i18n.DEFAULT_LANGUAGE:  # this instance's copy of the parameter
             self.param.energy_mode.objects = {
                 self._text(f"control.energy.{mode}"): mode for mode in ENERGY_MODES
@@ -367,14 +374,6 @@ class Dashboard(pn.viewable.Viewer):
     def _text(self, key: str, **values) -> str:
         """The catalog's text ``key`` in this dashboard's language."""
         return i18n.text(key, self.lang, **values)
-
-    def _find_model(self, name: str):
-        """The Bokeh model ``name`` of one of the panels, or None."""
-        for models in self.panels.values():
-            found = models.layout.select_one({"name": name})
-            if found is not None:
-                return found
-        return None
 
     @property
     def runs(self) -> dict[str, SystemRun]:
