@@ -4,7 +4,7 @@
 import { COLUMNS } from "./data.js";
 import { linkFor, state } from "./urlstate.js";
 import { live } from "./live.js";
-import { model } from "./models.js";
+import { findModel, model } from "./models.js";
 import { sampleSource, energyMode, energyViews } from "./plots.js";
 import { frameHooks } from "./frames.js";
 import { userMethod, userNames } from "./method.js";
@@ -20,7 +20,9 @@ export function status() {
   for (const system of state.systems) {
     const entry = live.systems[system];
     const integrators = {};
-    for (const name of [...state.integrators, ...userNames()]) {
+    // (the API is published before the dashboard is embedded: its plots are not there yet)
+    const embedded = window.Bokeh !== undefined && findModel(`${system}:energy:y`) !== null;
+    for (const name of embedded ? [...state.integrators, ...userNames()] : []) {
       const source = sampleSource(system, name).data;
       const samples = source.t.length;
       const at = entry.diverged[name];
@@ -34,7 +36,7 @@ export function status() {
       dt: entry.layout ? entry.layout.dt : null, // the running simulation's step (s)
       integrators, stopped: entry.stopped,
       error: entry.alerts.length ? entry.alerts.join(" ") : null,
-      energy: energyStatus(system),
+      energy: embedded ? energyStatus(system) : null,
     };
   }
   const ready = live.ready && state.systems.every((s) => live.systems[s].frames > 0);

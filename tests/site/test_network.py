@@ -84,13 +84,6 @@ def throttle(page, profile):
     )
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=(
-        "timed out (300 s) in the clean-clone run with the browser tier in two processes: a "
-        "throttled slow-4G load on a loaded machine; passes alone"
-    ),
-)
 def test_a_throttled_cold_load_moves_throughout_shows_growing_progress_and_queues_a_change(
     open_page,
 ):
