@@ -553,7 +553,8 @@ function handle(message) {
       break;
     case "configure":
       // with integrators: a system the page shows again (else it keeps its own)
-      configure(message.system, message.params, message.dt, message.integrators ?? null);
+      configure(message.system, message.params, message.dt, message.integrators ?? null, false,
+        message.request);
       break;
     case "remove":
       call("remove", message.system);
@@ -640,14 +641,15 @@ function forwardTo(frame) {
   timings.forwarded = performance.now();
 }
 
-function configure(name, params, dt, integrators, silent = false) {
+function configure(name, params, dt, integrators, silent = false, request = undefined) {
   const py = self.pyodide;
   const pyParams = py.toPy(params ?? {});
   // JavaScript null would reach Python as jsnull; undefined becomes None
   const pyIntegrators = integrators ? py.toPy(integrators) : undefined;
   try {
     const result = call("configure", name, pyParams, dt ?? undefined, pyIntegrators);
-    if (!silent) post({ type: "layout", ...result });
+    // (request: the page's number for it, echoed: static/js/worker.js configureSystem)
+    if (!silent) post({ type: "layout", ...result, request });
   } finally {
     pyParams.destroy();
     pyIntegrators?.destroy();

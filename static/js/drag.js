@@ -18,8 +18,8 @@ import { systemTitle, t } from "./i18n.js";
 import { live } from "./live.js";
 import { model } from "./models.js";
 import { paramDecl, readableName, say, span } from "./params.js";
-import { state, saveState, systemSettings } from "./urlstate.js";
-import { send } from "./worker.js";
+import { state, saveState } from "./urlstate.js";
+import { configureSystem, send } from "./worker.js";
 
 // a press within this many pixels of a body's edge still grabs it (a fingertip is broad)
 const GRAB_PX = 12;
@@ -227,7 +227,7 @@ function release(event) {
   if (event.type === "pointercancel" || !params) {
     // the browser took the pointer (a scroll, a second finger): nothing is set, and the
     // run starts again from the settings in force (the preview moved its bodies)
-    send(Object.assign({ type: "configure", system }, systemSettings(system)));
+    configureSystem(system);
     send({ type: "hold", system, value: false });
     return;
   }
@@ -235,7 +235,7 @@ function release(event) {
   state.params[system] = params;
   saveState();
   // a new run from the dragged state, at t = 0 (the worker rebuilds the system)
-  send(Object.assign({ type: "configure", system }, systemSettings(system)));
+  configureSystem(system);
   send({ type: "hold", system, value: false });
 }
 

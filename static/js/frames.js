@@ -14,8 +14,16 @@ import { sampleSource, showEnergyView } from "./plots.js";
 import { methodHooks, userNames } from "./method.js";
 
 // -- applying what the worker sends ------------------------------------------------------
-export function applyLayout(layout, errors) {
+// an answer to a request older than the user's last change (worker.js configureSystem): the
+// run it describes is shown, but the fields keep what the user set (its answer follows)
+function superseded(system, request) {
+  const entry = live.systems[system];
+  return entry.editing || (request !== undefined && request < entry.request);
+}
+
+export function applyLayout(layout, errors, request) {
   const system = layout.system;
+  const stale = superseded(system, request);
   for (const text of errors) message(text); // whole sentences (views.live.Live)
   const entry = live.systems[system];
   // the user's method is in no table of the build: its colour and label come with it
@@ -29,16 +37,18 @@ export function applyLayout(layout, errors) {
   entry.stopped = false;
   showAlerts(system, []);
   // what the worker runs is the truth (it falls back to defaults on invalid input)
-  state.params[system] = Object.assign({}, layout.params);
-  state.dt[system] = layout.dt;
   showRecommendedDt(system, layout.dt, layout.recommended_dt);
-  showDt(system, layout.dt, layout.recommended_dt);
-  quietly(() => {
-    for (const [name, value] of Object.entries(layout.params)) {
-      model(`${system}:param:${name}`).value = value;
-    }
-  });
-  saveState();
+  if (!stale) {
+    state.params[system] = Object.assign({}, layout.params);
+    state.dt[system] = layout.dt;
+    showDt(system, layout.dt, layout.recommended_dt);
+    quietly(() => {
+      for (const [name, value] of Object.entries(layout.params)) {
+        model(`${system}:param:${name}`).value = value;
+      }
+    });
+    saveState();
+  }
   entry.scene = {};
   for (const [role, columns] of SCENE_LAYOUT) {
     // static columns (colours, sizes, ...) stay; the moving ones wait for the first frame
@@ -99,8 +109,9 @@ export function clearStaleScenes() {
 
 // The worker refused new settings and goes on with the ones in force (views.live.Live, as the
 // Panel server does): say why, and show those settings again.
-export function keepSettings(system, kept, errors) {
+export function keepSettings(system, kept, errors, request) {
   for (const text of errors) message(text);
+  if (superseded(system, request)) return; // a newer request is on its way
   state.params[system] = Object.assign({}, kept.params);
   state.dt[system] = kept.dt;
   showDt(system, kept.dt);

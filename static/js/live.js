@@ -21,6 +21,10 @@ export const live = {
     simTime: 0, realTimeFactor: null, received: 0, layout: null, diverged: {},
     lastStatus: 0, frames: 0, pending: {}, lastFlush: 0, alerts: [], stopped: false,
     dragging: false, // a body of this system is being dragged (drag.js)
+    // its settings as the user left them are not the worker's yet: a change waits for its
+    // debounce (editing), or the answer to an earlier request is still on its way (request:
+    // the number of the last one sent, worker.js configureSystem)
+    editing: false, request: 0,
   }])),
 };
 

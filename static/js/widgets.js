@@ -10,8 +10,8 @@ import { checkParam, checkRange, DT_DECL, dtAt, dtScaled, refuse, sayClamped, sa
   showDt } from "./params.js";
 import { applyView } from "./plots.js";
 import { showLegend } from "./legend.js";
-import { linkFor, state, saveState, systemSettings } from "./urlstate.js";
-import { send } from "./worker.js";
+import { linkFor, state, saveState } from "./urlstate.js";
+import { configureSystem, send } from "./worker.js";
 import { drawRest } from "./documents.js";
 
 // -- widgets -----------------------------------------------------------------------------
@@ -159,9 +159,11 @@ export function wireWidgets() {
     let timer = null;
     const restart = () => {
       clearTimeout(timer);
+      live.systems[system].editing = true;
       timer = setTimeout(() => {
+        live.systems[system].editing = false;
         saveState();
-        send(Object.assign({ type: "configure", system }, systemSettings(system)));
+        configureSystem(system);
       }, PARAM_DEBOUNCE_MS);
     };
     guardTyping(`${system}:dt`, (raw) => checkRange(raw, data.dtRange),
@@ -232,8 +234,7 @@ function chooseSystems(active) {
   applyView();
   for (const system of removed) send({ type: "remove", system });
   for (const system of added) {
-    send(Object.assign({ type: "configure", system, integrators: state.integrators },
-                       systemSettings(system)));
+    configureSystem(system, { integrators: state.integrators });
   }
 }
 

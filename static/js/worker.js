@@ -20,6 +20,15 @@ export let worker = null;
 // handlers of further message types, registered by the modules they concern (study.js)
 export const handlers = new Map();
 const queued = []; // messages sent while the page decides on the baked start (before "init")
+/** A new run of ``system`` with the page's settings: numbered, so that the answer to an
+ * earlier request does not show settings the user has changed since (frames.js). */
+export function configureSystem(system, extra = {}) {
+  const entry = live.systems[system];
+  entry.request += 1;
+  send(Object.assign({ type: "configure", system, request: entry.request },
+    systemSettings(system), extra));
+}
+
 export function send(msg) {
   if (!live.ready) noteQueued(); // the worker keeps it until Python is up: say so
   // a change ends the baked start: the worker goes on from the frame shown, with the change
@@ -231,11 +240,11 @@ function receive(msg) {
       break;
     case "layout":
       if (!msg.layout) { // refused settings: the old run goes on
-        keepSettings(msg.system, msg.kept, coreErrors(msg.errors, msg.refused));
+        keepSettings(msg.system, msg.kept, coreErrors(msg.errors, msg.refused), msg.request);
         break;
       }
       if (pendingFrame) delete pendingFrame[msg.layout.system]; // a frame of the old run
-      applyLayout(msg.layout, coreErrors(msg.errors, msg.refused));
+      applyLayout(msg.layout, coreErrors(msg.errors, msg.refused), msg.request);
       break;
     case "frame":
       live.source = "worker";
