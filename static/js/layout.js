@@ -59,7 +59,8 @@ function sizes() {
 
 let fitted = false; // the dashboard is drawn: fit() may measure it
 // The first screen's sizes, applied: each scene's width (CSS: --il-scene-width on its
-// panel's body) and each energy figure's height. The phase plot (below) keeps its height.
+// panel's body) and each energy figure's height; the phase plot, under it, as tall (its line
+// styles' legend aside) so that the two read as one column of plots.
 export function fit() {
   if (!fitted || state.embed) return;
   for (const [system, size] of Object.entries(sizes())) {
@@ -69,6 +70,8 @@ export function fit() {
     const fig = findModel(`${system}:energy`);
     const height = size.energy + (energyExtra() || 0);
     if (fig && fig.height !== height) fig.height = height;
+    const phase = findModel(`${system}:phase`); // drawn later (documents.js): found all the same
+    if (phase && phase.height !== size.energy) phase.height = size.energy;
   }
   showTabs();
 }

@@ -25,6 +25,7 @@ PAGES = (
     "reference",
     "own-method",
     "lessons",
+    "developing",
 )
 
 

@@ -723,19 +723,12 @@ def test_a_boot_file_that_does_not_load_is_named_within_seconds(open_page, site,
     assert page.page.locator(".il-loading").first.is_visible()
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=(
-        "the test's own Playwright clock call fails ('builtin_function_or_method' has no "
-        "'_pw_impl_instance_'): the test must be rewritten for the prefetching boot"
-    ),
-)
 def test_a_boot_that_hangs_says_it_is_still_trying_and_what_it_waits_for(open_page, site):
     wasm = site["files"]["pyodide/pyodide.asm.wasm"]
     page = open_page(defer=True)
     # the server never answers for Python's WebAssembly
     asked = []
-    page.page.route(f"**/{wasm}", asked.append)
+    page.page.route(f"**/{wasm}", lambda route: asked.append(route))  # (not a builtin: refused)
     page.page.clock.install()  # the page's timers only: the worker keeps its own clock
     page.go()
     page.wait("document.documentElement.dataset.drawn === '1'")
@@ -1178,13 +1171,6 @@ VIEW_BOX_JS = """(name) => {
 }"""
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=(
-        "the phase plot keeps its built height (300 px) while the first-screen rule sizes the "
-        "energy plot (283 px here): 'as tall as the energy plot' no longer holds"
-    ),
-)
 def test_the_phase_plot_ticked_on_after_the_start_is_drawn_with_its_exact_orbit(open_page):
     """Hidden at first, the phase plot is drawn when first shown (documents.js): under the
     energy plot of every panel, as tall as it, with a curve per integrator and the exact
