@@ -471,6 +471,7 @@ async function bootPython() {
     throw error;
   }
   step = files.pyodideStep;
+  postProgress(true); // the page names what a slow boot waits for: Python now, not its loader
   const useSnapshot = frozen.use;
   await drawn;
   let pyodide = null;
