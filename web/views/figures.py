@@ -77,9 +77,11 @@ from bokeh.models import (
     LabelSet,
     Legend,
     LegendItem,
+    MetricLength,
     MultiChoice,
     RadioButtonGroup,
     Range1d,
+    ScaleBar,
     Select,
     Slider,
     Span,
@@ -537,6 +539,25 @@ class SystemFigures:
         )
         fig.axis.visible = False
         fig.grid.visible = False
+        # the view fits the motion: a scale bar says how big it is (a 0.17 m swing and a 3 m
+        # one would look alike), its length a round number of metres that follows the range
+        fig.add_layout(
+            ScaleBar(
+                dimensional=MetricLength(),
+                unit="m",
+                location="bottom_right",
+                bar_length=0.16,
+                bar_line_color="#555555",
+                label_text_font_size="10px",
+                label_text_color="#555555",
+                background_fill_color=None,
+                border_line_color=None,
+                level="underlay",  # under the bodies: it never hides one that swings by
+                margin=4,
+                padding=4,
+                name=n("scene:scale"),
+            )
+        )
         fig.segment(
             "x0",
             "y0",
