@@ -46,11 +46,13 @@ class Client:
         self.session_id = None  # the server's, from the page
         self.updates = 0  # beacons received
         self.first_update = None
+        self.asked = None  # when it asked for the page: a session is made for it then
         self.bytes = 0
         self.closed = False
 
     async def run(self, stop: asyncio.Event) -> None:
         # the server signs its sessions: a session (and its token) comes with the page
+        self.asked = time.monotonic()
         page = await AsyncHTTPClient().fetch(f"http://127.0.0.1:{self.port}/")
         token = re.search(r'"token":\s*"([^"]+)"', page.body.decode()).group(1)
         self.session_id = get_session_id(token)
@@ -245,6 +247,9 @@ async def measure(server: Server, sessions: int, duration: float, warmup: float 
     return {
         "sessions": sessions,
         "setup_s": setup,
+        # from asking for the page to the first update: the session's start, as a visitor
+        # waits for it (the server builds a dashboard per session)
+        "first_update_s": statistics.median(c.first_update - c.asked for c in clients),
         "seconds": elapsed,
         "updates_per_s": {"min": min(rates), "median": statistics.median(rates), "max": max(rates)},
         "rtf": {"min": min(rtfs), "median": statistics.median(rtfs), "max": max(rtfs)},
@@ -263,14 +268,16 @@ def _row(r):
         f"| {r['sessions']:>3} | {u['min']:5.1f} / {u['median']:5.1f} / {u['max']:5.1f} "
         f"| {f['min']:.2f} / {f['median']:.2f} | {100 * r['server_cpu']:4.0f} % "
         f"| {m['start']:5.0f} → {m['end']:5.0f} (max {m['max']:.0f}) "
-        f"| {r['kbytes_per_s']:6.0f} | {100 * r['client_cpu']:3.0f} % |"
+        f"| {r['kbytes_per_s']:6.0f} | {100 * r['client_cpu']:3.0f} % "
+        f"| {r['first_update_s']:5.2f} |"
     )
 
 
 HEADER = (
     "| sessions | updates/s per session (min / median / max) | real-time factor "
     "(min / median) | server CPU (one core = 100 %) | server RSS MB (start → end) "
-    "| KiB/s sent | load-generator CPU |\n|---|---|---|---|---|---|---|"
+    "| KiB/s sent | load-generator CPU | page to first update, s (median) |"
+    "\n|---|---|---|---|---|---|---|---|"
 )
 
 
