@@ -14,7 +14,7 @@
 
 import { data, DECL } from "./data.js";
 import { systemTitle, t } from "./i18n.js";
-import { message } from "./messages.js";
+import { banner, message } from "./messages.js";
 import { applyView } from "./plots.js";
 import { showLegend } from "./legend.js";
 import { state, setFragment } from "./urlstate.js";
@@ -397,6 +397,7 @@ function nesting(value) {
   return deepest;
 }
 
+let linkBanner = null; // the note at the top about code from the link, until it runs
 function methodFromLink() {
   const params = new URLSearchParams(location.hash.slice(1));
   const text = params.get(FRAGMENT_KEY);
@@ -414,6 +415,13 @@ function methodFromLink() {
       userMethod.python = true;
       showInfo(t("editor.python_link"));
       editorRefs.run.classList.add("il-editor-attention");
+      // said at the top too, where the visitor looks first (the editor is below the panels,
+      // which keep the first screen): one button brings the code into view
+      linkBanner = banner(t("editor.link_banner"), t("editor.link_banner.show"), () => {
+        editorRefs.details.open = true;
+        editorRefs.details.scrollIntoView({ block: "start" });
+        editorRefs.run.focus({ preventScroll: true });
+      });
     } else {
       run(definition); // a tableau or a splitting is data: it runs at once
     }
@@ -507,6 +515,8 @@ export function initEditor() {
   });
   editorRefs.run.addEventListener("click", () => {
     editorRefs.run.classList.remove("il-editor-attention");
+    linkBanner?.remove(); // read and run: the note has done its job
+    linkBanner = null;
     run(currentDefinition());
   });
   editorRefs.remove.addEventListener("click", () => run(null));

@@ -30,6 +30,21 @@ export function message(text, kind) {
   while (messageList.children.length > MAX_MESSAGES) messageList.removeChild(messageList.firstChild);
   if (kind === "note") setTimeout(() => item.remove(), 4000);
 }
+// A note that stays at the top until dismissed (or `item.remove()`), with one action button:
+// what a visitor must know before anything else (a link that brings code to read).
+export function banner(text, actionText, onAction) {
+  const item = document.createElement("li");
+  item.className = "il-note il-banner";
+  item.appendChild(document.createTextNode(text));
+  const action = document.createElement("button");
+  action.type = "button";
+  action.className = "il-banner-action";
+  action.textContent = actionText;
+  action.addEventListener("click", onAction);
+  item.append(" ", action, dismissButton(() => item.remove()));
+  messageList.prepend(item);
+  return item;
+}
 export function quote(value) {
   const text = String(value);
   return JSON.stringify(text.length > 60 ? text.slice(0, 57) + "..." : text);

@@ -184,7 +184,20 @@ def test_python_from_a_link_waits_for_run_and_data_from_a_link_runs_at_once(open
     assert user_lanes(visitor) == {"spring": []}  # nothing ran
     assert visitor.status()["method"]["name"] is None
     assert "has not run" in visitor.page.text_content("#il-editor-info")
+    # the top of the page says so (the editor is below the panels), and its button brings
+    # the code into view with the focus on Run
+    top = visitor.page.locator("#il-messages li.il-banner")
+    assert top.is_visible() and top.bounding_box()["y"] < 300
+    assert "contains a Python method" in top.inner_text()
+    assert not visitor.page.locator("#il-editor-run").is_visible() or (
+        visitor.page.locator("#il-editor-run").bounding_box()["y"] > 900
+    )
+    top.get_by_role("button", name="Show the code").click()
+    visitor.wait("document.activeElement && document.activeElement.id === 'il-editor-run'")
+    run_box = visitor.page.locator("#il-editor-run").bounding_box()
+    assert 0 <= run_box["y"] < visitor.js("window.innerHeight")  # in view
     visitor.page.click("#il-editor-run")
+    assert visitor.page.locator("#il-messages li.il-banner").count() == 0  # its job is done
     visitor.wait("window.integratorLab.status().method.name === 'my-euler'", RUN_TIMEOUT_MS)
     visitor.wait(
         "window.integratorLab.status().systems.spring.integrators['my-euler']?.samples > 5",

@@ -563,6 +563,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ja": "このリンクには Python で書かれた積分法が含まれています。まだ実行していません：下のコ"
         "ードを読んでから「実行」を押すと、組み込みの積分法と競わせます。",
     },
+    "editor.link_banner": {
+        "en": "This link contains a Python method: read it, then press Run.",
+        "ja": "このリンクには Python の積分法が含まれています："
+        "読んでから「実行」を押してください。",
+    },
+    "editor.link_banner.show": {"en": "Show the code", "ja": "コードを表示"},
     "editor.unreadable": {
         "en": "The link's method could not be read ({error}); it was left out.",
         "ja": "リンクの積分法を読めなかったため（{error}）、読み込みませんでした。",
