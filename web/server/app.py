@@ -47,7 +47,7 @@ from bokeh.core.property.validation import validate
 from bokeh.models import Button, Column, ColumnDataSource, CustomJS, Div, Spacer, Tooltip
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS
-from integrator_lab.server import transport
+from integrator_lab.server import links, transport
 from integrator_lab.server.controls import (
     CHECKED_KINDS,
     checked_widget,
@@ -445,6 +445,7 @@ class Dashboard(pn.viewable.Viewer):
             self._log_tip,
             control(pn.widgets.Checkbox, "show_exact", name=self._text("control.exact")),
             control(pn.widgets.Checkbox, "show_phase", name=self._text("control.phase")),
+            self._copy_link_button(),
             align_items="flex-end",
             gap="8px",
             sizing_mode="stretch_width",
@@ -521,12 +522,79 @@ class Dashboard(pn.viewable.Viewer):
             header,
             self.legend,
             self.message,
+            pn.pane.Bokeh(Column(self._link, self._link_note, sizing_mode="stretch_width")),
             flow,
             # side by side where they fit, stacked on a phone (a Row overflowed it)
             pn.FlexBox(*columns, flex_wrap="wrap", gap="10px", sizing_mode="stretch_width"),
             self.method_editor.panel(),
             sizing_mode="stretch_width",
         )
+
+    # -- the link: the static page's query keys (links) -----------------------------------
+    @functools.cached_property
+    def _link(self) -> Div:
+        """The query of this dashboard's view (hidden; the page's address follows it:
+        js/link.js)."""
+        return Div(text="", visible=False, name="link:query")
+
+    @functools.cached_property
+    def _link_note(self) -> Div:
+        """What Copy link says (copied, or the link to copy by hand)."""
+        return Div(
+            text="",
+            visible=False,
+            name="link:note",
+            css_classes=["il-link-note"],
+            styles={"background": "#eef5fc", "border-left": "4px solid #3c78b4"},
+        )
+
+    def _copy_link_button(self):
+        """Copy link, as on the static page: this view's address to the clipboard (or shown,
+        to copy by hand, where the browser refuses)."""
+        button = Button(
+            label=self._text("control.copy"),
+            width=100,
+            name="controls:copy_link",
+            css_classes=["il-copy_link"],
+        )
+        button.js_on_event(
+            "button_click",
+            page_script(
+                "copy_link",
+                query=self._link,
+                note=self._link_note,
+                copied=self._text("msg.copied"),
+                shown=self._text("msg.link"),
+            ),
+        )
+        return pn.pane.Bokeh(button)
+
+    def link_query(self) -> str:
+        """This dashboard's view as the static page's query (what Copy link gives)."""
+        state = {key: getattr(self, key) for key in links.DASHBOARD_KEYS}
+        state["geometry"] = [n for n in self.systems if self.geometries[n].card is not None]
+        defaults = {key: self.param[key].default for key in links.DASHBOARD_KEYS}
+        settings, setting_defaults = {}, {}
+        for name in self.systems:
+            declared = self.settings[name].param
+            keys = [key for key in declared if key != "name"]
+            settings[name] = {key: getattr(self.settings[name], key) for key in keys}
+            setting_defaults[name] = {key: declared[key].default for key in keys}
+        return links.link_query(state, self.systems, defaults, settings, setting_defaults)
+
+    def _update_link(self, *_events) -> None:
+        query = self.link_query()
+        if self._link.text != query:
+            self._link.text = query
+
+    def apply_link(self, link: dict) -> None:
+        """Show what a link set (:func:`links.read_link`): its lesson first, then its own
+        settings over the lesson's, then the integrators it hides."""
+        if link.get("lesson"):
+            self.lesson = link["lesson"]
+        self._apply_settings(link, reset=False)
+        if "hide" in link:
+            self.hidden = [n for n in link["hide"] if n in self.integrators]
 
     def _system_picker(self):
         """The system picker (the static page's): a toggle per system, in the dashboard's
@@ -745,6 +813,14 @@ class Dashboard(pn.viewable.Viewer):
                 extra=figures.BREAKDOWN_EXTRA_HEIGHT,
             ),
         )
+        # the page's address follows the view (the static page's query keys)
+        follow = page_script("link", query=self._link)
+        doc.js_on_event("document_ready", follow)
+        self._link.js_on_change("text", follow)
+        self.param.watch(self._update_link, list(links.DASHBOARD_KEYS))
+        for settings in self.settings.values():
+            settings.param.watch(self._update_link, [k for k in settings.param if k != "name"])
+        self._update_link()
         pn.state.on_session_destroyed(self.session_destroyed)
 
     def session_destroyed(self, session_context) -> None:
@@ -1239,6 +1315,14 @@ class Dashboard(pn.viewable.Viewer):
         # notes go with it
         self._rebuild_requested.add(name)
 
+    def tell(self, text: str) -> None:
+        """Say ``text`` in the message line, now or, when changes wait for the next tick
+        (a link's settings), with what they say (which would otherwise clear it)."""
+        if self._rebuild_requested:
+            self._notes.append(text)
+        else:
+            self._show_error(text)
+
     def _show_error(self, text: str) -> None:
         if text:
             self.message.object = html.escape(text)  # it may quote what the user typed
@@ -1260,42 +1344,41 @@ class Dashboard(pn.viewable.Viewer):
             self.shown = list(self.systems)
             return
         scenario = get_scenario(self.lesson)
-        settings = scenario.settings()
-        # the lesson's systems, in the order of its link (as on the static page)
-        shown = [name for name in settings.get("systems", self.systems) if name in self.systems]
-        self.shown = shown or list(self.systems)
-        defaults = {
-            key: self.param[key].default
-            for key in ("speed", "playing", "show_exact", "log_scale", "show_phase")
-        }
-        fields = {
-            "speed": "speed",
-            "playing": "playing",
-            "exact": "show_exact",
-            "log": "log_scale",
-            "phase": "show_phase",
-        }
-        values = {fields[k]: v for k, v in settings.items() if k in fields}
-        self.param.update(
-            integrators=settings.get("integrators", list(DEFAULT_INTEGRATORS)),
-            energy_mode=settings.get("energy", self.param["energy_mode"].default),
-            **{**defaults, **values},
-        )
-        for name in self.systems:
-            declared = self.settings[name].param
-            values = {key: declared[key].default for key in declared if key != "name"}
-            values.update(settings["params"].get(name, {}))
-            if name in settings["dt"]:
-                values["dt"] = settings["dt"][name]
-            self.settings[name].param.update(**values)
+        self._apply_settings(scenario.settings(), reset=True)
         self._rebuild_requested.update(self.runs)  # from t = 0, even where nothing changed
-        for name in settings.get("geometry", []):  # the lesson's geometry views, opened
-            if name in self.geometries:
-                self.geometries[name].open()
         title = self._text("lesson.note", title=self._text(f"lesson.{scenario.id}.title"))
         look_for = self._text(f"lesson.{scenario.id}.text")
         self.lesson_note.object = f"**{html.escape(title.strip())}** {html.escape(look_for)}"
         self.lesson_note.visible = self.lesson_replay.visible = True
+
+    def _apply_settings(self, settings: dict, reset: bool) -> None:
+        """Show the view ``settings`` describe (``scenarios.parse_query``'s keys): with
+        ``reset`` what they leave out goes back to its default (a lesson), else it stays (a
+        link's own keys over its lesson)."""
+        if "systems" in settings:  # in the order of its link (as on the static page)
+            shown = [name for name in settings["systems"] if name in self.systems]
+            self.shown = shown or list(self.systems)
+        elif reset:
+            self.shown = list(self.systems)
+        keys = links.SETTING_PARAMS
+        values = {keys[k]: v for k, v in settings.items() if k in keys}
+        if reset:
+            defaults = {key: self.param[key].default for key in keys.values()}
+            values = {**defaults, **values}
+        self.param.update(**values)
+        for name in self.systems:
+            declared = self.settings[name].param
+            values = (
+                {key: declared[key].default for key in declared if key != "name"} if reset else {}
+            )
+            values.update(settings.get("params", {}).get(name, {}))
+            if name in settings.get("dt", {}):
+                values["dt"] = settings["dt"][name]
+            if values:
+                self.settings[name].param.update(**values)
+        for name in settings.get("geometry", []):  # the geometry views it opens
+            if name in self.geometries:
+                self.geometries[name].open()
 
     @param.depends("integrators", watch=True)
     def _integrators_changed(self):

@@ -17,7 +17,7 @@ import panel as pn
 from tornado.ioloop import PeriodicCallback
 from tornado.web import RequestHandler
 
-from integrator_lab.server import transport
+from integrator_lab.server import links, transport
 from integrator_lab.server.app import TITLE, Dashboard
 from integrator_lab.server.sessions import REGISTRY, STALLED_CLIENT_TIMEOUT
 from integrator_lab.views import i18n
@@ -68,9 +68,23 @@ def create_app(allow_code: bool = False) -> Dashboard:
     lang, problem = session_language()
     shown, refused = session_systems()
     dashboard = Dashboard(allow_code=allow_code, lang=lang, shown=shown)
+    # the rest of the link (the static page's keys): applied, and what is refused said
+    args = [
+        (key, values[-1].decode("utf-8", "replace"))
+        for key, values in (pn.state.session_args or {}).items()
+        if values
+    ]
+    link, not_taken = links.read_link(args)
+    dashboard.apply_link(link)
+    if not_taken:
+        refused = " ".join(
+            text
+            for text in (refused, i18n.text("msg.link_not_taken", lang, what="; ".join(not_taken)))
+            if text
+        )
     problems = [text for text in (problem, refused) if text]
     if problems:
-        dashboard._show_error(" ".join(problems))
+        dashboard.tell(" ".join(problems))
     dashboard.attach(doc)
     dashboard.start()
     return dashboard

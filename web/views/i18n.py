@@ -235,6 +235,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ja": "リンクをクリップボードにコピーしました。",
     },
     "msg.link": {"en": "Link to this view: {link}", "ja": "この表示へのリンク：{link}"},
+    "msg.link_not_taken": {
+        "en": "Not taken from the link: {what}.",
+        "ja": "リンクから適用しなかった設定：{what}。",
+    },
     "msg.draw_failed": {
         "en": "The dashboard could not be drawn: {error}",
         "ja": "ダッシュボードを描画できませんでした：{error}",
