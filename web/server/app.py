@@ -545,7 +545,12 @@ class Dashboard(pn.viewable.Viewer):
             visible=False,
             name="link:note",
             css_classes=["il-link-note"],
-            styles={"background": "#eef5fc", "border-left": "4px solid #3c78b4"},
+            styles={
+                "background": "#eef5fc",
+                "border-left": "4px solid #3c78b4",
+                "padding": "4px 10px",
+                "font-size": "0.9rem",
+            },
         )
 
     def _copy_link_button(self):
