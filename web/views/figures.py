@@ -715,6 +715,9 @@ class SystemFigures:
             y_range=energy_figures.energy_range(n("energy:y")),
         )
         self.energy_fig.yaxis[0].name = n("energy:yaxis")
+        # its label says how to read the lines ("max |ΔE/E₀| (%), dashed: loss"): at Bokeh's
+        # 13 px it was longer than a first-screen plot is tall, and cut
+        self.energy_fig.yaxis[0].axis_label_text_font_size = "11px"
         self.energy_fig.xaxis[0].name = n("energy:xaxis")
         self.energy_fig.ygrid[0].name = n("energy:ygrid")
         # the axes the energy plot switches between (see _refresh)
