@@ -87,7 +87,7 @@ def test_the_view_is_written_in_the_pages_keys_leaving_defaults_out():
     dashboard.settings["cradle"].balls = 4
     dashboard.hidden = ["rk4"]
     query = dashboard.link_query()
-    assert query == ("integrators=euler,rk4&hide=rk4&play=0&log=1&cradle.balls=4&spring.dt=0.02")
+    assert query == ("integrators=euler%2Crk4&hide=rk4&play=0&log=1&cradle.balls=4&spring.dt=0.02")
     settings = parse_query(query.replace("&hide=rk4", ""))
     assert settings["integrators"] == ["euler", "rk4"] and settings["dt"]["spring"] == 0.02
 

@@ -37,11 +37,11 @@ def test_a_page_link_opens_its_view_and_the_address_follows_the_dashboard(browse
         message = wait_until(lambda: page.evaluate(MESSAGE_JS), what="a message")
         assert "colour" in message and "unknown setting" in message
         # the address says the view in the page's keys (the refused key gone)
-        wanted = "?integrators=euler,rk4&log=1&spring.dt=0.02"
+        wanted = "?integrators=euler%2Crk4&log=1&spring.dt=0.02"
         page.wait_for_function(f"location.search === {wanted!r}")
         # a change made here lands in the address
         page.locator(".il-log_scale input").uncheck()
-        page.wait_for_function("location.search === '?integrators=euler,rk4&spring.dt=0.02'")
+        page.wait_for_function("location.search === '?integrators=euler%2Crk4&spring.dt=0.02'")
         # Copy link: the address on the clipboard, and a note that says so
         page.locator(".il-copy_link button").click()
         page.locator(".il-link-note").wait_for(state="visible")

@@ -131,4 +131,4 @@ def link_query(
         query.append(("geometry", ",".join(state["geometry"])))
     if state.get("lang") and state["lang"] != defaults["lang"]:
         query.append(("lang", state["lang"]))
-    return urlencode(query, safe=",")
+    return urlencode(query)  # (commas as %2C: URLSearchParams writes them so)
