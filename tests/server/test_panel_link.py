@@ -13,6 +13,8 @@ from conftest import (
     wait_until,
 )
 
+from integrator_lab.views.i18n import text
+
 QUERY = "integrators=euler,rk4&spring.dt=0.02&log=1&colour=red"
 
 
@@ -48,6 +50,18 @@ def test_a_page_link_opens_its_view_and_the_address_follows_the_dashboard(browse
         assert "copied" in page.evaluate(TEXT_JS, "link:note")
         copied = page.evaluate("navigator.clipboard.readText()")
         assert copied == page.evaluate("location.origin + location.pathname + location.search")
+        # EN | 日本語: the page opens again in Japanese, on the same view
+        page.locator(".il-lang button", has_text="日本語").click()
+        page.wait_for_function("location.search.includes('lang=ja')", timeout=LOAD_TIMEOUT_MS)
+        page.wait_for_function(LOADED_JS, timeout=LOAD_TIMEOUT_MS)
+        page.il_session_id = None  # a new session (conftest.session_id_of reads it again)
+        assert "spring.dt=0.02" in page.evaluate("location.search")
+        heading = text("page.heading", "ja")
+        page.get_by_text(heading).first.wait_for(state="visible")
+        wait_until(
+            lambda: my_session(server, page)["systems"]["spring"]["dt"] == 0.02,
+            what="the time step kept in Japanese",
+        )
         assert errors == []
     finally:
         context.close()

@@ -44,7 +44,16 @@ import panel as pn
 import param
 from bokeh import events
 from bokeh.core.property.validation import validate
-from bokeh.models import Button, Column, ColumnDataSource, CustomJS, Div, Spacer, Tooltip
+from bokeh.models import (
+    Button,
+    Column,
+    ColumnDataSource,
+    CustomJS,
+    Div,
+    RadioButtonGroup,
+    Spacer,
+    Tooltip,
+)
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS
 from integrator_lab.server import links, transport
@@ -513,7 +522,12 @@ class Dashboard(pn.viewable.Viewer):
             visible=False,
         )
         return pn.Column(
-            pn.pane.Markdown(f"## {self._text('page.heading')}", margin=(0, 10)),
+            pn.Row(
+                pn.pane.Markdown(f"## {self._text('page.heading')}", margin=(0, 10)),
+                pn.layout.HSpacer(),
+                pn.pane.Bokeh(self._language_switch()),
+                sizing_mode="stretch_width",
+            ),
             pn.pane.Bokeh(self.banner),
             self._lesson_menu(control),
             self.lesson_note,
@@ -552,6 +566,21 @@ class Dashboard(pn.viewable.Viewer):
                 "font-size": "0.9rem",
             },
         )
+
+    def _language_switch(self) -> RadioButtonGroup:
+        """EN | 日本語, as on the static page: the page opens again in that language, its
+        address (the view, links.py) kept, so the view is the same."""
+        switch = RadioButtonGroup(
+            labels=[i18n.LANGUAGE_NAMES[lang] for lang in i18n.LANGUAGES],
+            active=i18n.LANGUAGES.index(self.lang),
+            name="controls:lang",
+            css_classes=["il-lang"],
+            margin=(10, 10, 0, 0),
+        )
+        switch.js_on_change(
+            "active", page_script("language", languages=list(i18n.LANGUAGES), query=self._link)
+        )
+        return switch
 
     def _copy_link_button(self):
         """Copy link, as on the static page: this view's address to the clipboard (or shown,
