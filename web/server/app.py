@@ -224,6 +224,7 @@ class Dashboard(pn.viewable.Viewer):
             log_scale=self.log_scale,
             show_phase=self.show_phase,
             hidden=list(self.hidden),
+            lang=self.lang,
         )
         self.panels = {name: figures.PanelModels(name, config) for name in self.systems}
         # the figures' texts in the dashboard's language (the catalog's table, as on the page)

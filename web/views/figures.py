@@ -193,6 +193,9 @@ class DashboardConfig:
     show_phase: bool = False
     #: integrators toggled off in the legend: they run, but are not drawn
     hidden: Sequence[str] = ()
+    #: the language of the texts the figures set as they change (views.i18n); the static
+    #: page sets its own in the page
+    lang: str = i18n.DEFAULT_LANGUAGE
 
     def system(self, name: str):
         """The core system ``name`` with this config's parameters (ValueError if invalid)."""
@@ -489,6 +492,7 @@ class SystemFigures:
         self.energy_mode = config.energy_mode
         self.log_scale = config.log_scale
         self.show_phase = config.show_phase
+        self.lang = config.lang
 
         def n(role):
             return model_name(name, role)
@@ -984,7 +988,7 @@ class SystemFigures:
         for (kind, _), renderer in self.lines.items():
             if kind == "error" and renderer.glyph.y != column:
                 renderer.glyph.y = column
-        fig.yaxis[0].axis_label = energy_figures.AXIS_LABELS[axis]
+        fig.yaxis[0].axis_label = i18n.text(f"energy.axis.{axis}", self.lang)
         for label in fig.select({"name": self._n("energy:exact-label")}):
             label.visible = axis == "linear"  # the zero line: the exact motion's books
         self.show_energy_view()
