@@ -93,21 +93,21 @@ def check_points_cross(page):
         found = areas()
         return found if found and {"euler", "velocity-verlet"} <= set(found) else None
 
-    got = wait_until(both_areas, timeout=30, what="areas")
+    got = wait_until(both_areas, timeout=120, what="areas")
     assert all(abs(a - 1) < 1e-9 for a in got["velocity-verlet"])
     assert got["euler"][-1] > got["euler"][1] > 1  # (1 + (h omega)^2) per step
 
     type_into(page, "il-spring-dt", 0.3)
     wait_until(
         lambda: "velocity-verlet: dt·λ outside" in texts(page, "velocity-verlet: dt"),
-        timeout=30,
+        timeout=120,
         what="Verlet's points to leave its region at dt = 0.3 s",
     )
     assert "rk4: stable" in texts(page, "rk4: stable")
     # and in the live view Verlet's run diverges, RK4's does not
     wait_until(
         lambda: "velocity-verlet: diverged" in texts(page, "diverged"),
-        timeout=60,
+        timeout=120,
         what="velocity-verlet to diverge in the live view",
     )
     assert "rk4: diverged" not in texts(page, "diverged")
