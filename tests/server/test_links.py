@@ -9,7 +9,7 @@ import pytest
 
 from integrator_lab.core import DEFAULT_INTEGRATORS
 from integrator_lab.server.app import Dashboard
-from integrator_lab.server.links import SETTING_PARAMS, link_query, number_text, read_link
+from integrator_lab.server.links import SETTING_PARAMS, number_text, read_link
 from integrator_lab.views.scenarios import SCENARIOS, parse_query
 
 
@@ -96,4 +96,3 @@ def test_numbers_are_written_as_the_page_writes_them():
     # JavaScript's String(): no trailing ".0", the shortest digits that read back the same
     assert number_text(5.0) == "5" and number_text(0.02) == "0.02" and number_text(3) == "3"
     assert float(number_text(0.1 + 0.2)) == 0.1 + 0.2
-    assert link_query  # (the writer itself is exercised above)

@@ -19,8 +19,6 @@ from integrator_lab.views.scenarios import FLAGS, SCENARIOS, parse_query
 #: read before the dashboard is made (server.session_systems, server.session_language)
 READ_BEFORE = ("systems", "lang")
 LESSONS = {s.id for s in SCENARIOS}
-#: the page's 0/1 keys and the dashboard's parameters they set (FLAGS: key -> page field)
-FLAG_PARAMS = {"play": "playing", "exact": "show_exact", "log": "log_scale", "phase": "show_phase"}
 #: the dashboard's parameters a link says (links.link_query)
 DASHBOARD_KEYS = (
     "shown",
@@ -45,6 +43,8 @@ SETTING_PARAMS = {
     "energy": "energy_mode",
     "integrators": "integrators",
 }
+#: the page's 0/1 keys and the dashboard's parameters they set (FLAGS: key -> page field)
+FLAG_PARAMS = {key: SETTING_PARAMS[field] for key, field in FLAGS.items()}
 
 
 def number_text(x: Any) -> str:
