@@ -161,3 +161,53 @@ def test_energy_bars_show_e_over_e0_with_the_sign_printed_and_its_own_colour():
     assert cols["text"] == ["+330 %", "−50.00 %"]
     assert cols["fill"] == [energy.BAR_GAIN, energy.BAR_LOSS]
     assert energy.bar_text(-1e-7) == "0.00 %" and energy.bar_text(0.0052) == "+0.52 %"
+
+
+@pytest.mark.parametrize("system", ["pendulum", "cradle", "spring"])
+def test_each_lanes_bar_has_room_of_its_own_beside_or_under_its_label(system):
+    """The pendulum's and the cradle's lanes are cells a third of a phone's width or less,
+    where "symplectic-euler" (about 90 px at 11 px bold) ran into a bar beside it: there the
+    bar has its own row under the label, from the label's left, inside the lane; the
+    spring's lanes are rows across the scene, with room for the label and the bar side by
+    side on the label's strip."""
+    live = Live()
+    live.configure(system, {}, None, list(DEFAULT_INTEGRATORS))
+    run = live.runs[system]
+    scene, bars = run.scene, run.energy.bars
+    labels = scene.fixtures
+    for i, (bx0, bx1, by0, by1) in enumerate(scene.boxes):
+        x0, x1, y, h = bars["x0"][i], bars["x1"][i], bars["y"][i], bars["h"][i]
+        assert bx0 <= x0 < bars["xm"][i] < x1 <= bx1  # within its lane, the 100 % tick inside
+        assert h > 0
+        if scene.in_rows:
+            # on the label's strip (its height), in the right third of the row
+            assert y == pytest.approx(labels["ly"][i])
+            assert x0 > bx0 + 0.6 * (bx1 - bx0)
+            assert bars["talign"][i] == "right"
+        else:
+            strip = labels["ly"][i] - by1  # half the label's strip, above the bodies' box
+            assert strip > 0
+            assert x0 == pytest.approx(labels["lx"][i])  # under the label, from its left
+            assert y + h / 2 < labels["ly"][i] - strip  # wholly below the label's strip
+            assert y - h / 2 > by0  # and inside the lane
+            # its percentage after it, on its row, still inside the lane's left half
+            assert bars["tx"][i] > x1 and bars["ty"][i] == pytest.approx(y)
+            assert bars["talign"][i] == "left"
+            assert x1 - bx0 < 0.5 * (bx1 - bx0)
+
+
+def test_a_diverged_lane_shows_its_note_and_no_bar():
+    """Explicit Euler diverges on the cradle at its default step (the contact's stiff
+    spring: |1 + h·λ| > 1 for its fastest mode); its lane's "diverged at" note takes the
+    bar's place and the other lanes keep theirs."""
+    live = Live()
+    live.configure("cradle", {}, None, list(DEFAULT_INTEGRATORS))
+    run = live.runs["cradle"]
+    run.runner.advance(int(round(10.0 / run.dt)))
+    frame = run.frame(True)
+    lanes = dict(zip(run.integrators, run.runner.lanes))
+    assert lanes["euler"].diverged_at is not None
+    assert all(lanes[n].diverged_at is None for n in run.integrators if n != "euler")
+    bars = frame["energy"]["bars"]
+    assert "euler" not in bars["name"]
+    assert bars["name"] == [n for n in run.integrators if n != "euler"]

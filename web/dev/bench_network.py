@@ -16,6 +16,11 @@ Per cold load (a fresh browser context, empty cache):
 - **longest still period**: the longest time, from the first draw until Python is ready, in
   which no panel drew a new frame (the animation stood still).
 
+The cold visit's tab then stays open, as a visitor's does, until the page says its files are
+kept for later (``status().offline.state``, the service worker registered once Python is up;
+**kept after**, from the page's start). Closing it at once would measure a visitor who leaves
+before the page could keep anything: the next visit would be a cold one again.
+
 Then a **second visit** (a new tab, same browser profile: its cache and service worker) and an
 **offline visit** (the same profile with the network cut): bytes and Python ready.
 """
@@ -69,6 +74,11 @@ _FRAME_RECORDER = """
   hook();
 })();
 """
+
+# the offline copy settled: kept, or failed (the page says why); null until the worker says
+# which files it fetched, just after Python is ready
+_KEPT = """() => { const s = window.integratorLab.status().offline.state;
+  return s === "kept" || String(s).startsWith("failed"); }"""
 
 _MARKS = """() => Object.fromEntries(performance.getEntriesByType('mark')
   .map((m) => [m.name, m.startTime]))"""
@@ -128,9 +138,10 @@ def _throttle(context, page, profile: Profile) -> None:
     )
 
 
-def _visit(context, url, profile, counter, *, timeout=LOAD_TIMEOUT_MS) -> dict:
+def _visit(context, url, profile, counter, *, timeout=LOAD_TIMEOUT_MS, stay=False) -> dict:
     """One visit in ``context``: its marks, frames, bytes; ``ready`` None if Python never
-    answered within the timeout."""
+    answered within the timeout. ``stay``: keep the tab open until the page has kept its
+    files for the next visit (``kept``: seconds from the page's start, NaN if it did not)."""
     page = context.new_page()
     _throttle(context, page, profile)
     before = counter.sent
@@ -144,6 +155,10 @@ def _visit(context, url, profile, counter, *, timeout=LOAD_TIMEOUT_MS) -> dict:
         frames = page.evaluate("window.__ilFrames")
         progress = page.evaluate("window.integratorLab.status().progress ?? null")
         boot = page.evaluate("window.integratorLab.status().boot")
+        if stay:
+            page.wait_for_function(_KEPT, timeout=timeout)
+            result["kept"] = page.evaluate("performance.now()") / 1000
+            result["kept_state"] = page.evaluate("window.integratorLab.status().offline.state")
     except Exception as exc:  # a visit that fails (offline before any cache) is a result
         result["error"] = str(exc).splitlines()[0]
         marks, frames, progress, boot = {}, [], None, None
@@ -193,7 +208,7 @@ def measure_profile(site_dir, profile_name: str, runs: int, log=print) -> dict:
                     context = browser.new_context(viewport=VIEWPORT)
                     context.add_init_script(_FRAME_RECORDER)
                     try:
-                        cold = _visit(context, url, profile, counter)
+                        cold = _visit(context, url, profile, counter, stay=True)
                         second = _visit(context, url, profile, counter)
                         context.set_offline(True)
                         offline = _visit(context, url, profile, counter)
@@ -205,7 +220,8 @@ def measure_profile(site_dir, profile_name: str, runs: int, log=print) -> dict:
                         f"  load {k + 1}: {cold['bytes'] / 1e6:5.2f} MB  first draw "
                         f"{cold['first_draw']:5.2f} s  moving {cold['moving']:5.2f} s  "
                         f"ready {cold['ready']:5.2f} s  still {cold['still']:5.2f} s  "
-                        f"({cold['boot']}{', ' + cold['error'] if cold['error'] else ''});  "
+                        f"({cold['boot']}{', ' + cold['error'] if cold['error'] else ''}; "
+                        f"{cold.get('kept_state')} after {cold.get('kept', float('nan')):.1f} s);  "
                         f"second: {second['bytes'] / 1e6:5.2f} MB ready {second['ready']:5.2f}"
                         f" s;  offline: "
                         + (
@@ -224,7 +240,7 @@ def measure_profile(site_dir, profile_name: str, runs: int, log=print) -> dict:
 
 def report(profile_name: str, out: dict) -> str:
     def med(visits, key):
-        values = [v[key] for v in visits if v[key] == v[key]]
+        values = [v[key] for v in visits if v.get(key, float("nan")) == v.get(key, float("nan"))]
         return statistics.median(values) if values else float("nan")
 
     cold, second, offline = out["cold"], out["second"], out["offline"]
@@ -237,6 +253,7 @@ def report(profile_name: str, out: dict) -> str:
             f"  moving                 {med(cold, 'moving'):6.2f} s",
             f"  Python ready           {med(cold, 'ready'):6.2f} s",
             f"  longest still period   {med(cold, 'still'):6.2f} s",
+            f"  files kept after       {med(cold, 'kept'):6.2f} s (the cold visit's tab open)",
             f"  second visit           {med(second, 'bytes') / 1e6:6.2f} MB, Python ready "
             f"{med(second, 'ready'):.2f} s",
             f"  offline visit          {offline_ok} of {len(offline)} went live"

@@ -28,7 +28,7 @@ Three views of one system's energy:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 #: the view's modes (the page's ``?log=1`` chooses ``log``; the breakdown is its own
@@ -246,7 +246,12 @@ BAR_NEUTRAL = 5e-5  # |ΔE/E₀| below 0.005 %: prints as ±0.00 %
 #: the bar's track spans 0 to BAR_TOP × E₀ (its 100 % tick in the middle)
 BAR_TOP = 2.0
 #: columns of the bars' source (the scene's ``scene:energy-bars``), one row per lane
-BAR_COLUMNS = ("x0", "x1", "xm", "xe", "y", "y0", "y1", "text", "fill", "name")
+BAR_COLUMNS = (
+    "x0", "x1", "xm", "xe", "y", "y0", "y1", "text", "fill", "name",
+    "tx", "ty", "talign", "tbaseline",
+)  # fmt: skip
+#: :func:`bar_layout`'s columns: the bar, and where its percentage is printed
+BAR_LAYOUT_COLUMNS = ("x0", "x1", "xm", "y", "h", "tx", "ty", "talign", "tbaseline")
 
 
 def bar_text(error: float) -> str:
@@ -259,32 +264,55 @@ def bar_text(error: float) -> str:
     return text.replace("-", "−")
 
 
-def bar_layout(boxes: Sequence[Sequence[float]], label_ys: Sequence[float]) -> dict[str, Any]:
+def bar_layout(
+    boxes: Sequence[Sequence[float]],
+    label_ys: Sequence[float],
+    label_xs: Sequence[float] | None = None,
+) -> dict[str, Any]:
     """Where each lane's energy bar goes, from the scene's lane ``boxes`` (``x0, x1, y0,
-    y1``, the bodies' room) and its labels' heights: in the label's strip, on the right of
-    the lane (the label is on its left), its percentage printed under it. Returns columns
-    ``x0, x1, xm, y, h``."""
-    out: dict[str, list[Any]] = {c: [] for c in ("x0", "x1", "xm", "y", "h")}
-    for (bx0, bx1, _, by1), ly in zip(boxes, label_ys):
-        x0, x1 = bx0 + 0.68 * (bx1 - bx0), bx0 + 0.97 * (bx1 - bx0)
-        out["x0"].append(x0)
-        out["x1"].append(x1)
-        out["xm"].append(x0 + (x1 - x0) / BAR_TOP)
-        out["y"].append(ly)
-        out["h"].append(0.9 * abs(by1 - ly))
+    y1``, the bodies' room) and its labels' heights.
+
+    Without ``label_xs`` (a wide lane: the spring's rows span the scene) the bar shares the
+    label's strip, on the right of the lane (the label is on its left), its percentage printed
+    under it. With ``label_xs`` (the cells of the pendulum and the cradle, a third of a
+    phone's width or less: "symplectic-euler" would run into a bar beside it) the bar has its
+    own row under the label, from the label's left, its percentage after it. Returns columns
+    ``x0, x1, xm, y, h`` and where the percentage goes: ``tx, ty, talign, tbaseline``."""
+    out: dict[str, list[Any]] = {c: [] for c in BAR_LAYOUT_COLUMNS}
+    for i, ((bx0, bx1, _, by1), ly) in enumerate(zip(boxes, label_ys)):
+        w, strip = bx1 - bx0, abs(by1 - ly)  # strip: half the label's strip
+        h = 0.9 * strip
+        if label_xs is None:
+            x0, x1, y = bx0 + 0.68 * w, bx0 + 0.97 * w, ly
+            text = (x1, y - h / 2.0, "right", "top")
+        else:
+            x0, y = label_xs[i], ly - 2.2 * strip
+            x1 = x0 + 0.3 * w
+            text = (x1 + 0.03 * w, y, "left", "middle")
+        for column, value in zip(
+            BAR_LAYOUT_COLUMNS, (x0, x1, x0 + (x1 - x0) / BAR_TOP, y, h, *text)
+        ):
+            out[column].append(value)
     return out
 
 
 def bars_columns(
-    layout: dict[str, Any], names: Sequence[str], last: dict[str, Any]
+    layout: dict[str, Any],
+    names: Sequence[str],
+    last: dict[str, Any],
+    stopped: Collection[str] = (),
 ) -> dict[str, Any]:
     """Each lane's energy bar for its latest error (``last``: name → ``(t, error)``): E/E₀
     filled from the track's left (0) towards its right (``BAR_TOP`` E₀; the 100 % tick at
-    ``xm``), in the gain or loss colour, with the signed percentage."""
+    ``xm``), in the gain or loss colour, with the signed percentage. A lane whose run has
+    ``stopped`` (diverged) has none: its "diverged at t = …" note takes the bar's place, and
+    the energy plot's clipped mark says how far it went."""
     out: dict[str, list[Any]] = {c: [] for c in BAR_COLUMNS}
     for i, name in enumerate(names):
         if i >= len(layout["x0"]):
             break
+        if name in stopped:
+            continue
         error = last.get(name, (0.0, 0.0))[1]
         x0, x1 = layout["x0"][i], layout["x1"][i]
         ratio = 1.0 + error if math.isfinite(error) else BAR_TOP
@@ -304,6 +332,8 @@ def bars_columns(
         out["text"].append(bar_text(error))
         out["fill"].append(fill)
         out["name"].append(name)
+        for column in ("tx", "ty", "talign", "tbaseline"):
+            out[column].append(layout[column][i])
     return out
 
 
@@ -332,6 +362,8 @@ class EnergyView:
         self.extents: dict[str, tuple[float, float]] = {}
         self.last: dict[str, tuple[float, float]] = {}
         self.log_state: dict[str, dict[str, Any]] = {}
+        #: the lanes whose run diverged (set by the runner's owner, views.live): no bar
+        self.stopped: set[str] = set()
         self.half: float | None = None
         #: the breakdown's extremes (J): every part of every lane
         self.low = math.inf
@@ -393,5 +425,7 @@ class EnergyView:
                 max((t for t, _ in self.last.values()), default=0.0),
             ),
             "followed": followed_error(self.extents.values()),
-            "bars": bars_columns(self.bars, self.names, self.last) if self.bars else None,
+            "bars": (
+                bars_columns(self.bars, self.names, self.last, self.stopped) if self.bars else None
+            ),
         }

@@ -180,15 +180,15 @@ def add_energy_bars(fig, n) -> ColumnDataSource:
         line_width=2,
         name=n("scene:energy-bar-ticks"),
     )
-    # the signed percentage under the bar, at its right end
+    # the signed percentage: under the bar at its right end, or after it (views.energy.bar_layout)
     fig.text(
-        "x1",
-        "y0",
+        "tx",
+        "ty",
         text="text",
         source=source,
-        text_align="right",
-        text_baseline="top",
-        y_offset=2,
+        text_align={"field": "talign"},
+        text_baseline={"field": "tbaseline"},
+        y_offset=1,
         text_font_size="10px",
         text_font_style="bold",
         text_color="fill",

@@ -150,7 +150,11 @@ class SystemRun:
         self.energy = EnergyView(
             colors=self.colors(),
             names=self.integrators,
-            bars=bar_layout(scene.boxes, scene.fixtures["ly"]),
+            bars=bar_layout(
+                scene.boxes,
+                scene.fixtures["ly"],
+                None if scene.in_rows else scene.fixtures["lx"],
+            ),
         )
         self.last_q: dict[str, float] = {}  # each lane's last phase-plot q sent
         self.changed = True
@@ -296,6 +300,7 @@ class SystemRun:
             lanes.append([name, len(cols["t"])])
             for c in SAMPLE_COLUMNS:
                 data.extend(cols[c])
+        self.energy.stopped = {n for n, s in zip(self.integrators, stopped) if s}
         self.changed = False
         return {
             "time": runner.time,

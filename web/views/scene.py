@@ -207,7 +207,9 @@ class Scene:
         self._initial_q = list(system.initial_state()[0])
         self._last_q: dict[int, list[float]] = {}  # last state drawn of each lane
         lanes = len(self.names)
-        if geometry.wall is not None:
+        #: one row per lane across the scene (the spring's), else small multiples (cells)
+        self.in_rows = geometry.wall is not None
+        if self.in_rows:
             self._layout_rows(geometry, lanes)
         else:
             self._layout_cells(geometry, lanes)
