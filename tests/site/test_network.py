@@ -165,13 +165,22 @@ COLORSYS_EULER = FRACTION_EULER.replace("fraction-euler", "colorsys-euler").repl
 def test_the_page_runs_on_the_trimmed_stdlib_and_a_users_method_imports_fractions(open_page, site):
     boot = site["files"]["pyodide/python_stdlib.zip"].rsplit("/", 1)[0]
     with zipfile.ZipFile(site["dir"] / boot / "python_stdlib.zip") as trimmed:
-        names = set(trimmed.namelist())
+        compiled = {n: trimmed.read(n) for n in trimmed.namelist() if n.endswith(".pyc")}
+        names = {n[:-1] if n.endswith(".pyc") else n for n in trimmed.namelist()}
     with zipfile.ZipFile(site["dir"] / boot / "python_stdlib_full.zip") as full:
         everything = set(full.namelist())
     # the trimmed library holds what users' methods may import, and not what nobody uses
     assert names < everything and "fractions.py" in names and "decimal.py" in names
     assert not any(n.startswith(("xml/", "email/mime/", "unittest/", "tkinter/")) for n in names)
     assert "colorsys.py" in everything and "colorsys.py" not in names
+    # as bytecode only (no source to compile at boot), of Pyodide's CPython: the magic number
+    # of Python 3.14 (3600 to 3699, little-endian, then \r\n), hash-based and unchecked
+    # (PEP 552 flags 0b01); the interpreter's frozen modules are not shipped again
+    assert compiled and not any(n.endswith(".py") for n in names - {n[:-1] for n in compiled})
+    for data in compiled.values():
+        assert 3600 <= int.from_bytes(data[:2], "little") < 3700 and data[2:4] == b"\r\n"
+        assert int.from_bytes(data[4:8], "little") == 0b01
+    assert "os.py" in everything and "os.py" not in names and "io.py" not in names
     assert "fractions" in USER_MODULES
 
     page = visit(open_page, "?systems=spring")

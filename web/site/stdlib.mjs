@@ -7,7 +7,7 @@
 // worker does, runs PYTHON_CODE (the worker's boot, and the imports users' methods may make),
 // lets a Python error cross into JavaScript (Pyodide formats it with the traceback module), and
 // writes, as JSON, the standard library's files that are then imported (paths relative to the
-// standard library's folder, which are the names in python_stdlib.zip).
+// standard library's folder, which are the names in python_stdlib.zip), less the frozen ones.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -29,6 +29,10 @@ import json, os, sys
 root = os.path.dirname(os.__file__) + "/"
 used = set()
 for module in list(sys.modules.values()):
+    # a frozen module (os, io, codecs, importlib's bootstrap, ...) comes with the interpreter:
+    # its file, though named in __file__, is never read
+    if getattr(getattr(module, "__spec__", None), "origin", None) == "frozen":
+        continue
     path = getattr(module, "__file__", None) or ""
     if path.startswith(root) and not path.startswith(root + "site-packages/"):
         used.add(path[len(root):])

@@ -7,7 +7,9 @@ library, runs the worker's boot (the core imported, the live loop built, the stu
 imports :data:`USER_MODULES`, lets a Python error cross into JavaScript, and lists the library
 files then imported (``stdlib.mjs``). The build writes a copy of Pyodide's folder whose
 ``python_stdlib.zip`` holds those files only (cached by the content of all its inputs) and uses
-it for the page, its snapshot and its baked frames. The whole library stays beside it
+it for the page, its snapshot and its baked frames. Those files are shipped as bytecode
+(``pycompile.mjs``: compiled by Pyodide's own CPython, without docstrings): a boot without the
+snapshot otherwise spends most of its time compiling them. The whole library stays beside it
 (:data:`FULL_STDLIB`): a user's method that imports anything else gets it from there
 (``views.stdlib_guard``, which also lists :data:`USER_MODULES`). Without Node the build
 keeps the whole library and says so.
@@ -31,6 +33,7 @@ from integrator_lab.views.stdlib_guard import USER_MODULES
 FULL_STDLIB = "python_stdlib_full.zip"
 STDLIB = "python_stdlib.zip"
 SCRIPT = Path(__file__).with_name("stdlib.mjs")
+COMPILE_SCRIPT = Path(__file__).with_name("pycompile.mjs")
 TIMEOUT = 300.0
 
 
@@ -104,6 +107,27 @@ def trim_zip(full: bytes, keep: set[str]) -> bytes:
     return buffer.getvalue()
 
 
+def compile_zip(source: bytes, pyodide_dir: Path) -> bytes:
+    """``source`` (a python_stdlib.zip) with its modules as bytecode for the pinned Pyodide
+    (:mod:`pycompile.mjs`); raises :class:`TrimUnavailable` without Node or when it fails."""
+    node = shutil.which("node")
+    if node is None:
+        raise TrimUnavailable("Node.js is not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        given, out = Path(tmp) / "source.zip", Path(tmp) / "compiled.zip"
+        given.write_bytes(source)
+        done = subprocess.run(
+            [node, str(COMPILE_SCRIPT), str(pyodide_dir), str(given), str(out)],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+        if done.returncode != 0 or not out.is_file():
+            raise TrimUnavailable(f"node failed to compile: {done.stderr.strip()[-500:]}")
+        return out.read_bytes()
+
+
 def trimmed_pyodide_dir(archive: Path, pyodide_dir: Path, files, boot_code: str) -> Path:
     """A folder like ``pyodide_dir`` (the same ``files``, and package.json) whose
     python_stdlib.zip holds only what the page uses (and FULL_STDLIB the whole library);
@@ -111,9 +135,12 @@ def trimmed_pyodide_dir(archive: Path, pyodide_dir: Path, files, boot_code: str)
     pyodide_dir = Path(pyodide_dir)
     full = (pyodide_dir / STDLIB).read_bytes()
     trimmed = trim_zip(full, set(used_files(Path(archive), pyodide_dir, boot_code)))
-    key = hashlib.sha256(trimmed + hashlib.sha256(full).digest()).hexdigest()[:16]
+    key = hashlib.sha256(
+        trimmed + hashlib.sha256(full).digest() + COMPILE_SCRIPT.read_bytes()
+    ).hexdigest()[:16]
     folder = _cache_dir() / f"pyodide-{key}"
     if not (folder / STDLIB).is_file():
+        compiled = compile_zip(trimmed, pyodide_dir)
         partial = folder.with_name(f"{folder.name}.{os.getpid()}.part")
         shutil.rmtree(partial, ignore_errors=True)
         partial.mkdir(parents=True)
@@ -121,7 +148,7 @@ def trimmed_pyodide_dir(archive: Path, pyodide_dir: Path, files, boot_code: str)
             if name != STDLIB:
                 shutil.copyfile(pyodide_dir / name, partial / name)
         (partial / FULL_STDLIB).write_bytes(full)
-        (partial / STDLIB).write_bytes(trimmed)
+        (partial / STDLIB).write_bytes(compiled)
         shutil.rmtree(folder, ignore_errors=True)
         partial.replace(folder)
     return folder
