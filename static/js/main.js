@@ -31,7 +31,8 @@ import { enableDrag } from "./drag.js";
 import { drawDocument, drawRest } from "./documents.js";
 import { initLayout } from "./layout.js";
 import { keepOffline } from "./offline.js";
-import { fixWidgets, initA11y } from "./a11y.js";
+import { initA11y } from "./a11y.js";
+import { fixWidgets } from "./widgetnames.js";
 import { wireKeys } from "./keys.js";
 
 publishApi();
@@ -118,7 +119,7 @@ Promise.all(embeds).then(() => {
   document.documentElement.dataset.drawn = "1";
   performance.mark("il:drawn");
   dashboardDrawn(); // the worker buffers messages until Python is up
-  drawRest().then(fixWidgets); // the parts out of sight
+  drawRest().then(() => fixWidgets()); // the parts out of sight
   initA11y(); // names Bokeh's widgets lack, focus rings, the live description
   initStudy(); // after: a study opened by the link starts at once (the worker buffers it)
   initGeometry(); // the geometry views' buttons, beside Live and Study

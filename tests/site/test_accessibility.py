@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
+from axe import axe_violations as _axe_violations
 from test_static_page import SYSTEMS, open_page, site  # noqa: F401 - fixtures
 
 from integrator_lab.views.scenarios import SCENARIOS
@@ -22,25 +22,9 @@ from integrator_lab.views.scenarios import SCENARIOS
 # the first test builds the site (minutes on a loaded machine) before its own work
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
-ROOT = Path(__file__).resolve().parents[2]
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-#: the impacts the issue's "done when" forbids (axe's scale: minor, moderate, serious, critical)
-FORBIDDEN = ("critical", "serious")
-#: axe in the page: every violation with its impact, rule and the first few elements
-RUN_AXE = """async () => {
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map((v) => ({
-        id: v.id, impact: v.impact, help: v.help, count: v.nodes.length,
-        nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" >> ")),
-    }));
-}"""
-
 
 def axe_violations(page):
-    if not AXE.exists():
-        pytest.skip("axe-core is not installed (npm ci)")
-    page.page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-    return [v for v in page.js(RUN_AXE) if v["impact"] in FORBIDDEN]
+    return _axe_violations(page.page)
 
 
 #: true once the shown systems' times read the same twice, 0.4 s apart: paused, and the last

@@ -8,6 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import test_static_page as pages
+from axe import axe_violations
 
 from integrator_lab.views.scenarios import SCENARIOS, link
 
@@ -69,6 +70,10 @@ def test_each_lesson_loads_without_a_message_goes_live_and_shows_its_note(open_p
     status = page.status()
     assert status["error"] is None
     assert all(status["systems"][s]["error"] is None for s in scenario.settings()["systems"])
+    # and nothing in its view that axe-core calls critical or serious (issue 29)
+    page.wait("window.integratorLab.status().allDrawn")
+    page.js("window.integratorLabA11y.fixWidgets()")
+    assert axe_violations(page.page) == []
 
 
 def test_the_menu_loads_a_lesson_and_the_url_follows(open_page):

@@ -123,6 +123,14 @@ def script_source(name: str) -> str:
     return resources.files("integrator_lab.server").joinpath("js", f"{name}.js").read_text("utf-8")
 
 
+@functools.cache
+def widget_names_source() -> str:
+    """The static page's widget names (``static/js/widgetnames.js``), run on this page too:
+    that module, then ``js/widget_names.js`` (its default export)."""
+    shared = resources.files("integrator_lab.static").joinpath("js", "widgetnames.js")
+    return shared.read_text("utf-8") + "\n" + script_source("widget_names")
+
+
 def page_script(name: str, **args) -> CustomJS:
     """A callback that runs in the page: the ES module ``js/<name>.js`` of this package
     (its default export gets ``args``)."""
@@ -349,6 +357,8 @@ class Dashboard(pn.viewable.Viewer):
             visible=False,
             sizing_mode="stretch_width",
             css_classes=["il-lesson"],
+            # Panel's info text (#087990 on #cff4fc) is 4.3:1; WCAG AA asks 4.5:1
+            stylesheets=[":host { color: #055160 !important; }"],
         )
         # the lesson again from t = 0, in its own view (as the static page's Replay)
         self.lesson_replay = pn.widgets.Button(
@@ -846,6 +856,18 @@ class Dashboard(pn.viewable.Viewer):
                 rule=FIRST_SCREEN,
                 panels=panels,
                 extra=figures.BREAKDOWN_EXTRA_HEIGHT,
+            ),
+        )
+        # names and labels its widgets draw without, and focus rings (the page's own code)
+        doc.js_on_event(
+            "document_ready",
+            CustomJS(
+                code=widget_names_source(),
+                args={
+                    "increase": self._text("a11y.increase"),
+                    "decrease": self._text("a11y.decrease"),
+                },
+                module=True,
             ),
         )
         # the page's address follows the view (the static page's query keys)
