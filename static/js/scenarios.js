@@ -89,9 +89,19 @@ function note() {
   box.className = "il-lesson";
   box.id = "il-lesson";
   const title = document.createElement("strong");
-  box.appendChild(title);
   const text = document.createElement("span");
-  box.appendChild(text);
+  if (state.embed) {
+    // an embed's few hundred pixels go to the scene and its energy plot: the note is its
+    // title, opened on demand
+    const fold = document.createElement("details");
+    fold.className = "il-lesson-fold";
+    const summary = document.createElement("summary");
+    summary.appendChild(title);
+    fold.append(summary, " ", text);
+    box.appendChild(fold);
+  } else {
+    box.append(title, text);
+  }
   // Replay: the lesson's view again, every system from t = 0 (its claims hold early on)
   const replay = document.createElement("button");
   replay.type = "button";

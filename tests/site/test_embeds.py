@@ -15,6 +15,8 @@ import pytest
 import test_static_page as pages
 from test_static_page import BOOT_TIMEOUT_MS, open_page, site  # noqa: F401 - fixtures
 
+from integrator_lab.views.scenarios import SCENARIOS
+
 pytestmark = pytest.mark.browser
 
 # Records, at every animation frame from the very first one, what is visible: which panels,
@@ -178,4 +180,28 @@ def test_a_demo_scrolled_out_of_view_pauses_and_resumes_in_view(open_page, site)
     after = sim_times()
     assert after[0] == before[0]
     assert running() == [False, True]
+    assert page.errors == []
+
+
+def test_an_embeds_lesson_note_is_folded_to_its_title(open_page):  # noqa: F811
+    """In a 720x420 embed of a lesson the note is one line (its title), opened on demand
+    (issue 29): the embed's few hundred pixels go to the scene and its energy plot."""
+    lesson = SCENARIOS[1]
+    page = open_page(f"?{lesson.link_query()}&embed=1", viewport=(720, 420))
+    page.wait_live()
+    page.wait("window.integratorLab.status().allDrawn")
+    note = page.page.locator("#il-lesson")
+    summary = note.locator("summary")
+    text = note.locator(".il-lesson-fold > span")
+    assert summary.is_visible() and lesson.title in summary.inner_text()
+    assert not text.is_visible()
+    # one line: the title, with Replay and × beside it
+    line = summary.bounding_box()
+    replay = note.locator(".il-lesson-replay").bounding_box()
+    assert line["height"] < 30 and abs(replay["y"] - line["y"]) < line["height"]
+    # opened by the keyboard: its text, the lesson's words
+    summary.focus()
+    page.page.keyboard.press("Enter")
+    assert text.is_visible()
+    assert lesson.look_for.replace("`", "")[:40] in note.inner_text()
     assert page.errors == []
