@@ -84,3 +84,34 @@ def test_every_scene_and_energy_plot_is_on_the_first_screen(browser, server, vie
         assert errors == []
     finally:
         context.close()
+
+
+def test_on_a_phone_the_controls_fold_and_a_scene_with_its_energy_plot_fills_the_first_screen(
+    browser, server
+):
+    """At 390x844 the lessons and controls fold to one header (the static page folds them
+    into one bar), so that the first system's scene and its energy plot are on the first
+    screen; a tap on the header opens them."""
+    size = (390, 844)
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, has_touch=True, is_mobile=True
+    )
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server.url, timeout=120_000)
+        page.wait_for_function(LOADED_JS, timeout=120_000)
+        page.wait_for_function(_SETTLED, polling=100, timeout=120_000)
+        pause = page.locator(".il-playing button, .il-playing").first
+        assert not pause.is_visible()
+        boxes = page.evaluate("window.integratorLab.layout()")["pendulum"]
+        for role in ("scene", "energy"):
+            assert _inside(boxes[role], *size), (role, boxes[role])
+            x, y, w, h = boxes[role]
+            assert page.evaluate(_FIGURE_AT, [x + w / 2, y + h / 2]) == f"pendulum:{role}"
+        page.locator(".il-controls .card-header").first.tap()
+        pause.wait_for(state="visible")
+        assert errors == []
+    finally:
+        context.close()

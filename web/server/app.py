@@ -540,11 +540,10 @@ class Dashboard(pn.viewable.Viewer):
                 sizing_mode="stretch_width",
             ),
             pn.pane.Bokeh(self.banner),
-            self._lesson_menu(control),
+            self.controls_card(self._lesson_menu(control), header),
             self.lesson_note,
             self.lesson_replay,
             self.method_editor.banner,
-            header,
             self.legend,
             self.message,
             pn.pane.Bokeh(Column(self._link, self._link_note, sizing_mode="stretch_width")),
@@ -554,6 +553,23 @@ class Dashboard(pn.viewable.Viewer):
             self.method_editor.panel(),
             sizing_mode="stretch_width",
         )
+
+    def controls_card(self, *rows) -> pn.Card:
+        """The lessons' menu and the controls, in a card without a header: on a phone the
+        page script (``js/first_screen.js``) folds it to its header, so that the first screen
+        shows a scene and its energy plot (the static page's one compact bar); it finds the
+        card by its class, ``il-controls``."""
+        self._controls = pn.Card(
+            *rows,
+            title=self._text("layout.controls"),
+            hide_header=True,
+            collapsed=False,
+            sizing_mode="stretch_width",
+            margin=0,
+            css_classes=["il-controls"],
+            styles={"border": "none", "box-shadow": "none"},
+        )
+        return self._controls
 
     # -- the link: the static page's query keys (links) -----------------------------------
     @functools.cached_property

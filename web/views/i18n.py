@@ -222,6 +222,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "msg.dismiss": {"en": "Dismiss", "ja": "閉じる"},
     "layout.tabs": {"en": "Systems: show one", "ja": "系：表示するもの"},
     "layout.more": {"en": "Settings ▾", "ja": "設定 ▾"},
+    "layout.controls": {"en": "Lessons and controls", "ja": "レッスンと操作"},
     "msg.choose_integrator": {
         "en": "Choose at least one integrator.",
         "ja": "積分法を 1 つ以上選んでください。",

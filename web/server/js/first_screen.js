@@ -65,6 +65,18 @@ export default function firstScreen({rule, panels, extra}) {
     return out;
   }
 
+  // on a phone the lessons and the controls fold to their card's header (app.py's
+  // controls_card), one tap away, as the static page folds them into one bar
+  if (window.innerWidth <= rule.phone_width) {
+    for (const doc of Bokeh.documents) {
+      for (const model of doc.all_models) {
+        if (model.css_classes?.includes("il-controls") && "collapsed" in model) {
+          model.setv({hide_header: false, collapsed: true}, quiet);
+        }
+      }
+    }
+  }
+
   window.integratorLab = Object.assign(window.integratorLab || {}, {layout});
   let timer = null;
   const later = () => {
