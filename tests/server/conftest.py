@@ -141,9 +141,27 @@ def new_page(browser, server, requests_seen, request):
         context.close()
 
 
+#: the contexts :func:`open_page` opened during the running test (closed after it)
+_OPENED: list = []
+
+
+@pytest.fixture(autouse=True)
+def _close_opened_pages():
+    """Close what :func:`open_page` opened, whatever the test did: a page left open would go
+    on animating (and holding a session) through every later test of the run."""
+    yield
+    while _OPENED:
+        try:
+            _OPENED.pop().close()
+        except Exception:  # noqa: BLE001 - closed already, or its browser gone
+            pass
+
+
 def open_page(browser, url, viewport=(1280, 800)):
-    """A page of the dashboard at ``url`` in a fresh browser context, loaded."""
+    """A page of the dashboard at ``url`` in a fresh browser context, loaded (its context
+    is closed after the test)."""
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    _OPENED.append(context)
     context.set_default_timeout(ACTION_TIMEOUT_MS)
     context.set_default_navigation_timeout(LOAD_TIMEOUT_MS)
     page = context.new_page()
@@ -152,6 +170,16 @@ def open_page(browser, url, viewport=(1280, 800)):
     page.goto(url)
     page.wait_for_function(LOADED_JS, timeout=LOAD_TIMEOUT_MS)
     return page
+
+
+def show_controls(page) -> None:
+    """On a phone the lessons and controls are folded behind one button
+    (``il-controls-toggle``): press it, and wait for the controls to show. Elsewhere they
+    show already."""
+    toggle = page.locator(".il-controls-toggle button")
+    if toggle.count() and toggle.first.is_visible():
+        toggle.first.click()
+        page.locator(".il-systems button").first.wait_for(state="visible")
 
 
 def requests_elsewhere(urls, port: int) -> list:

@@ -44,6 +44,12 @@ LABELS_JS = """() => { const out = [];
 }"""
 
 
+#: the lesson's note (a Panel Alert: an HTML model of class il-lesson) shows a text
+NOTE_SHOWN_JS = """() => [...Bokeh.documents[0].all_models].some((m) =>
+  (m.css_classes || []).includes("il-lesson") && m.visible
+  && typeof m.text === "string" && m.text.length > 20)"""
+
+
 def _named(page) -> None:
     page.wait_for_function(NAMED_JS, timeout=60_000)
 
@@ -70,7 +76,7 @@ def test_axe_finds_nothing_serious_on_a_phone_in_japanese_with_a_lesson(browser,
         # the spinners' arrows in the page's language
         assert "増やす" in page.evaluate(LABELS_JS)
         # the lesson's note is shown (its colours are checked with the rest)
-        page.locator(".il-lesson").first.wait_for(state="visible")
+        assert page.evaluate(NOTE_SHOWN_JS)
         assert axe_violations(page) == []
         assert page.errors == []
     finally:

@@ -110,7 +110,7 @@ def test_on_a_phone_the_controls_fold_and_a_scene_with_its_energy_plot_fills_the
             assert _inside(boxes[role], *size), (role, boxes[role])
             x, y, w, h = boxes[role]
             assert page.evaluate(_FIGURE_AT, [x + w / 2, y + h / 2]) == f"pendulum:{role}"
-        page.locator(".il-controls .card-header").first.tap()
+        page.locator(".il-controls-toggle button").first.tap()
         pause.wait_for(state="visible")
         assert errors == []
     finally:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import NEXT_FRAMES_JS, TEXT_JS, VISIBLE_JS, sim_time, wait_until
+from conftest import NEXT_FRAMES_JS, TEXT_JS, VISIBLE_JS, show_controls, sim_time, wait_until
 
 from integrator_lab.views.scene import integrator_label
 
@@ -52,8 +52,10 @@ def test_the_legend_hides_an_integrator_everywhere_and_the_run_goes_on(new_page)
 
 def test_no_horizontal_overflow_on_a_phone(new_page):
     page = new_page(viewport=(390, 844))
-    # the layout once frames arrive (the status lines and plots filled), and drawn
+    # the layout once frames arrive (the status lines and plots filled), and drawn, with the
+    # controls (folded behind one button on a phone) shown
     wait_until(lambda: sim_time(page, "spring") > 0, what="the first frames")
+    show_controls(page)
     page.evaluate(NEXT_FRAMES_JS)
     wide = page.evaluate(
         """() => { const out = [];

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import MESSAGE_JS, open_page, sim_time, wait_until
+from conftest import MESSAGE_JS, open_page, show_controls, sim_time, wait_until
 
 from integrator_lab.core import SYSTEMS
 from integrator_lab.server.app import Dashboard
@@ -107,6 +107,7 @@ def test_the_picker_hides_and_orders_the_panels_in_the_page(browser, server, vie
     page = open_page(browser, server.url + "?systems=spring,pendulum", viewport=viewport)
     try:
         wait_until(lambda: _laid_out(page) == ["spring", "pendulum"], what="the link's order")
+        show_controls(page)  # on a phone, behind one button
         picker = page.locator(".il-systems button")
         assert picker.count() == 3
         picker.filter(has_text=SYSTEMS["cradle"].title).click()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest import LOAD_TIMEOUT_MS, LOADED_JS, NEXT_FRAMES_JS
+from conftest import LOAD_TIMEOUT_MS, LOADED_JS, NEXT_FRAMES_JS, show_controls
 
 pytestmark = pytest.mark.browser
 
@@ -69,6 +69,7 @@ def test_on_a_phone_the_page_is_laid_out_at_the_phones_width(phone):
 
 
 def test_help_opens_on_a_tap(phone):
+    show_controls(phone)  # folded behind one button on a phone
     icon = phone.locator(".il-lesson .bk-description").first
     box = icon.bounding_box()
     assert phone.evaluate(TOOLTIPS_JS) == 0

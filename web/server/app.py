@@ -52,6 +52,7 @@ from bokeh.models import (
     Div,
     RadioButtonGroup,
     Spacer,
+    Toggle,
     Tooltip,
 )
 
@@ -540,7 +541,9 @@ class Dashboard(pn.viewable.Viewer):
                 sizing_mode="stretch_width",
             ),
             pn.pane.Bokeh(self.banner),
-            self.controls_card(self._lesson_menu(control), header),
+            pn.pane.Bokeh(self._controls_toggle),
+            self._phone_folds(self._lesson_menu(control)),
+            self._phone_folds(header),
             self.lesson_note,
             self.lesson_replay,
             self.method_editor.banner,
@@ -554,22 +557,42 @@ class Dashboard(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
 
-    def controls_card(self, *rows) -> pn.Card:
-        """The lessons' menu and the controls, in a card without a header: on a phone the
-        page script (``js/first_screen.js``) folds it to its header, so that the first screen
-        shows a scene and its energy plot (the static page's one compact bar); it finds the
-        card by its class, ``il-controls``."""
-        self._controls = pn.Card(
-            *rows,
-            title=self._text("layout.controls"),
-            hide_header=True,
-            collapsed=False,
+    # -- on a phone: the lessons and controls folded behind one button ----------------------
+    @staticmethod
+    def _phone_folds(row):
+        """``row`` (the lessons' menu, the controls) folds behind :attr:`_controls_toggle` on
+        a phone: the page script (``js/first_screen.js``) hides what has the class
+        ``il-controls`` below the phone width, so that the first screen shows a scene and its
+        energy plot (the static page folds them into one bar)."""
+        row.css_classes = [*row.css_classes, "il-controls"]
+        return row
+
+    @functools.cached_property
+    def _controls_toggle(self):
+        """The button that shows or hides the lessons and controls on a phone (hidden
+        elsewhere; the page script shows it)."""
+        toggle = Toggle(
+            label=f"{self._text('layout.controls')} ▾",
+            active=False,
+            visible=False,
+            css_classes=["il-controls-toggle"],
             sizing_mode="stretch_width",
-            margin=0,
-            css_classes=["il-controls"],
-            styles={"border": "none", "box-shadow": "none"},
+            margin=(4, 10, 4, 10),
         )
-        return self._controls
+        toggle.js_on_change(
+            "active",
+            CustomJS(
+                code="""
+for (const doc of Bokeh.documents) {
+  for (const model of doc.all_models) {
+    if (model.css_classes?.includes("il-controls")) {
+      model.setv({visible: cb_obj.active}, {sync: false});
+    }
+  }
+}"""
+            ),
+        )
+        return toggle
 
     # -- the link: the static page's query keys (links) -----------------------------------
     @functools.cached_property

@@ -65,14 +65,14 @@ export default function firstScreen({rule, panels, extra}) {
     return out;
   }
 
-  // on a phone the lessons and the controls fold to their card's header (app.py's
-  // controls_card), one tap away, as the static page folds them into one bar
+  // on a phone the lessons and the controls fold behind one button (app.py's
+  // _controls_toggle), as the static page folds them into one bar
   if (window.innerWidth <= rule.phone_width) {
     for (const doc of Bokeh.documents) {
       for (const model of doc.all_models) {
-        if (model.css_classes?.includes("il-controls") && "collapsed" in model) {
-          model.setv({hide_header: false, collapsed: true}, quiet);
-        }
+        const classes = model.css_classes ?? [];
+        if (classes.includes("il-controls")) model.setv({visible: false}, quiet);
+        if (classes.includes("il-controls-toggle")) model.setv({visible: true}, quiet);
       }
     }
   }
