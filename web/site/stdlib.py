@@ -55,6 +55,23 @@ def _cache_dir() -> Path:
     return Path(base) / "integrator-lab" / "stdlib"
 
 
+def _node(script: Path, *args) -> None:
+    """Run ``script`` under Node with ``args`` (the last one the file it writes); raises
+    :class:`TrimUnavailable` without Node, or when it fails or writes nothing."""
+    node = shutil.which("node")
+    if node is None:
+        raise TrimUnavailable("Node.js is not installed")
+    done = subprocess.run(
+        [node, str(script), *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    if done.returncode != 0 or not Path(args[-1]).is_file():
+        raise TrimUnavailable(f"node failed ({script.name}): {done.stderr.strip()[-500:]}")
+
+
 def used_files(archive: Path, pyodide_dir: Path, boot_code: str) -> list[str]:
     """The standard library's files the worker imports (names in python_stdlib.zip), measured
     with Node (:mod:`stdlib.mjs`), cached by the content of every input."""
@@ -71,20 +88,9 @@ def used_files(archive: Path, pyodide_dir: Path, boot_code: str) -> list[str]:
     cached = _cache_dir() / f"{digest.hexdigest()}.json"
     if cached.is_file():
         return json.loads(cached.read_text(encoding="utf-8"))
-    node = shutil.which("node")
-    if node is None:
-        raise TrimUnavailable("Node.js is not installed")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "used.json"
-        done = subprocess.run(
-            [node, str(SCRIPT), str(pyodide_dir), str(archive), code, str(out)],
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
-        if done.returncode != 0 or not out.is_file():
-            raise TrimUnavailable(f"node failed: {done.stderr.strip()[-500:]}")
+        _node(SCRIPT, pyodide_dir, archive, code, out)
         files = json.loads(out.read_text(encoding="utf-8"))
     cached.parent.mkdir(parents=True, exist_ok=True)
     cached.write_text(json.dumps(files), encoding="utf-8")
@@ -110,21 +116,10 @@ def trim_zip(full: bytes, keep: set[str]) -> bytes:
 def compile_zip(source: bytes, pyodide_dir: Path) -> bytes:
     """``source`` (a python_stdlib.zip) with its modules as bytecode for the pinned Pyodide
     (:mod:`pycompile.mjs`); raises :class:`TrimUnavailable` without Node or when it fails."""
-    node = shutil.which("node")
-    if node is None:
-        raise TrimUnavailable("Node.js is not installed")
     with tempfile.TemporaryDirectory() as tmp:
         given, out = Path(tmp) / "source.zip", Path(tmp) / "compiled.zip"
         given.write_bytes(source)
-        done = subprocess.run(
-            [node, str(COMPILE_SCRIPT), str(pyodide_dir), str(given), str(out)],
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
-        if done.returncode != 0 or not out.is_file():
-            raise TrimUnavailable(f"node failed to compile: {done.stderr.strip()[-500:]}")
+        _node(COMPILE_SCRIPT, pyodide_dir, given, out)
         return out.read_bytes()
 
 
