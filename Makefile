@@ -129,9 +129,10 @@ chromium:
 		$(SUDO) apt-get update && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium fonts-ipafont-gothic; }
 
-# The wheel and the sdist, carrying Pyodide's core files and the prebuilt snapshot
-# (web/site/bundle/, made here from node_modules with Node), so that an installed package
-# builds the static page with no Node, npm or network.
+# The wheel and the sdist, carrying Pyodide's core files, the prebuilt snapshot and the
+# editor's and the page's scripts bundled by esbuild (web/site/bundle/, made here from
+# node_modules with Node), so that an installed package builds the static page with no Node,
+# npm or network.
 dist: venv node_modules
 	rm -rf dist build
 	$(PY) -m integrator_lab.site.bundle

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 import zipfile
+from fnmatch import fnmatch
 from pathlib import Path
 
+import pytest
+
+from integrator_lab import __version__
 from integrator_lab.site.pack import core_files, pack_core
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,3 +55,29 @@ def test_core_archive_is_deterministic_and_holds_only_the_core(tmp_path):
     for name in names:
         assert name.endswith(".py") and "__pycache__" not in name, name
         assert name == "integrator_lab/__init__.py" or name.startswith("integrator_lab/core/")
+
+
+#: what ``make dist`` bundles with esbuild (site/bundle.py) for a wheel to carry: the method
+#: editor, the page's script and the digest of the static/js it was made from
+ESBUILD_BUNDLES = ("bundle/editor/editor.js", "bundle/page/page.js", "bundle/page/sources")
+
+
+def test_the_package_data_takes_the_esbuild_bundles():
+    patterns = _setuptools_config()["package-data"]["integrator_lab.site"]
+    for path in ESBUILD_BUNDLES:
+        assert any(fnmatch(path, pattern) for pattern in patterns), path
+
+
+def test_the_wheel_make_dist_made_carries_the_page_bundle():
+    wheels = sorted((ROOT / "dist").glob(f"integrator_lab-{__version__}-*.whl"))
+    if not wheels:
+        pytest.skip("no wheel of this version in dist/ (make dist)")
+    with zipfile.ZipFile(wheels[-1]) as wheel:
+        names = set(wheel.namelist())
+        sources = wheel.read("integrator_lab/site/bundle/page/sources").decode("ascii")
+        page = wheel.read("integrator_lab/site/bundle/page/page.js").decode("utf-8")
+    for path in ESBUILD_BUNDLES:
+        assert f"integrator_lab/site/{path}" in names, path
+    assert re.fullmatch(r"[0-9a-f]{64}\n", sources)
+    # one module, minified, that publishes the page's API
+    assert "integratorLab" in page and len(page.splitlines()) < 50

@@ -19,6 +19,11 @@ from integrator_lab.views import energy, energy_figures, live, scene
 from integrator_lab.views.figures import Controls, DashboardConfig, build_dashboard, line_name
 
 ROOT = Path(__file__).resolve().parents[2]
+#: a static import or export statement in a script (a dynamic ``import(...)`` and
+#: ``import.meta`` are no statements)
+MODULE_STATEMENT = re.compile(
+    r"(?:^|[;{}()\s])(?:import|export)\b(?!\s*\()(?!\.meta)", re.MULTILINE
+)
 
 
 @pytest.fixture(scope="module")
@@ -69,13 +74,14 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
         page,
         (built / "static/start.js").read_text(),
         *(path.read_text() for path in sorted((built / "static/js").glob("*.js"))),
+        (built / "static/page.js").read_text(),
         (built / "static/worker.mjs").read_text(),
         (built / "static/vendor/editor.js").read_text(),
     ):
         assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
         assert "cdn" not in text.lower()
         assert str(ROOT) not in text and str(Path.home()) not in text
-    # Python's worker starts first, then BokehJS loads and the page draws (its modules joined
+    # Python's worker starts first, then BokehJS loads and the page draws (its modules bundled
     # in one file); the method editor's bundle is not loaded with the page but named for later
     scripts = re.findall(r'<script (?:type="module" )?src="([^"]+)"', page)
     assert [re.sub(r"\.[0-9a-f]{12}\.", ".", src) for src in scripts] == [
@@ -85,12 +91,12 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
         "static/page.js",
     ]
     assert re.search(r'id="il-editor-bundle" data-url="static/vendor/editor.js"', page)
-    # every module of the page is in the site, as it is in the package, and in the joined file
+    # every module of the page is in the site, as it is in the package
     modules = sorted(p.name for p in (ROOT / "static/js").glob("*.js"))
     assert sorted(p.name for p in (built / "static/js").glob("*.js")) == modules
-    joined = (built / "static/page.js").read_text()
-    assert not re.search(r"^import ", joined, flags=re.MULTILINE)
-    assert sorted(re.findall(r"^// ---- (\S+) ----$", joined, flags=re.MULTILINE)) == modules
+    # and the page's script is one module with no import or export left (a dynamic import()
+    # would be fine): what esbuild makes of the site's static/js/main.js (test_page_bundle_...)
+    assert not MODULE_STATEMENT.search((built / "static/page.js").read_text())
     # the page names its icon: a browser would otherwise ask the host's root for /favicon.ico
     assert '<link rel="icon" href="favicon.ico">' in page
     # every URL is relative: the folder works from any path of any host
@@ -106,6 +112,115 @@ def test_site_holds_every_file_it_needs_and_nothing_from_elsewhere(built):
     )
     assert data["defaults"]["integrators"] == list(DEFAULT_INTEGRATORS)
     assert [i["name"] for i in data["integrators"]] == list(INTEGRATORS)
+
+
+def _no_esbuild(*args):
+    from integrator_lab.site.esbuild import BundleUnavailable
+
+    raise BundleUnavailable("no esbuild in this test")
+
+
+def test_the_page_script_is_esbuilds_bundle_of_every_module(built, tmp_path):
+    """static/page.js is what esbuild makes of the site's static/js/main.js with the build's
+    flags: every module of static/js is in it, nothing is imported or exported (the browser
+    tests run it: window.integratorLab and all that the page does)."""
+    from integrator_lab.site.esbuild import BundleUnavailable, find_node_modules, run_esbuild
+    from integrator_lab.site.page_bundle import ENTRY, FLAGS
+
+    try:
+        node_modules = find_node_modules(("esbuild",))
+    except BundleUnavailable as exc:
+        pytest.skip(str(exc))
+    meta = tmp_path / "meta.json"
+    flags = (*FLAGS, f"--metafile={meta}")
+    out = run_esbuild(built / "static/js" / ENTRY, tmp_path / "page.js", flags, node_modules)
+    assert out.read_bytes() == (built / "static/page.js").read_bytes()
+    metafile = json.loads(meta.read_text())
+    modules = sorted(p.name for p in (built / "static/js").glob("*.js"))
+    assert sorted(Path(name).name for name in metafile["inputs"]) == modules
+    [output] = metafile["outputs"].values()
+    assert output["imports"] == [] and output["exports"] == []
+
+
+def test_a_wheels_page_bundle_serves_only_the_sources_it_was_made_from(tmp_path, monkeypatch):
+    from integrator_lab.site import page_bundle
+    from integrator_lab.site.esbuild import BundleUnavailable
+
+    folder = tmp_path / "js"
+    folder.mkdir()
+    (folder / "main.js").write_text('import { a } from "./a.js";\nconsole.log(a);\n')
+    (folder / "a.js").write_text("export const a = 1;\n")
+    packaged = tmp_path / "bundle" / "page" / "page.js"
+    packaged.parent.mkdir(parents=True)
+    packaged.write_text("console.log(1);\n")
+    monkeypatch.setattr(page_bundle, "PACKAGED", packaged)
+    monkeypatch.setattr(page_bundle, "PACKAGED_SOURCES", packaged.with_name("sources"))
+    monkeypatch.setattr(page_bundle, "find_node_modules", _no_esbuild)
+    packaged.with_name("sources").write_text(page_bundle.sources_digest(folder) + "\n")
+    assert page_bundle.page_bundle(folder) == packaged
+    # an editable checkout changed a module: the wheel's bundle is not of these sources
+    (folder / "a.js").write_text("export const a = 2;\n")
+    with pytest.raises(BundleUnavailable, match="no esbuild in this test"):
+        page_bundle.page_bundle(folder)
+
+
+def test_the_page_modules_may_use_any_module_syntax(tmp_path, monkeypatch):
+    """esbuild, not a regular expression, makes the page's script: renaming with ``as``, the
+    same top-level name in two modules, default and namespace imports all bundle and run."""
+    import shutil
+    import subprocess
+
+    from integrator_lab.site.esbuild import BundleUnavailable
+    from integrator_lab.site.page_bundle import package_page_bundle, sources_digest
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = tmp_path / "js"
+    folder.mkdir()
+    (folder / "main.js").write_text(
+        'import twice, { name as aName } from "./a.js";\n'
+        'import * as b from "./b.js";\n'
+        'const name = "main";\n'
+        "console.log(JSON.stringify([name, aName, b.name, twice(21)]));\n"
+    )
+    (folder / "a.js").write_text(
+        'const name = "a";\nexport { name };\nexport default function (x) { return 2 * x; }\n'
+    )
+    (folder / "b.js").write_text('export const name = "b";\n')
+    try:
+        bundle = package_page_bundle(folder, tmp_path / "bundle")
+    except BundleUnavailable as exc:
+        pytest.skip(str(exc))
+    assert bundle == tmp_path / "bundle" / "page" / "page.js"
+    assert (tmp_path / "bundle/page/sources").read_text().strip() == sources_digest(folder)
+    assert not MODULE_STATEMENT.search(bundle.read_text())
+    script = shutil.copyfile(bundle, tmp_path / "page.mjs")
+    ran = subprocess.run(["node", script], capture_output=True, text=True, timeout=60)
+    assert json.loads(ran.stdout) == ["main", "a", "b", 42], ran.stderr
+
+
+@pytest.mark.slow
+def test_without_esbuild_the_page_loads_its_modules_and_no_one_file_is_made(
+    tmp_path, monkeypatch, capsys
+):
+    """No esbuild and no wheel's bundle of these sources: the site's page loads
+    static/js/main.js (the browser resolves its imports) and says so; the one-file build,
+    which cannot, stops with a message that says what is missing."""
+    from integrator_lab.site import build, single_file
+
+    monkeypatch.setattr(build, "page_bundle", _no_esbuild)
+    site = build.build_site(tmp_path / "site", snapshot=False, hashed=False, bake=False, trim=False)
+    assert "no bundle of the page's modules" in capsys.readouterr().err
+    page = (site / "index.html").read_text(encoding="utf-8")
+    assert build.ENTRY_TAG in page and build.PAGE_TAG not in page
+    assert not (site / build.PAGE_MODULE).exists()
+    assert (site / "static/js/main.js").is_file()
+    with pytest.raises(single_file.SingleFileError, match=r"static/page\.js.*`npm ci`"):
+        single_file.fold_site(site)
+    # the command stops before it builds anything
+    monkeypatch.setattr(single_file, "page_bundle", _no_esbuild)
+    with pytest.raises(single_file.SingleFileError, match="no esbuild in this test"):
+        single_file.build_single_file(tmp_path / "lab.html")
+    assert not (tmp_path / "lab.html").exists()
 
 
 def test_large_files_are_named_by_their_content_and_the_page_names_them(built):

@@ -110,6 +110,9 @@ def test_the_wheel_carries_pyodide_its_licence_and_the_snapshot(installed):
     assert [n for n in names if re.fullmatch(r"integrator_lab/site/bundle/snapshots/\w+.bin.gz", n)]
     # the method editor's bundle (CodeMirror): the installed package has no esbuild
     assert "integrator_lab/site/bundle/editor/editor.js" in names
+    # the page's script, bundled by esbuild, and the digest of the sources it was made from
+    assert "integrator_lab/site/bundle/page/page.js" in names
+    assert "integrator_lab/site/bundle/page/sources" in names
     # the package alone: no copy of node_modules' other files, no top-level core or web
     assert not any(n.endswith((".map", ".d.ts", ".html")) and "bundle" in n for n in names)
     assert {n.split("/")[0] for n in names} == {

@@ -15,7 +15,7 @@ from integrator_lab.cli.argtypes import port
 from integrator_lab.dev import bench_page
 from integrator_lab.site.build import DEFAULT_OUT, DEFAULT_PORT, build_site, serve
 from integrator_lab.site.pyodide_node import PyodideNotFound
-from integrator_lab.site.single_file import build_single_file
+from integrator_lab.site.single_file import SingleFileError, build_single_file
 
 
 def cmd_build(args) -> int:
@@ -120,7 +120,7 @@ def cmd_single_file(args) -> int:
             log=lambda line: print(f"Integrator Lab: {line}"),
             snapshot=not getattr(args, "no_snapshot", False),
         )
-    except PyodideNotFound as exc:
+    except (PyodideNotFound, SingleFileError) as exc:
         print(f"integrator-lab: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:

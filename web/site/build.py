@@ -5,8 +5,8 @@ The site is self-contained, every file from its own origin::
     index.html                the page, with the dashboard's Bokeh models embedded (a
                               document per panel and one for the controls)
     static/                   start.js (starts the worker), page.js (the page's ES modules of
-                              js/, joined: web/site/modules.py), worker.mjs (module worker),
-                              style.css
+                              js/, bundled by esbuild: web/site/page_bundle.py), worker.mjs
+                              (module worker), style.css
     static/vendor/editor.js   the method editor (CodeMirror 6, bundled: web/site/editor.py)
     bokeh/bokeh.HASH.min.js   BokehJS, copied from the installed bokeh package
     pyodide/HASH/             Pyodide's core files, from node_modules/pyodide or the wheel
@@ -48,10 +48,12 @@ from integrator_lab import __version__
 from integrator_lab.core import INTEGRATORS, SYSTEMS
 from integrator_lab.core.custom import TEMPLATES
 from integrator_lab.site.bake import BAKED, write_baked
-from integrator_lab.site.editor import LAZY_TAG, BundleUnavailable, bundle_path
+from integrator_lab.site.editor import LAZY_TAG, bundle_path
 from integrator_lab.site.editor import SITE_PATH as EDITOR_PATH
-from integrator_lab.site.modules import inline_modules
+from integrator_lab.site.esbuild import BundleUnavailable
 from integrator_lab.site.pack import _FILE_MODE, _ZIP_EPOCH, core_files
+from integrator_lab.site.page_bundle import SITE_PATH as PAGE_MODULE
+from integrator_lab.site.page_bundle import page_bundle
 from integrator_lab.site.pyodide_node import find_pyodide_dir, pyodide_source
 from integrator_lab.site.snapshot import (
     BOOT_CODE,
@@ -77,16 +79,17 @@ ARCHIVE = "py/integrator_lab.zip"
 STATIC_FILES = ("start.js", "worker.mjs", "style.css", "editor.css")
 #: the folder of the page's ES modules (static/js/*.js, entry main.js), copied as it is
 STATIC_MODULES = "js"
-#: the page's modules joined into one (:mod:`.modules`), which the page loads: a browser finds
-#: a module's imports only once it has parsed it, and the three levels of ``static/js`` cost
-#: about a fifth of a second before the first draw (the files are in the site for reading)
-PAGE_MODULE = "static/page.js"
+# PAGE_MODULE (static/page.js): the page's modules bundled by esbuild (:mod:`.page_bundle`),
+# which the page loads: a browser finds a module's imports only once it has parsed it, and the
+# three levels of ``static/js`` cost about a fifth of a second before the first draw (the
+# modules are in the site for reading, and the page loads them when there is no bundle)
 #: the page's own files that index.html names by a hashed copy in a hashed build
 HASHED_STATIC = ("static/start.js", "static/style.css", "static/editor.css", PAGE_MODULE)
 #: the service worker, at the site's root (its scope is its folder): static/sw.js filled in
 SERVICE_WORKER = "sw.js"
 #: the page template's reference to its entry module, which becomes one to PAGE_MODULE
 ENTRY_TAG = '<script type="module" src="static/js/main.js"></script>'
+PAGE_TAG = f'<script type="module" src="{PAGE_MODULE}"></script>'
 BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
 #: what loadPyodide fetches when no package is loaded
 PYODIDE_FILES = (
@@ -389,9 +392,14 @@ def build_site(
     for module in static.joinpath(STATIC_MODULES).iterdir():
         if module.name.endswith(".js"):
             (out / "static" / STATIC_MODULES / module.name).write_bytes(module.read_bytes())
-    (out / PAGE_MODULE).write_text(
-        inline_modules(out / "static" / STATIC_MODULES, "main.js"), encoding="utf-8"
-    )
+    try:
+        shutil.copyfile(page_bundle(out / "static" / STATIC_MODULES), out / PAGE_MODULE)
+    except BundleUnavailable as exc:
+        print(
+            f"integrator-lab: note: no bundle of the page's modules ({exc}); the page loads "
+            "static/js/main.js and its imports, a little later to its first draw",
+            file=sys.stderr,
+        )
     bokeh_js = Path(bokeh.__file__).parent / "server" / "static" / "js"
     bokeh_names = {}
     for name in BOKEH_FILES:
@@ -455,7 +463,8 @@ def build_site(
     template = static.joinpath("index.html").read_text(encoding="utf-8")
     if template.count(ENTRY_TAG) != 1:
         raise RuntimeError(f"static/index.html: expected one {ENTRY_TAG}")
-    template = template.replace(ENTRY_TAG, f'<script type="module" src="{PAGE_MODULE}"></script>')
+    if (out / PAGE_MODULE).is_file():
+        template = template.replace(ENTRY_TAG, PAGE_TAG)
     if template.count(CSP_PLACEHOLDER) != 1:
         raise RuntimeError(f"static/index.html: expected one {CSP_PLACEHOLDER} in its <head>")
     template = template.replace(CSP_PLACEHOLDER, CSP_META)
@@ -468,6 +477,8 @@ def build_site(
         # the page's own files get a hashed copy too, which the page names: the service
         # worker may then keep every file but index.html for as long as the build stands
         for rel in HASHED_STATIC:
+            if not (out / rel).is_file():
+                continue  # no page bundle: the page loads static/js/main.js
             if template.count(f'"{rel}"') != 1:
                 raise RuntimeError(f"static/index.html: expected one reference to {rel}")
             template = template.replace(f'"{rel}"', f'"{_hashed_copy(out / rel, out)}"')

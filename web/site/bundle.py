@@ -1,5 +1,6 @@
 """What the wheel carries besides code, so that an installed package builds the static page
-with no Node, no npm and no network: Pyodide's core files and a prebuilt memory snapshot.
+with no Node, no npm and no network: Pyodide's core files, a prebuilt memory snapshot and the
+page's scripts bundled by esbuild.
 
 ``make dist`` runs ``python -m integrator_lab.site.bundle`` before building the wheel. It fills
 ``web/site/bundle/`` (generated, not in git) with::
@@ -7,6 +8,9 @@ with no Node, no npm and no network: Pyodide's core files and a prebuilt memory 
     pyodide/            the files the page loads (build.PYODIDE_FILES) from the pinned npm
                         package, its package.json (the version) and its licence
     editor/editor.js    the method editor (CodeMirror 6 bundled by esbuild: site/editor.py)
+    page/page.js        the page's modules (static/js/) bundled by esbuild (site/page_bundle.py)
+    page/sources        the digest of the static/js it was made from: a build uses the bundle
+                        only for those sources (an editable checkout may have changed them)
     snapshots/KEY.bin.gz  the page's Pyodide memory snapshot, made with Node, named by the key
                         of everything that goes into it (snapshot.snapshot_key)
 
@@ -48,9 +52,10 @@ def bundled_snapshot(key: str, bundle: Path = BUNDLE) -> Path | None:
 def make_bundle(pyodide_dir: Path, bundle: Path = BUNDLE) -> dict:
     """Fill ``bundle`` from ``pyodide_dir`` (node_modules/pyodide); needs Node for the snapshot.
 
-    Returns ``{"pyodide": version, "snapshot": path, "bytes": total size}``.
+    Returns ``{"pyodide": version, "snapshot": path, "editor": path, "page": path, "bytes":
+    total size}``.
     """
-    from integrator_lab.site.build import PYODIDE_FILES, pack_archive
+    from integrator_lab.site.build import PYODIDE_FILES, pack_archive, static_dir
     from integrator_lab.site.snapshot import make_snapshot, pyodide_version, snapshot_key
 
     pyodide_dir = Path(pyodide_dir)
@@ -76,29 +81,40 @@ def make_bundle(pyodide_dir: Path, bundle: Path = BUNDLE) -> dict:
     editor = bundle / "editor" / "editor.js"
     editor.parent.mkdir(parents=True)
     shutil.copyfile(bundle_path(), editor)
+    # the page's own modules (static/js/), bundled by esbuild too
+    from integrator_lab.site.page_bundle import package_page_bundle
+
+    page = package_page_bundle(Path(str(static_dir().joinpath("js"))), bundle)
     size = sum(path.stat().st_size for path in bundle.rglob("*") if path.is_file())
-    return {"pyodide": version, "snapshot": snapshot, "editor": editor, "bytes": size}
+    return {
+        "pyodide": version,
+        "snapshot": snapshot,
+        "editor": editor,
+        "page": page,
+        "bytes": size,
+    }
 
 
 def main(argv=None) -> int:
+    from integrator_lab.site.esbuild import BundleUnavailable
     from integrator_lab.site.pyodide_node import PyodideNotFound, find_pyodide_dir
     from integrator_lab.site.snapshot import SnapshotUnavailable
 
     parser = argparse.ArgumentParser(
         prog="python -m integrator_lab.site.bundle",
-        description="Copy Pyodide's core files and a prebuilt snapshot into the package "
-        "(make dist runs it before building the wheel).",
+        description="Copy Pyodide's core files, a prebuilt snapshot and the page's scripts "
+        "bundled by esbuild into the package (make dist runs it before building the wheel).",
     )
     parser.add_argument("--out", type=Path, default=BUNDLE, help=f"default {BUNDLE}")
     args = parser.parse_args(argv)
     try:
         made = make_bundle(find_pyodide_dir(packaged=False), args.out)
-    except (PyodideNotFound, SnapshotUnavailable) as exc:
+    except (PyodideNotFound, SnapshotUnavailable, BundleUnavailable) as exc:
         print(f"integrator-lab: {exc}", file=sys.stderr)
         return 2
     print(
-        f"Integrator Lab: bundled Pyodide {made['pyodide']} and its snapshot into {args.out} "
-        f"({made['bytes'] / 1e6:.1f} MB)"
+        f"Integrator Lab: bundled Pyodide {made['pyodide']}, its snapshot and the page's "
+        f"scripts into {args.out} ({made['bytes'] / 1e6:.1f} MB)"
     )
     return 0
 

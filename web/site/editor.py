@@ -12,12 +12,14 @@ page falls back to a plain text box and says so.
 from __future__ import annotations
 
 import hashlib
-import json
-import shutil
-import subprocess
 from pathlib import Path
 
-from integrator_lab.site.snapshot import cache_dir
+from integrator_lab.site.esbuild import (
+    cached_bundle,
+    find_node_modules,
+    package_versions,
+    run_esbuild,
+)
 
 ENTRY = Path(__file__).resolve().with_name("js") / "editor_entry.js"
 #: where a wheel carries the bundle (inside this package)
@@ -29,80 +31,29 @@ SITE_PATH = "static/vendor/editor.js"
 LAZY_TAG = f'<script type="text/plain" id="il-editor-bundle" data-url="{SITE_PATH}"></script>'
 #: the npm packages the bundle is made of (and the bundler)
 PACKAGES = ("codemirror", "@codemirror/lang-python", "esbuild")
-#: building takes about a second; more means something is wrong
-TIMEOUT = 120.0
-
-
-class BundleUnavailable(RuntimeError):
-    """The editor bundle cannot be made here (no Node packages); the page uses a text box."""
-
-
-def find_node_modules() -> Path:
-    """The ``node_modules`` folder with the editor's packages: in the current directory or a
-    parent, or beside this source tree (an editable install)."""
-    here = Path(__file__).resolve().parent
-    bases = [Path.cwd().resolve(), *Path.cwd().resolve().parents, here, *here.parents]
-    for base in bases:
-        folder = base / "node_modules"
-        if all((folder / name / "package.json").is_file() for name in PACKAGES):
-            return folder
-    raise BundleUnavailable(
-        f"no node_modules with {', '.join(PACKAGES)} (run `npm ci` in the project)"
-    )
+#: one minified classic script
+FLAGS = ("--bundle", "--minify", "--format=iife", "--target=es2020", "--legal-comments=eof")
 
 
 def _key(node_modules: Path) -> str:
     digest = hashlib.sha256(ENTRY.read_bytes())
-    for name in PACKAGES:
-        version = json.loads((node_modules / name / "package.json").read_text("utf-8"))["version"]
-        digest.update(f"{name}@{version}".encode())
+    for version in package_versions(node_modules, PACKAGES):
+        digest.update(version.encode())
     return digest.hexdigest()[:24]
 
 
 def build_bundle(dest: Path) -> Path:
-    """Bundle :data:`ENTRY` with esbuild into ``dest`` (one minified classic script); raises
-    :class:`BundleUnavailable` when Node or the packages are missing or esbuild fails."""
-    node_modules = find_node_modules()
-    esbuild = node_modules / ".bin" / "esbuild"
-    if not esbuild.exists() or shutil.which("node") is None:
-        raise BundleUnavailable("esbuild or node is missing")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    command = [
-        str(esbuild),
-        str(ENTRY),
-        "--bundle",
-        "--minify",
-        "--format=iife",
-        "--target=es2020",
-        "--legal-comments=eof",
-        "--log-level=warning",
-        f"--outfile={dest}",
-    ]
-    try:
-        subprocess.run(
-            command,
-            cwd=node_modules.parent,
-            check=True,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-        )
-    except subprocess.CalledProcessError as exc:
-        raise BundleUnavailable(f"esbuild failed: {exc.stderr.strip()[:300]}") from exc
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise BundleUnavailable(f"esbuild did not run: {exc}") from exc
-    return dest
+    """Bundle :data:`ENTRY` with esbuild into ``dest``; raises
+    :class:`~integrator_lab.site.esbuild.BundleUnavailable` when Node or the packages are
+    missing or esbuild fails."""
+    return run_esbuild(ENTRY, dest, FLAGS, find_node_modules(PACKAGES))
 
 
 def bundle_path() -> Path:
     """The editor bundle to ship: the wheel's copy, else one built from ``node_modules``
-    (cached). Raises :class:`BundleUnavailable` when there is neither."""
+    (cached). Raises :class:`~integrator_lab.site.esbuild.BundleUnavailable` when there is
+    neither."""
     if PACKAGED.is_file():
         return PACKAGED
-    node_modules = find_node_modules()
-    cached = cache_dir().parent / "editor" / f"editor-{_key(node_modules)}.js"
-    if not cached.is_file():
-        tmp = cached.with_suffix(".tmp.js")
-        build_bundle(tmp)
-        tmp.replace(cached)
-    return cached
+    node_modules = find_node_modules(PACKAGES)
+    return cached_bundle("editor", _key(node_modules), build_bundle)

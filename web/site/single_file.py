@@ -4,7 +4,9 @@
 it into one document that works offline from ``file://`` in a stock browser:
 
 - BokehJS, the style sheet and the page's scripts are inlined; the page's ES modules
-  (``static/js/``) become one inline module script (:mod:`.modules` orders and joins them);
+  (``static/js/``), bundled into one by esbuild (``static/page.js``: :mod:`.page_bundle`),
+  become one inline module script (without esbuild, or a wheel's bundle of the same sources,
+  there is no one-file page: from ``file://`` a browser loads no module file);
 - Pyodide (its JavaScript, WebAssembly binary, standard library and lock file), the core's
   zip and Pyodide's memory snapshot (unless ``--no-snapshot``: Python then boots in a few
   seconds more, from an 11 MB file instead of 19 MB) travel inside the page as base64 text,
@@ -32,10 +34,11 @@ import re
 import tempfile
 from pathlib import Path
 
-from integrator_lab.site.build import CSP_META, PAGE_MODULE
+from integrator_lab.site.build import CSP_META, ENTRY_TAG, PAGE_MODULE, PAGE_TAG, static_dir
 from integrator_lab.site.editor import LAZY_TAG
 from integrator_lab.site.editor import SITE_PATH as EDITOR_PATH
-from integrator_lab.site.modules import ModuleInlineError, inline_modules
+from integrator_lab.site.esbuild import BundleUnavailable
+from integrator_lab.site.page_bundle import page_bundle
 from integrator_lab.site.snapshot import SNAPSHOT
 
 #: files of the built site that travel inside the page, by path in the site; the worker sees
@@ -73,9 +76,13 @@ JS_DIR = Path(__file__).resolve().parent / "js"
 WORKER_WRAPPER = "worker_wrapper.js"
 WORKER_MARKER = "// ---- the site's worker.mjs goes here ----\n"
 PAGE_SHIM = "page_shim.js"
-#: the folder of the page's ES modules in the site, and their entry
-MODULES_DIR = "static/js"
-MODULES_ENTRY = "main.js"
+#: why there is no one-file page without the page's bundle (esbuild's, or a wheel's)
+NO_BUNDLE = (
+    "the one-file build needs the page's modules (static/js/) bundled into one script "
+    "(static/page.js), and {reason}: install esbuild with `npm ci` in the project (or use a "
+    "wheel whose prebuilt page bundle was made from these static/js sources); a page opened "
+    "from file:// cannot load static/js/main.js's imports"
+)
 
 
 def _js(name: str, **placeholders: str) -> str:
@@ -184,10 +191,11 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
 
     styles = re.findall(r'<link rel="stylesheet" href="([^":]+)">', page)
     page = re.sub(r'<link rel="stylesheet" href="([^":]+)">', inline_style, page)
-    entry = PAGE_MODULE  # the modules joined: joined again from their files, below
-    module_tag = f'<script type="module" src="{entry}"></script>'
-    _one(module_tag, page, f"index.html: the page's module script ({entry})")
-    page = page.replace(module_tag, "")  # the modules go to the end of the body (below)
+    if ENTRY_TAG in page or not (site / PAGE_MODULE).is_file():
+        raise SingleFileError(NO_BUNDLE.format(reason=f"the site at {site} has no {PAGE_MODULE}"))
+    entry = PAGE_MODULE  # the page's modules, bundled
+    _one(PAGE_TAG, page, f"index.html: the page's module script ({entry})")
+    page = page.replace(PAGE_TAG, "")  # the bundle goes to the end of the body (below)
     scripts = re.findall(r'<script src="([^":]+)"></script>', page)
     if "static/start.js" not in scripts:
         raise SingleFileError(
@@ -207,10 +215,7 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
     )
     shim = _js(PAGE_SHIM, WORKER_URL=worker_url, FILE_TYPE=FILE_SCRIPT_TYPE, FILES_KEY=FILES_KEY)
     page = re.sub(r'<script src="([^":]+)"></script>', inline_script, page)
-    try:
-        modules = inline_modules(site / MODULES_DIR, MODULES_ENTRY)
-    except ModuleInlineError as exc:
-        raise SingleFileError(f"{MODULES_DIR}: {exc}") from exc
+    modules = (site / PAGE_MODULE).read_text(encoding="utf-8")
     elements, manifest = [], []
     for path in EMBEDDED + ((SNAPSHOT,) if (site / SNAPSHOT).is_file() else ()):
         element, info = _embedded_file(site, path)
@@ -231,6 +236,10 @@ def build_single_file(path, log=None, snapshot=True) -> Path:
     from integrator_lab.site.build import build_site
 
     dest = Path(path)
+    try:  # before the build (minutes): without the page's bundle there is no one-file page
+        page_bundle(Path(str(static_dir().joinpath("js"))))
+    except BundleUnavailable as exc:
+        raise SingleFileError(NO_BUNDLE.format(reason=f"there is none here ({exc})")) from exc
     with tempfile.TemporaryDirectory(prefix="integrator-lab-site-") as tmp:
         site = build_site(Path(tmp) / "site", snapshot=snapshot, hashed=False, bake=False, log=log)
         page, _ = fold_site(site)
