@@ -21,9 +21,12 @@ extensions = [
     "study_table",  # _ext/study_table.py: convergence and cost tables computed at build time
     "lessons_list",  # _ext/lessons_list.py: the lab's lessons (integrator_lab.views.scenarios)
     "geometry_figures",  # _ext/geometry_figures.py: stability regions and areas, drawn at build
+    "page_language",  # _ext/page_language.py: <html lang="ja"> on the Japanese pages
 ]
 
 root_doc = "index"
+# the key pages in Japanese (ja/): their <html lang>; the rest of the documentation is English
+page_language_folders = {"ja": "ja"}
 exclude_patterns = ["_build"]
 html_math_renderer = "mathml"
 html_theme = "alabaster"

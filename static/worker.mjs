@@ -517,10 +517,20 @@ async function bootPython() {
   self.pyodide = pyodide;
 }
 
+function setShownNames(names) {
+  const py = self.pyodide.toPy(names);
+  try {
+    call("set_shown_names", py);
+  } finally {
+    py.destroy();
+  }
+}
+
 function handle(message) {
   const py = self.pyodide;
   switch (message.type) {
     case "init": {
+      if (message.names) setShownNames(message.names);
       live.speed = message.speed;
       live.playing = message.playing;
       if (message.baked) {
@@ -591,6 +601,9 @@ function handle(message) {
       forceNext = true;
       break;
     }
+    case "names":
+      setShownNames(message.names);
+      break;
     case "speed":
       live.speed = message.value;
       break;

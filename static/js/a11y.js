@@ -22,7 +22,7 @@ const percent = (x) => {
 };
 const seconds = (x) => Number(x.toPrecision(2)).toString();
 
-function integratorName(name) {
+function integratorTitle(name) {
   const key = `integrator.${name}`;
   const text = t(key);
   return text === key ? name : text;
@@ -38,7 +38,7 @@ export function describe(systems = status().systems) {
     const parts = [];
     for (const [name, info] of Object.entries(entry.integrators)) {
       if (state.hidden.includes(name) || !info.samples) continue;
-      const who = integratorName(name);
+      const who = integratorTitle(name);
       const e = info.energyError;
       let part;
       if (e === null || !Number.isFinite(e)) part = null;

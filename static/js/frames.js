@@ -3,7 +3,7 @@
 
 import { data, DEFAULTS, INTEGRATORS, ROLLOVER, COLUMNS, SCENE_LAYOUT, STATUS_INTERVAL_MS,
   STREAM_INTERVAL_MS } from "./data.js";
-import { t } from "./i18n.js";
+import { t, integratorName } from "./i18n.js";
 import { onLanguage } from "./localize.js";
 import { message } from "./messages.js";
 import { state, saveState } from "./urlstate.js";
@@ -57,8 +57,8 @@ export function applyLayout(layout, errors, request) {
     for (const c of columns) next[c] = new Array(layout.counts[role]).fill(NaN);
     model(`${system}:scene:${role}`).data = next;
   }
-  model(`${system}:scene:fixtures`).data = layout.fixtures;
-  model(`${system}:scene:status`).data = { x: [], y: [], text: [], color: [] };
+  showLaneLabels(system);
+  model(`${system}:scene:status`).data = { x: [], y: [], text: [], color: [], integrator: [] };
   const xr = model(`${system}:scene:x_range`);
   const yr = model(`${system}:scene:y_range`);
   xr.setv({ start: layout.x_range[0], end: layout.x_range[1] });
@@ -145,7 +145,16 @@ function showDiverged(system) {
     x: names.map(() => 8), y: names.map((_, k) => 8 + 18 * k),
     text: names.map((n) => divergedText(n, diverged[n])),
     color: names.map((n) => data.colors[n] || "#555555"),
+    integrator: names,
   };
+}
+// each lane labelled with its integrator's name in the page's language (the figures' own
+// apply_scene does the same for the Panel dashboard)
+function showLaneLabels(system) {
+  const fixtures = live.systems[system].layout?.fixtures;
+  if (!fixtures) return;
+  model(`${system}:scene:fixtures`).data = { ...fixtures,
+    label: fixtures.integrator.map(integratorName) };
 }
 // The texts a system's frames wrote, in the language chosen since (localize.js calls this)
 export function relabelSystem(system) {
@@ -155,6 +164,7 @@ export function relabelSystem(system) {
     showDt(system, state.dt[system], entry.layout.recommended_dt);
   } else quietly(() => { model(`${system}:dt`).title = t("dt.title"); });
   if (Object.keys(entry.diverged).length) showDiverged(system);
+  showLaneLabels(system);
   setStatusText(system, entry.simTime, entry.realTimeFactor);
 }
 

@@ -37,6 +37,11 @@ export function t(key, values) {
   if (!entry) return key;
   return fill(entry[current] || entry.en, values);
 }
+/** The name integrator `name` is shown by (views.i18n.integrator_name): a built-in's short
+ * name in the current language, a user's method its own. */
+export function integratorName(name) {
+  return I18N.catalog[`name.${name}`] ? t(`name.${name}`) : name;
+}
 /** The system's title in the current language. */
 export const systemTitle = (system) => t(`system.${system}`);
 /** A parameter's label (the core's Param.label, or its translation). */

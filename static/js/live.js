@@ -2,7 +2,7 @@
 // the boot messages), and each panel's status line.
 
 import { SYSTEMS, TEXTS } from "./data.js";
-import { t } from "./i18n.js";
+import { t, integratorName } from "./i18n.js";
 import { state } from "./urlstate.js";
 
 // -- live bookkeeping for status() -------------------------------------------------------
@@ -31,7 +31,7 @@ export const live = {
 // the texts of views.shared (in the page's language: views.i18n), filled as its
 // status_text / diverged_text do
 export function divergedText(name, at) {
-  return t("status.diverged", { name, at: Number(at.toPrecision(TEXTS.digits.at)).toString() });
+  return t("status.diverged", { name: integratorName(name), at: Number(at.toPrecision(TEXTS.digits.at)).toString() });
 }
 export function setStatusText(system, time, rtf) {
   const shownTime = time.toFixed(TEXTS.digits.time);

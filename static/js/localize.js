@@ -36,7 +36,10 @@ function localizeModels() {
     for (const [name, property, key] of data.i18n.modelTexts) {
       const model = findModel(name);
       if (!model) continue;
-      const value = Array.isArray(key) ? key.map((k) => t(k)) : t(key, data.i18n.values);
+      // a list property: keys, or [value, key] pairs (a menu's options)
+      const value = Array.isArray(key)
+        ? key.map((k) => (Array.isArray(k) ? [k[0], t(k[1])] : t(k)))
+        : t(key, data.i18n.values);
       if (JSON.stringify(model[property]) !== JSON.stringify(value)) model[property] = value;
     }
     // tooltips of the controls (html_attributes: the widget keeps its other attributes)

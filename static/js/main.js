@@ -17,7 +17,7 @@ import { onSave, saveState } from "./urlstate.js";
 import { applyView, sizeDocuments, sizePlots } from "./plots.js";
 import { showLegend } from "./legend.js";
 import { helpOnTap, releaseTouch } from "./touch.js";
-import { startWorker, dashboardDrawn, handlers } from "./worker.js";
+import { startWorker, dashboardDrawn, handlers, sendShownNames } from "./worker.js";
 import { setWidgetsFromState, wireWidgets } from "./widgets.js";
 import { state } from "./urlstate.js";
 import { publishApi } from "./status.js";
@@ -97,6 +97,7 @@ Promise.all(embeds).then(() => {
     applyView();
     showLegend();
     for (const system of SYSTEMS) relabelSystem(system);
+    sendShownNames();
   });
   localize();
   applyView();

@@ -2,7 +2,7 @@
 // demand, the log scale, and the view options (display only, no simulation change).
 
 import { data, SYSTEMS, DECL, INTEGRATORS, COLUMNS, BREAKDOWN } from "./data.js";
-import { t } from "./i18n.js";
+import { t, integratorName } from "./i18n.js";
 import { findModel, model, newModel } from "./models.js";
 import { state } from "./urlstate.js";
 import { userMethod, userNames } from "./method.js";
@@ -111,9 +111,21 @@ export function showEnergyView(system, view) {
   if (mine) rangesSet[system] = { mode, start, end };
   if (view.bars) model(`${system}:scene:energy-bars`).data = view.bars; // E/E0 per lane
   const marks = model(`${system}:energy:clipped`);
-  const wanted = mode === "linear" ? view.clipped : null;
+  const wanted = mode === "linear" ? inLanguage(view.clipped) : null;
   const rows = wanted ? wanted.t.length : 0;
   if (rows || marks.data.name.some((name) => name)) marks.data = paddedMarks(wanted);
+}
+// The baked frames' marks name the integrators by their code names (the build has no
+// language): the worker's name them as the page does (Live.set_shown_names)
+function inLanguage(clipped) {
+  if (!clipped || !clipped.text.some((text, i) => text.startsWith(`${clipped.name[i]} `))) {
+    return clipped;
+  }
+  const text = clipped.text.map((text, i) => {
+    const name = clipped.name[i];
+    return text.startsWith(`${name} `) ? integratorName(name) + text.slice(name.length) : text;
+  });
+  return { ...clipped, text };
 }
 // The clipped marks (none: null) filled up with blank rows to a fixed count
 // (views.energy_figures.MARK_ROWS: a source that changes length at the frame rate breaks
@@ -216,7 +228,9 @@ export function plotHeight(windowHeight) {
 }
 // An embed fits its <iframe>, whose height the host page chose: the animation no taller than
 // the window leaves below the page's top rows, and the plots (below the time-step row, beside
-// the animation) down to the window's bottom edge, within bounds.
+// the animation) down to the window's bottom edge, within bounds; the animation no wider than
+// leaves the energy plot's plotting area at least as large as the animation (the lesson is
+// in the energy plot).
 const EMBED_PLOT_RANGE = [140, 460]; // px
 const EMBED_MARGIN = 16; // px below the last part (the panel's and the page's padding)
 function fitEmbed() {
@@ -234,6 +248,29 @@ function fitEmbed() {
       if (fig.height !== height) fig.height = height;
     }
   }
+  capEmbedScene(model(`${state.systems[0]}:energy`).height);
+}
+// The scene's widest (px) for the energy plot's plotting area beside it to be at least as
+// large: with the plot's frame e px high and its axes taking `off` px of the column, a scene
+// s wide (s / aspect high) leaves (W - s - off) e; solved for equality. Measured on the drawn
+// page (the axes' room does not change with the width); side by side only.
+function capEmbedScene(figureHeight) {
+  const system = state.systems[0];
+  const scene = document.getElementById(`il-panel-${system}-scene`);
+  const plots = document.getElementById(`il-panel-${system}-plots`);
+  const view = Bokeh.index.query_one((v) => v.model && v.model.name === `${system}:energy`);
+  if (!scene || !plots || !view || plots.offsetLeft <= scene.offsetLeft) {
+    document.body.style.removeProperty("--il-scene-cap");
+    return;
+  }
+  const frame = view.frame.bbox;
+  const e = figureHeight - (view.el.offsetHeight - frame.height);
+  const width = scene.parentElement.clientWidth;
+  const off = width - scene.offsetWidth - frame.width; // gap, axes, toolbar
+  const k = 1 / (scene.offsetHeight > 0 ? scene.offsetWidth / scene.offsetHeight : 4 / 3);
+  if (!(e > 0 && width > off)) return;
+  const cap = (-e + Math.sqrt(e * e + 4 * k * e * (width - off))) / (2 * k);
+  document.body.style.setProperty("--il-scene-cap", `${Math.floor(cap)}px`);
 }
 // The energy plot is taller in breakdown mode by what the kinds' legend takes from it.
 // Its height follows the first screen once drawn (layout.js); before, an estimate.

@@ -6,7 +6,7 @@
 // (studystate.js). Every text is set as textContent, never as HTML.
 
 import { data, SYSTEMS } from "./data.js";
-import { t } from "./i18n.js";
+import { t, integratorName } from "./i18n.js";
 import { onLanguage } from "./localize.js";
 import { findModel } from "./models.js";
 import { saveState, state } from "./urlstate.js";
@@ -221,7 +221,7 @@ function setProgress(system, fraction, text) {
 
 function slopeText(slopes) {
   return Object.entries(slopes)
-    .map(([name, s]) => `${name} ${s === null ? "–" : s.toFixed(2)}`).join(", ");
+    .map(([name, s]) => `${integratorName(name)} ${s === null ? "–" : s.toFixed(2)}`).join(", ");
 }
 // Python's None arrives as undefined: keep it as null, so that "no slope" is said
 function orNull(slopes) {
@@ -338,8 +338,9 @@ function relabelLines(system) {
   if (!source || !source.data.integrator) return;
   const label = source.data.integrator.map((name) => {
     const slope = slopes[name];
-    return slope === null || slope === undefined ? t("study.no_slope", { name })
-      : t("study.slope", { name, slope: slope.toFixed(2) });
+    const shown = integratorName(name);
+    return slope === null || slope === undefined ? t("study.no_slope", { name: shown })
+      : t("study.slope", { name: shown, slope: slope.toFixed(2) });
   });
   source.data = Object.assign({}, source.data, { label });
 }

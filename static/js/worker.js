@@ -2,7 +2,7 @@
 // takes over the worker static/start.js created, receives its messages, sends it the state
 // and widget changes, and draws its frames once per animation frame.
 
-import { BOOT_SLOW_MS } from "./data.js";
+import { BOOT_SLOW_MS, INTEGRATORS } from "./data.js";
 import { message, setLoading, bootAlert } from "./messages.js";
 import { state, systemSettings } from "./urlstate.js";
 import { live } from "./live.js";
@@ -10,7 +10,7 @@ import { applyLayout, keepSettings, flushDue, applyFrame } from "./frames.js";
 import { bootFailed, bootSlow, workerFailed } from "./boot.js";
 import { status } from "./status.js";
 import { coreErrors } from "./params.js";
-import { t } from "./i18n.js";
+import { t, integratorName } from "./i18n.js";
 import { methodHooks, userMethod, watchWanted } from "./method.js";
 import { bakeWanted, BAKE_WAIT_MS, endBake, loadBake, playBake } from "./baked.js";
 import { endProgress, noteQueued, showProgress } from "./progress.js";
@@ -27,6 +27,14 @@ export function configureSystem(system, extra = {}) {
   entry.request += 1;
   send(Object.assign({ type: "configure", system, request: entry.request },
     systemSettings(system), extra));
+}
+
+// the names the energy plot's marks show, in the page's language (Live.set_shown_names)
+const shownNames = () => Object.fromEntries(INTEGRATORS.map((n) => [n, integratorName(n)]));
+/** Tell the worker the integrators' names in the page's language (a display change only: no
+ * run restarts, the baked start goes on). */
+export function sendShownNames() {
+  if (worker && workerBooted) worker.postMessage({ type: "names", names: shownNames() });
 }
 
 export function send(msg) {
@@ -208,6 +216,7 @@ function initWorker(bakedTicks = 0) {
   const systems = Object.fromEntries(state.systems.map((s) => [s, systemSettings(s)]));
   worker.postMessage({
     type: "init", systems, integrators: state.integrators, speed: state.speed,
+    names: shownNames(),
     playing: state.playing && !live.offscreen, // an embed out of view waits (embed.js)
     ...(bakedTicks ? { baked: bakedTicks } : {}),
   });

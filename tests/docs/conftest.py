@@ -1,11 +1,26 @@
-"""Fixtures of the documentation tests: a static file server (the browser is in
-tests/conftest.py)."""
+"""Fixtures of the documentation tests: the project's documentation built once, a static file
+server (the browser is in tests/conftest.py)."""
 
 from __future__ import annotations
 
 import threading
 
 import pytest
+from docs_helpers import DOCS, sphinx_build
+
+
+@pytest.fixture(scope="session")
+def built_docs(tmp_path_factory):
+    """The project's documentation (``docs/``) built once with ``-W``: its output folder."""
+    root = tmp_path_factory.mktemp("project-docs")
+    # a stand-in site: the real one is built and checked by test_sphinx_extension
+    (root / "site").mkdir()
+    (root / "site" / "index.html").write_text("<!doctype html><title>site</title>")
+    status, log = sphinx_build(
+        DOCS, root / "out", "-W", "--keep-going", "-D", f"integrator_lab_site={root / 'site'}"
+    )
+    assert status == 0, log
+    return root / "out"
 
 
 @pytest.fixture(scope="session")

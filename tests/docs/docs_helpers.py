@@ -11,6 +11,8 @@ import pytest
 
 #: longest wait for Pyodide to boot and the first frames to arrive in a demo (s)
 BOOT_TIMEOUT = 90.0
+#: the project's own documentation (built once per session: ``built_docs`` in conftest.py)
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def sphinx_build(src: Path, out: Path, *extra: str) -> tuple[int, str]:

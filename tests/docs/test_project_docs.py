@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
-from docs_helpers import sphinx_build
+from docs_helpers import DOCS
 
 from integrator_lab.docs.sphinx import SITE_DIR
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+# the project's documentation is built once per session: ``built_docs`` in conftest.py
 PAGES = (
     "index",
     "integrating",
@@ -26,20 +24,10 @@ PAGES = (
     "own-method",
     "lessons",
     "developing",
+    "ja/index",
+    "ja/lessons",
+    "ja/own-method",
 )
-
-
-@pytest.fixture(scope="module")
-def built_docs(tmp_path_factory):
-    root = tmp_path_factory.mktemp("project-docs")
-    # a stand-in site: the real one is built and checked by test_sphinx_extension
-    (root / "site").mkdir()
-    (root / "site" / "index.html").write_text("<!doctype html><title>site</title>")
-    status, log = sphinx_build(
-        DOCS, root / "out", "-W", "--keep-going", "-D", f"integrator_lab_site={root / 'site'}"
-    )
-    assert status == 0, log
-    return root / "out"
 
 
 def test_every_page_is_built_with_its_demos(built_docs):
@@ -50,6 +38,7 @@ def test_every_page_is_built_with_its_demos(built_docs):
         for name in PAGES
     }
     assert demos["index"] == 1 and demos["integrators"] == 4 and demos["cradle"] == 2
+    assert demos["ja/index"] == 1 and demos["ja/own-method"] == 1
     assert (built_docs / SITE_DIR / "index.html").is_file()
 
 
@@ -71,7 +60,7 @@ def test_the_lessons_page_links_every_lesson_to_the_docs_copy_of_the_lab(built_d
 
 
 def test_nothing_is_loaded_from_elsewhere(built_docs):
-    for page in built_docs.glob("*.html"):
+    for page in [*built_docs.glob("*.html"), *built_docs.glob("ja/*.html")]:
         text = page.read_text(encoding="utf-8")
         assert (
             re.findall(r'<(?:script|img|iframe|link)\b[^>]*(?:src|href)="(?:https?:)?//', text)

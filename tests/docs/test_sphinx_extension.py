@@ -102,6 +102,16 @@ def test_options_become_the_pages_query():
     }
 
 
+def test_the_lang_option_sets_the_language_of_the_demos_texts():
+    # the page's own query item (static/js/i18n.js): without it, the reader's browser chooses
+    assert "lang" not in parse_qs(parse_demo({"systems": "spring"}).query())
+    for lang in ("en", "ja"):
+        query = parse_qs(parse_demo({"systems": "spring", "lang": f" {lang} "}).query())
+        assert query["lang"] == [lang]
+    snippet = iframe_snippet("lab/", systems="spring", lang="ja")
+    assert "&amp;lang=ja" in snippet
+
+
 def test_defaults_and_the_plain_iframe_snippet():
     demo = parse_demo({"systems": "cradle"})
     assert demo.integrators == ("euler", "symplectic-euler", "velocity-verlet", "rk4")
@@ -137,6 +147,9 @@ BAD_OPTIONS = [
     ({"systems": "spring", "speed": "\u0662"}, ":speed:", "0.1 to 4"),
     ({"systems": "spring", "speed": "100"}, ":speed:", "0.1 to 4"),
     ({"systems": "spring", "colour": "red"}, ":colour:", "valid options"),
+    ({"systems": "spring", "lang": "fr"}, ":lang:", "en, ja"),
+    ({"systems": "spring", "lang": "JA"}, ":lang:", "en, ja"),
+    ({"systems": "spring", "lang": ""}, ":lang:", "en, ja"),
 ]
 
 

@@ -29,6 +29,7 @@ export const statusTexts = [];
 export function setStatusText(system, time, rtf) { statusTexts.push([system, time, rtf]); }
 export function divergedText(name, at) { return `${name} diverged at ${at}`; }
 export function t(key) { return key; }
+export function integratorName(name) { return name; }
 export function onLanguage() {}
 export function message() {}
 export function showDt() {}

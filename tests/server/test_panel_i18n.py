@@ -174,10 +174,49 @@ def test_lessons_clamps_refusals_and_studies_are_said_in_japanese():
         assert editor.run.name == i18n.text("editor.run", "ja")
         assert list(editor.kind.options) == [
             i18n.text(k, "ja")
-            for k in ("method.kind.tableau", "method.kind.splitting", "editor.kind.python")
+            for k in ("editor.kind.tableau", "editor.kind.splitting", "editor.kind.python")
         ]
+        # the tableau grid's and the splitting list's buttons and labels
+        assert editor.grid.add.label == i18n.text("method.add_stage", "ja")
+        assert editor.steps.add.label == i18n.text("editor.add_step", "ja")
+        assert editor.steps.moves[0].label == i18n.text("method.step.move", "ja", n=1)
         assert editor.panel().title == i18n.text("editor.title", "ja")
         editor.kind.value = "python"  # this dashboard was not started with --allow-code
         assert html.unescape(editor.status.object) == i18n.text("method.code_disabled", "ja")
+    finally:
+        board.stop()
+
+
+def test_the_integrators_are_shown_by_their_japanese_names():
+    """The lanes, the menu, the legend, the "diverged at" marks and the energy plot's clipped
+    marks name each integrator by its Japanese name (the URL and the CSV keep the code
+    name)."""
+    import panel as pn
+
+    board = Dashboard(lang="ja")
+    try:
+        board._update(0.0, show=True)
+        shown = {n: i18n.text(f"name.{n}", "ja") for n in i18n.INTEGRATORS}
+        lanes = board.panels["pendulum"].scene_sources["fixtures"].data
+        assert lanes["label"] == [shown[n] for n in lanes["integrator"]]
+        assert shown["euler"] == "陽的オイラー" and shown["velocity-verlet"] == "速度ベルレ"
+        (menu,) = [
+            w
+            for w in board._layout.select(pn.widgets.MultiChoice)
+            if "il-integrators" in w.css_classes
+        ]
+        assert menu.options == {shown[n]: n for n in i18n.INTEGRATORS}
+        # explicit Euler in the cradle diverges at 3.6 s (its contacts push it off): its mark
+        # is said in Japanese and sits on its own lane
+        for _ in range(60):
+            board._update(0.1, show=True)
+            if board._diverged["cradle"]:
+                break
+        status = board.panels["cradle"].scene_sources["status"].data
+        assert status["integrator"] == ["euler"], status
+        assert re.fullmatch(r"陽的オイラー: t = [\d.]+ s で発散", status["text"][0]), status
+        # the pendulum's explicit Euler has left the ±band: its clipped mark names it
+        marks = board.runs["pendulum"].energy.view()["clipped"]
+        assert marks["text"] and marks["text"][0].startswith("陽的オイラー +"), marks
     finally:
         board.stop()

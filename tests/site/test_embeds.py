@@ -205,3 +205,43 @@ def test_an_embeds_lesson_note_is_folded_to_its_title(open_page):  # noqa: F811
     assert text.is_visible()
     assert lesson.look_for.replace("`", "")[:40] in note.inner_text()
     assert page.errors == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # a lesson (its note folded to one line), a plain demo, the cradle's cells
+        SCENARIOS[2].link_query(),
+        "systems=spring&integrators=euler,rk4",
+        "systems=cradle&integrators=rk4,euler&cradle.balls=3",
+    ],
+)
+def test_an_embeds_energy_plot_is_at_least_as_large_as_its_scene(open_page, query):  # noqa: F811
+    """In a 720x420 embed (issue 29) the energy plot's plotting area is at least the scene's
+    area, beside it, and both are whole in the window with the controls on one row."""
+    width, height = 720, 420
+    page = open_page(f"?{query}&embed=1", viewport=(width, height))
+    page.wait_live()
+    page.wait("window.integratorLab.status().allDrawn")
+    system = page.js("window.integratorLab.state().systems[0]")
+    # fitted to the window once drawn (the plot's height, the scene's cap): wait for it
+    page.wait(
+        f"(() => {{ const b = window.integratorLab.layout()[{system!r}];"
+        " return b.energy[2] * b.energy[3] >= b.scene[2] * b.scene[3]; })()"
+    )
+    box = page.js("window.integratorLab.layout()")[system]
+    (sx, _, sw, sh), (ex, _, ew, eh) = box["scene"], box["energy"]
+    assert ew * eh >= sw * sh, box
+    assert ex >= sx + sw, box  # beside it
+    for x, y, w, h in (box["scene"], box["energy"]):
+        assert 0 <= x and x + w <= width and 0 <= y and y + h <= height, box
+    # a plot to read, not a strip: at least 100 px high, the scene at least 200 px wide
+    assert eh >= 100 and sw >= 200, box
+    # the controls: one row (play, step, reset, speed, log scale)
+    tops = page.js(
+        "Array.from(document.querySelectorAll('#il-controls > .il-control'))"
+        ".filter((el) => el.offsetParent !== null)"
+        ".map((el) => Math.round(el.getBoundingClientRect().top))"
+    )
+    assert len(tops) >= 4 and max(tops) - min(tops) < 20, tops
+    assert page.errors == []

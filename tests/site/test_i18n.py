@@ -45,7 +45,12 @@ def test_every_declared_parameter_system_and_integrator_has_a_japanese_label():
             assert title.startswith(label) and p.symbol in title, title
     for name in i18n.INTEGRATORS:
         assert JAPANESE.search(catalog[f"integrator.{name}"]["ja"]), name
-        assert catalog[f"label.{name}"]["ja"].startswith(name)  # the code name, as in the URL
+        # shown by a Japanese short name (the Runge-Kutta pair by the abbreviation Japanese
+        # texts use too); the legend's label starts with it; the URL keeps the code name
+        shown = catalog[f"name.{name}"]["ja"]
+        assert JAPANESE.search(shown) or shown in ("RK4", "RK45"), name
+        assert catalog[f"label.{name}"]["ja"].startswith(shown + " · ")
+        assert catalog[f"name.{name}"]["en"] == name
 
 
 def test_japanese_uses_the_standard_physics_terms():
@@ -91,7 +96,9 @@ def test_the_catalogs_english_is_what_the_dashboard_is_built_with():
     i18n.localize(lambda n: doc.select_one({"name": n}), config.systems, "ja")
     for name, prop, _ in rows:
         value = getattr(doc.select_one({"name": name}), prop)
-        shown = " ".join(value) if isinstance(value, list) else value
+        items = value if isinstance(value, list) else [value]
+        # a menu's options: (value, label) pairs, the value the code name
+        shown = " ".join(item[1] if isinstance(item, tuple) else item for item in items)
         assert JAPANESE.search(shown), f"{name}.{prop} = {value!r}"
 
 
@@ -110,12 +117,9 @@ def test_status_line_in_japanese_has_the_numbers_of_the_english_one():
 
 # -- the page in Chromium ------------------------------------------------------------------
 #: words of the English interface that must not be left in the Japanese page
-#: (and the code names a link uses: integrators, and the choices of a parameter, which its
-#: help text names: "nonlinear", "hertz"; sin is the function)
-CODE_NAMES = {
-    *i18n.INTEGRATORS,
-    *(c for cls in DECLARED_SYSTEMS.values() for p in cls.PARAMS for c in p.choices),
-}
+#: (and the code names of the choices of a parameter, which its help text names:
+#: "nonlinear", "hertz"; sin is the function). The integrators are shown by Japanese names.
+CODE_NAMES = {c for cls in DECLARED_SYSTEMS.values() for p in cls.PARAMS for c in p.choices}
 ALLOWED = re.compile(
     r"Integrator Lab|Python|Pyodide|Web Worker|K\+P|rad|CSV|PNG|sin\(|"
     + "|".join(re.escape(n) for n in sorted(CODE_NAMES, key=len, reverse=True))
@@ -132,13 +136,20 @@ VISIBLE_TEXTS = """() => {
   for (const [name, prop] of data.i18n.modelTexts) {
     let v;
     try { v = I.model(name)[prop]; } catch { continue; } // a model only Panel's dashboard has
-    out[`${name}.${prop}`] = Array.isArray(v) ? v : [v];
+    // a menu's options are [value, label] pairs: the label is shown
+    out[`${name}.${prop}`] = Array.isArray(v) ? v.map((x) => (Array.isArray(x) ? x[1] : x)) : [v];
   }
+  out.chips = q(".il-chip-label");
   out.play = [I.model("controls:play").label];
   for (const s of data.systems) {
     out[`${s}.energy`] = [I.model(`${s}:energy:yaxis`).axis_label];
     out[`${s}.dt`] = [I.model(`${s}:dt`).title];
     out[`${s}.legend`] = I.model(`${s}:energy:legend`).items.map((i) => i.label.value);
+    // what the scene and the energy plot name the integrators by: the lanes, the
+    // "diverged at" marks, the clipped marks
+    out[`${s}.lanes`] = I.model(`${s}:scene:fixtures`).data.label;
+    out[`${s}.marks`] = I.model(`${s}:scene:marks`).data.text;
+    out[`${s}.clipped`] = I.model(`${s}:energy:clipped`).data.text.filter((x) => x);
   }
   return out;
 }"""
@@ -164,6 +175,10 @@ def test_lang_ja_shows_the_page_in_japanese_with_no_english_left(open_page):  # 
     page = open_page("?lang=ja")
     page.wait_live()
     page.wait("document.querySelector('.il-panel-status').textContent.includes('実時間')")
+    # explicit Euler diverges in the cradle (3.6 s) and leaves the pendulum's band: the
+    # marks that name it are there to be read
+    page.wait("window.integratorLab.model('cradle:scene:marks').data.text.length > 0")
+    page.wait("window.integratorLab.model('pendulum:energy:clipped').data.text.some((x) => x)")
     ja = i18n.catalog()
     assert page.js("document.documentElement.lang") == "ja"
     assert page.page.locator(".il-top h1").inner_text() == ja["page.heading"]["ja"]
@@ -180,8 +195,19 @@ def test_lang_ja_shows_the_page_in_japanese_with_no_english_left(open_page):  # 
     # the widgets draw what the models say (Bokeh renders into shadow roots)
     assert page.page.get_by_role("button", name="一時停止").count() == 1
     assert page.page.get_by_role("button", name="リセット").count() == 1
-    leftovers = _english_leftovers(page.js(VISIBLE_TEXTS))
-    assert leftovers == []
+    texts = page.js(VISIBLE_TEXTS)
+    assert _english_leftovers(texts) == []
+    # each integrator by its Japanese name: lanes, marks, menu, legend
+    assert texts["pendulum.lanes"] == [
+        "陽的オイラー",
+        "シンプレクティック・オイラー",
+        "速度ベルレ",
+        "RK4",
+    ]
+    assert texts["cradle.marks"][0].startswith("陽的オイラー:\nt = "), texts["cradle.marks"]
+    assert re.fullmatch(r"陽的オイラー \+[\d.e+]+ % ↑", texts["pendulum.clipped"][0]), texts
+    assert "陽的オイラー" in texts["controls:integrators.options"]
+    assert texts["chips"][0].startswith("陽的オイラー · 1 次")
     # paused: the status line says so in Japanese
     page.page.get_by_role("button", name="一時停止").click()
     page.wait("document.querySelector('#il-status-spring').textContent.endsWith('一時停止中')")
@@ -226,6 +252,14 @@ def test_the_switch_toggles_the_language_and_the_url(open_page):  # noqa: F811
     assert page.js("window.integratorLab.model('controls:play').label") == "一時停止"
     page.wait("document.querySelector('#il-status-spring').textContent.includes('実時間')")
     assert page.page.locator("#il-lang button[aria-pressed=true]").inner_text() == "日本語"
+    # the lanes, and the marks the worker makes from then on, name the integrators in
+    # Japanese (explicit Euler leaves the spring's band within a second)
+    lanes = page.js("window.integratorLab.model('spring:scene:fixtures').data.label")
+    assert lanes[0] == "陽的オイラー" and "RK4" in lanes, lanes
+    page.wait(
+        "window.integratorLab.model('spring:energy:clipped').data.text"
+        ".some((x) => x.startsWith('陽的オイラー '))"
+    )
     # the link carries the language: a reload stays in Japanese
     page.page.reload()
     page.wait_live()
@@ -254,7 +288,7 @@ def test_refused_values_and_diverged_marks_are_said_in_japanese(open_page):  # n
     page.wait("window.integratorLab.status().systems.spring.integrators.euler.divergedAt !== null")
     page.wait("window.integratorLab.model('spring:scene:status').data.text.length > 0")
     marks = page.js("window.integratorLab.model('spring:scene:status').data.text")
-    assert marks and re.fullmatch(r"euler: t = [\d.e+-]+ s で発散", marks[0]), marks
+    assert marks and re.fullmatch(r"陽的オイラー: t = [\d.e+-]+ s で発散", marks[0]), marks
     # a typed value out of range: the message names the parameter in Japanese
     page.set_model("spring:param:mass", "value", -1)
     page.wait("document.querySelector('#il-note-spring').textContent.length > 0")
@@ -443,15 +477,19 @@ def test_a_study_in_japanese_labels_its_diagrams_from_the_catalog(open_page):  #
     ]
     slopes = page.js("window.integratorLab.study('spring').slopes")
     labels = page.js("window.integratorLab.model('spring:study-source-lines').data.label")
+    # each line by its integrator's Japanese name
+    names = {n: i18n.text(f"name.{n}", "ja") for n in slopes}
     expected = [
-        i18n.text("study.no_slope", "ja", name=n)
+        i18n.text("study.no_slope", "ja", name=names[n])
         if s is None
-        else i18n.text("study.slope", "ja", name=n, slope=f"{s:.2f}")
+        else i18n.text("study.slope", "ja", name=names[n], slope=f"{s:.2f}")
         for n, s in slopes.items()
     ]
     assert sorted(labels) == sorted(expected) and "slope" not in " ".join(labels), labels
+    assert any(label.startswith("陽的オイラー：") for label in labels), labels
     status = page.page.locator("#il-study-spring-status").inner_text()
     assert status.startswith("完了：") and "slope" not in status, status
+    assert "陽的オイラー" in status and "euler" not in status, status
     options = page.page.locator("#il-study-spring-error option").all_inner_texts()
     assert options == [
         i18n.text(f"study.measure.{m}", "ja") for m in ("error", "position_error", "energy_error")

@@ -552,10 +552,12 @@ def test_an_embedded_demo_shows_its_animation_and_energy_plot_without_scrolling(
         assert 0 <= box["y"] and box["y"] + box["height"] <= height
     assert scene["x"] + scene["width"] <= energy["x"]  # side by side
     # every remaining control is in view: the bar wraps instead of running off the edge
-    for role in ("play", "step", "reset", "speed", "energy_mode"):
+    for role in ("play", "step", "reset", "speed", "log_scale"):
         box = page.page.locator(f"#il-control-{role}").bounding_box()
         assert box["x"] + box["width"] <= width, role
-    assert not page.page.locator("#il-control-integrators").is_visible()
+    # the full lab's choices ("Open in Integrator Lab" has them): not in an embed's one row
+    for role in ("integrators", "energy_mode", "show_exact"):
+        assert not page.page.locator(f"#il-control-{role}").is_visible(), role
     assert page.errors == []
 
 

@@ -3,8 +3,8 @@
 ``extensions = ["integrator_lab.sphinx"]`` adds two directives:
 
 ``.. integrator-lab::`` embeds a compact, lazily loaded demo (chosen systems, integrators, time
-step and parameters, all validated at build time); the static site is built into the output's
-``_integrator_lab/`` folder once per build, however many demos the documentation holds.
+step, parameters and language, all validated at build time); the static site is built into the
+output's ``_integrator_lab/`` folder once per build, however many demos the documentation holds.
 
 ``.. integrator-lab-reference::`` writes the systems, their parameters (units, defaults,
 accepted ranges) and the integrators (order, properties) from the core's own declarations.
@@ -35,6 +35,9 @@ from integrator_lab import __version__
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, catalog, get_system
 from integrator_lab.site.pack import core_files
 
+# the languages the page's texts are written in (its ``lang`` query item)
+from integrator_lab.views.i18n import LANGUAGES
+
 # the static page shows these systems and accepts these time steps
 from integrator_lab.views.shared import DT_RANGE, PANEL_SYSTEMS, SPEED_RANGE
 
@@ -57,7 +60,7 @@ def default_height(systems: int) -> int:
 
 
 #: the options of ``.. integrator-lab::``, in the order the documentation lists them
-OPTIONS = ("systems", "integrators", "dt", "params", "speed", "height", "title")
+OPTIONS = ("systems", "integrators", "dt", "params", "speed", "height", "title", "lang")
 #: the query item that asks the static page for its compact, embedded view
 EMBED_QUERY = ("embed", "1")
 
@@ -81,10 +84,12 @@ class Demo:
     height: int = DEFAULT_HEIGHT
     title: str = ""
     speed: float | None = None
+    #: the language of the page's texts; ``None``: the reader's browser chooses
+    lang: str | None = None
 
     def query(self) -> str:
         """The URL query (without ``?``) that configures the static page as this demo, in the
-        page's own format: ``systems``, ``integrators``, ``speed``, and per system
+        page's own format: ``systems``, ``integrators``, ``speed``, ``lang``, and per system
         ``SYSTEM.dt`` and ``SYSTEM.PARAMETER``; ``embed=1`` asks for the compact view."""
         parts = [
             EMBED_QUERY,
@@ -93,6 +98,8 @@ class Demo:
         ]
         if self.speed is not None:
             parts.append(("speed", _number(self.speed)))
+        if self.lang is not None:
+            parts.append(("lang", self.lang))
         for system in self.systems:
             if self.dt is not None:
                 parts.append((f"{system}.dt", _number(self.dt)))
@@ -252,8 +259,16 @@ def parse_demo(options: dict) -> Demo:
                 f"option ':speed:': got {options['speed']!r}, expected a factor of "
                 f"real time from {SPEED_RANGE[0]:g} to {SPEED_RANGE[1]:g}"
             )
+    lang = None
+    if options.get("lang") is not None:
+        lang = options["lang"].strip()
+        if lang not in LANGUAGES:
+            raise ValueError(
+                f"option ':lang:': got {options['lang']!r}, expected one of: "
+                + ", ".join(LANGUAGES)
+            )
     title = " ".join((options.get("title") or "").split())
-    return Demo(systems, integrators, dt, params, height, title, speed)
+    return Demo(systems, integrators, dt, params, height, title, speed, lang)
 
 
 def iframe_snippet(site_url: str = "integrator-lab/", **options) -> str:
@@ -291,7 +306,7 @@ def _keep(value):
 
 class IntegratorLabDirective(SphinxDirective):
     """``.. integrator-lab::`` with options ``systems`` (required), ``integrators``, ``dt``,
-    ``params``, ``speed``, ``height`` and ``title``."""
+    ``params``, ``speed``, ``height``, ``title`` and ``lang``."""
 
     # content is accepted by the parser so that run() can reject it as an error that fails the
     # build (docutils' own "no content permitted" is logged, but the build would succeed)

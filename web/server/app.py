@@ -259,6 +259,8 @@ class Dashboard(pn.viewable.Viewer):
             on_failure=self._failed,
             allow_code=allow_code,
         )
+        # the energy plot's marks name the integrators in the dashboard's language
+        self.live.set_shown_names({n: i18n.integrator_name(n, self.lang) for n in INTEGRATORS})
         self.method_editor = MethodEditor(allow_code, self._request_method, self.lang)
         self._method_requested: tuple[dict | None] | None = None
         for name in self.systems:
@@ -440,6 +442,8 @@ class Dashboard(pn.viewable.Viewer):
                 pn.widgets.MultiChoice,
                 "integrators",
                 name=self._text("control.integrators"),
+                # each by its name in the dashboard's language; the values stay code names
+                options={i18n.integrator_name(n, self.lang): n for n in INTEGRATORS},
                 placeholder=self._text("control.integrators.add"),
                 min_width=280,
                 width=360,
@@ -1190,7 +1194,7 @@ for (const doc of Bokeh.documents) {
     def _mark_diverged(self, name: str, diverged: dict) -> None:
         if diverged != self._diverged[name]:
             self._diverged[name] = dict(diverged)
-            self.panels[name].set_diverged(diverged)
+            self.panels[name].set_diverged(diverged, self.lang)
 
     def _show_run(self, name: str) -> None:
         """Show system ``name``'s new (or reset) run: layout now, samples and positions

@@ -108,7 +108,6 @@ from integrator_lab.views.shared import (
     ROLLOVER,
     SAMPLE_COLUMNS,
     SPEED_RANGE,
-    diverged_text,
     dt_mark,
     dt_position,
     status_text,
@@ -116,13 +115,14 @@ from integrator_lab.views.shared import (
 
 #: fill of a diverged integrator's bodies (outlined in its colour)
 DIVERGED_COLOR = "#b0b0b0"
-#: places each "diverged at" text (rows of the status source, ``"name: ..."``) on its
-#: integrator's lane label (a row of the fixtures), over two lines
+#: places each "diverged at" text (rows of the status source, ``"name: ..."``, and the
+#: integrator's code name) on its integrator's lane label (a row of the fixtures), over two
+#: lines
 MARKS_JS = """
 const s = status.data, f = lanes.data;
 const out = {x: [], y: [], text: [], color: []};
 for (let i = 0; i < s.text.length; i++) {
-  const lane = (f.integrator || []).findIndex((name) => s.text[i].startsWith(name + ":"));
+  const lane = (f.integrator || []).indexOf((s.integrator || [])[i]);
   if (lane < 0) continue;
   out.x.push(f.lx[lane]);
   out.y.push(f.ly[lane]);
@@ -1050,8 +1050,11 @@ class SystemFigures:
                 **{k: list(v) for k, v in statics[role].items()},
                 **{c: [nan] * counts[role] for c in cols},
             }
-        src["fixtures"].data = {k: list(v) for k, v in scene.fixtures.items()}
-        src["status"].data = {"x": [], "y": [], "text": [], "color": []}
+        fixtures = {k: list(v) for k, v in scene.fixtures.items()}
+        # the lanes' labels: each integrator by its name in ``lang``
+        fixtures["label"] = [i18n.integrator_name(n, lang) for n in fixtures["integrator"]]
+        src["fixtures"].data = fixtures
+        src["status"].data = {"x": [], "y": [], "text": [], "color": [], "integrator": []}
         fig = self.scene_fig
         fig.x_range.start, fig.x_range.end = scene.x_range
         fig.y_range.start, fig.y_range.end = scene.y_range
@@ -1075,7 +1078,13 @@ class SystemFigures:
         draws no axis at all for a log-scaled plot whose sources are all empty."""
         for source in self.samples.values():
             source.data = {c: [] for c in SAMPLE_COLUMNS}
-        self.scene_sources["status"].data = {"x": [], "y": [], "text": [], "color": []}
+        self.scene_sources["status"].data = {
+            "x": [],
+            "y": [],
+            "text": [],
+            "color": [],
+            "integrator": [],
+        }
 
     def set_integrators(self, names: Sequence[str]) -> None:
         """Show the lines and legend entries of ``names`` only (creating them if needed)."""
@@ -1087,14 +1096,16 @@ class SystemFigures:
         self.hidden = set(names)
         self._refresh()
 
-    def set_diverged(self, diverged: Mapping[str, float]) -> None:
-        """Mark integrators that diverged: ``{name: time in s}`` (in their own colour)."""
+    def set_diverged(self, diverged: Mapping[str, float], lang: str = "en") -> None:
+        """Mark integrators that diverged: ``{name: time in s}`` (in their own colour), said
+        in ``lang``."""
         rows = [(name, at) for name, at in diverged.items() if name in self.names]
         self.scene_sources["status"].data = {
             "x": [8] * len(rows),
             "y": [8 + 18 * k for k in range(len(rows))],
-            "text": [diverged_text(name, at) for name, at in rows],
+            "text": [i18n.diverged_text(name, at, lang) for name, at in rows],
             "color": [color_of(name) for name, _ in rows],
+            "integrator": [name for name, _ in rows],
         }
 
     def set_status(self, time: float, real_time_factor: float | None) -> None:

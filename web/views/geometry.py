@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from integrator_lab.core import get_system
 from integrator_lab.core.area import Ring, ring_scale
 from integrator_lab.core.stability import linear_modes, method, region, scaled_points
-from integrator_lab.views.scene import FALLBACK_COLOR, INTEGRATOR_COLORS, USER_COLOR
+from integrator_lab.views.scene import FALLBACK_COLOR, INTEGRATOR_COLORS, USER_COLOR, shown_name
 
 if TYPE_CHECKING:
     from integrator_lab.core.custom import MethodEntry
@@ -324,7 +324,7 @@ class Geometries:
                 update["points"] = session.point_columns()
                 update["verdicts"] = session.verdicts()
                 update["verdict_text"] = " · ".join(
-                    text("inside" if ok else "outside", self.lang, name=name)
+                    text("inside" if ok else "outside", self.lang, name=shown_name(name, self.lang))
                     for name, ok in update["verdicts"].items()
                 )
                 update["dt"] = session.dt

@@ -36,7 +36,13 @@ from integrator_lab.core import INTEGRATORS, SYSTEMS, ParamError
 from integrator_lab.core.params import Param
 from integrator_lab.views import shared
 from integrator_lab.views.scenarios import SCENARIOS
-from integrator_lab.views.scene import integrator_about, integrator_label, phase_labels
+from integrator_lab.views.scene import (
+    INTEGRATOR_NAMES,
+    integrator_about,
+    integrator_label,
+    phase_labels,
+    shown_name,
+)
 
 LANGUAGES = ("en", "ja")
 #: the energy breakdown's line styles (figures.BREAKDOWN_KINDS): ``energy.KIND`` names them
@@ -584,8 +590,6 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # -- the Panel dashboard's "Add your method" (web/server/methods.py; the rest: editor.*)
     "method.kind": {"en": "Kind", "ja": "種類"},
-    "method.kind.tableau": {"en": "Butcher tableau (JSON)", "ja": "ブッチャー表（JSON）"},
-    "method.kind.splitting": {"en": "Splitting (JSON)", "ja": "分割法（JSON）"},
     "method.start_from": {"en": "Start from", "ja": "テンプレート"},
     "method.a_template": {"en": "(a template)", "ja": "（テンプレートを選ぶ）"},
     "method.ready": {
@@ -608,6 +612,33 @@ TEXTS: dict[str, dict[str, str]] = {
         "ja": "このサーバーでは Python コードは無効です：訪問者のコードをサーバーのマシンで"
         "実行することになるためです。ブッチャー表と分割法は使えます。運営者は "
         "integrator-lab serve --allow-code でコードを許可できます。",
+    },
+    # -- the Panel dashboard's method editor: code editor, tableau grid, splitting list
+    # (web/server/methods.py, web/server/method_grid.py)
+    "method.intro": {
+        "en": "Race your own integrator against the selected ones: it runs on every panel in "
+        "its own colour (magenta). Choose a kind, fill it in, and press Run.",
+        "ja": "自分の積分法を、選んだ積分法と競わせます：すべてのパネルで自分の色（マゼンタ）で"
+        "動きます。種類を選んで書き込み、「実行」を押してください。",
+    },
+    "method.add_stage": {"en": "Add a stage", "ja": "段を追加"},
+    "method.remove_stage": {"en": "Remove the last stage", "ja": "最後の段を削除"},
+    "method.step.move": {"en": "step {n}", "ja": "ステップ {n}"},
+    "method.step.weight": {"en": "weight of step {n}", "ja": "ステップ {n} の重み"},
+    "method.step.remove": {"en": "remove step {n}", "ja": "ステップ {n} を削除"},
+    "method.step.field": {
+        "en": "step {n} (sequence[{index}])",
+        "ja": "ステップ {n}（sequence[{index}]）",
+    },
+    "method.drift": {"en": "drift", "ja": "ドリフト"},
+    "method.kick": {"en": "kick", "ja": "キック"},
+    "method.entry.empty": {
+        "en": "{field}: empty; write a number such as 0.75 or 2/3",
+        "ja": "{field}：空欄です。0.75 や 2/3 のような数を書いてください",
+    },
+    "method.entry.bad": {
+        "en": "{field}: “{got}” is not a number; write a number such as 0.75 or 2/3",
+        "ja": "{field}：「{got}」は数ではありません。0.75 や 2/3 のような数を書いてください",
     },
     "legend.label": {
         "en": "Integrators shown: press one to hide or show it in every panel",
@@ -755,6 +786,8 @@ INTEGRATOR_TITLES_JA = {
     "yoshida4": "吉田の 4 次法",
     "rk45": "ドルマン＝プリンス法 5(4)、適応刻み",
 }
+#: the integrators' short names (``name.NAME``): views.scene's, one table for every view
+INTEGRATOR_NAMES_JA = INTEGRATOR_NAMES["ja"]
 #: the parameters' help texts (``paramdoc.SYSTEM.NAME``; English: the core's ``Param.doc``)
 PARAM_DOCS_JA = {
     "pendulum": {
@@ -802,7 +835,7 @@ PARAM_DOCS_JA = {
     },
 }
 #: the lessons in Japanese (``lesson.ID.title``, ``lesson.ID.text``; English:
-#: views.scenarios, whose claims tests/core/test_scenarios.py checks: say the same here)
+#: views.scenarios, whose claims tests/views/test_lessons.py checks: say the same here)
 LESSONS_JA = {
     "euler-blows-up": (
         "陽的オイラー法は発散する",
@@ -833,7 +866,7 @@ LESSONS_JA = {
     ),
     "stability-limit": (
         "dt で安定限界をまたぐ",
-        "幾何ビューは各手法が安定な領域と、ばねの位置を示します：k = 60 N/m（ω = 7.75 /s）では"
+        "幾何ビューは各手法が安定な領域と、ばねの位置を示します：k = 60 N/m（ω = 7.75 /s）では "
         "dt = 0.2 s で点 dt·λ = ±1.55i は両方の領域の内側にあります。dt を 2/ω = 0.258 s より"
         "大きくすると、速度ベルレ法の点は領域の外に出て灰色になり、そのブロックは暴走して発散と"
         "表示されます。RK4 の点は 2√2/ω = 0.365 s まで内側にとどまります。安定は正確という"
@@ -846,7 +879,7 @@ LESSONS_JA = {
         "オイラー法の輪は広がり、ベルレ法は面積を保つ",
         "幾何ビューでは初期状態の輪を各手法が運びます：陽的オイラー法の輪は膨らみ、面積は 10 s "
         "以内に 2 倍を超えますが、速度ベルレ法の輪はせん断されても面積を保ちます（比 1）。"
-        "相空間の面積を保つことがシンプレクティックであることで、ベルレ法のエネルギー誤差が"
+        "位相空間の面積を保つことがシンプレクティックであることで、ベルレ法のエネルギー誤差が"
         "有界にとどまる理由です：エネルギーのグラフではオイラー法の誤差は上がり続け、ベルレ法の"
         "誤差はゼロから 1 % 以内にとどまります。",
     ),
@@ -896,8 +929,8 @@ PHASE_WORDS_JA = {"rad": ("角度", "角速度"), "m": ("位置", "速度")}
 
 
 def _label_ja(name: str) -> str:
-    """The legend's short label in Japanese: the code name, the order, symplectic or not."""
-    text = integrator_label(name)
+    """The legend's short label in Japanese: the short name, the order, symplectic or not."""
+    text = integrator_label(name).replace(name, INTEGRATOR_NAMES_JA.get(name, name), 1)
     text = re.sub(r" \((\d)(?:st|nd|rd|th) if damped\)", r"（減衰ありは \1 次）", text)
     text = re.sub(r"(\d)(?:st|nd|rd|th) order", r"\1 次", text)
     return text.replace("· symplectic", "· シンプレクティック")
@@ -975,6 +1008,7 @@ def _declared() -> dict[str, dict[str, str]]:
             "en": integrator.title,
             "ja": INTEGRATOR_TITLES_JA.get(name, ""),
         }
+        out[f"name.{name}"] = {"en": name, "ja": INTEGRATOR_NAMES_JA.get(name, "")}
         out[f"label.{name}"] = {"en": integrator_label(name), "ja": _label_ja(name)}
         out[f"about.{name}"] = {"en": integrator_about(name), "ja": _about(name, "ja")}
     return out
@@ -1001,6 +1035,18 @@ def text(key: str, lang: str = DEFAULT_LANGUAGE, **values: Any) -> str:
     return template.format(**values) if values else template
 
 
+def integrator_name(name: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The name an integrator is shown by in ``lang`` (``name.NAME``): a built-in's short name,
+    a user's method its own name."""
+    return shown_name(name, lang)
+
+
+def diverged_text(name: str, at: float, lang: str = DEFAULT_LANGUAGE) -> str:
+    """:func:`shared.diverged_text` in ``lang``: ``"euler: diverged at t = 3.21 s"``."""
+    at_text = f"{at:.{shared.TEXT_DIGITS['at']}g}"
+    return text("status.diverged", lang, name=integrator_name(name, lang), at=at_text)
+
+
 def status_text(lang: str, time: float, rtf: float | None, *, paused: bool = False) -> str:
     """:func:`shared.status_text` in ``lang``."""
     digits = shared.TEXT_DIGITS
@@ -1018,6 +1064,8 @@ def model_texts(systems: Iterable[str]) -> list[list[Any]]:
         ["controls:integrators", "title", "control.integrators"],
         ["controls:integrators", "description", "control.integrators.tip"],
         ["controls:integrators", "placeholder", "control.integrators.add"],
+        # the menu's entries: [value, key] pairs (the value stays the code name)
+        ["controls:integrators", "options", [[n, f"name.{n}"] for n in INTEGRATORS]],
         ["controls:systems", "labels", [f"system.{s}" for s in systems]],
         ["controls:step", "label", "control.step"],
         ["controls:reset", "label", "control.reset"],
@@ -1050,6 +1098,14 @@ def range_values() -> dict[str, str]:
     return {"lo": f"{shared.DT_RANGE[0]:g}", "hi": f"{shared.DT_RANGE[1]:g}"}
 
 
+def _entry(key: str | list[str], lang: str) -> Any:
+    """An item of a list property: a key's text, or a ``[value, key]`` pair's ``(value,
+    text)``."""
+    if isinstance(key, list):
+        return (key[0], text(key[1], lang))
+    return text(key, lang)
+
+
 def localize(find: Callable[[str], Any], systems: Iterable[str], lang: str) -> None:
     """Set the texts of :func:`model_texts` on Bokeh models; ``find(name)`` returns the model
     of that name or None (a model the dashboard does not have is skipped)."""
@@ -1058,8 +1114,8 @@ def localize(find: Callable[[str], Any], systems: Iterable[str], lang: str) -> N
         model = find(name)
         if model is None:
             continue
-        if isinstance(key, list):
-            setattr(model, prop, [text(k, lang) for k in key])
+        if isinstance(key, list):  # keys, or [value, key] pairs (a menu's options)
+            setattr(model, prop, [_entry(k, lang) for k in key])
         else:
             setattr(model, prop, text(key, lang).format(**values))
     # the legends' entries there are so far (lines are made on demand)

@@ -124,6 +124,8 @@ class SystemRun:
         self.entries: list[Any] = [*self.builtins, *([method] if method is not None else [])]
         self.integrators = [*self.builtins, *([method.name] if method is not None else [])]
         self.scene = Scene(self.system, self.integrators, scene_bounds)
+        #: the names the energy plot's marks show (:meth:`Live.set_shown_names`)
+        self.shown_names: dict[str, str] = {}
         self.reset()
 
     def reset(self) -> None:
@@ -148,6 +150,7 @@ class SystemRun:
         #: the energy plot's axes and clipped marks (views.energy), fed every frame's samples
         scene = self.scene
         self.energy = EnergyView(
+            labels=self.shown_names,
             colors=self.colors(),
             names=self.integrators,
             bars=bar_layout(
@@ -158,6 +161,10 @@ class SystemRun:
         )
         self.last_q: dict[str, float] = {}  # each lane's last phase-plot q sent
         self.changed = True
+
+    def set_shown_names(self, names: dict[str, str]) -> None:
+        self.shown_names = dict(names)
+        self.energy.labels = dict(names)
 
     def colors(self) -> dict[str, Any]:
         """Each lane's colour (the user's method has its own)."""
@@ -379,6 +386,9 @@ class Live:
         self.budget = budget
         self.max_wall = max_wall
         self.on_failure = on_failure
+        #: the names the integrators are shown by (the energy plot's marks), in the viewer's
+        #: language (``views.i18n.integrator_name``); a name missing here is shown as it is
+        self.shown_names: dict[str, str] = {}
 
     def configure(
         self,
@@ -427,6 +437,7 @@ class Live:
             refused = refusal(exc, "defaults")
         else:
             errors, refused = [], None
+        run.set_shown_names(self.shown_names)
         self.runs[name] = run
         return {"layout": run.layout(), "errors": errors, "refused": refused}
 
@@ -477,6 +488,13 @@ class Live:
             "problems": [],
             "results": results,
         }
+
+    def set_shown_names(self, names: dict[str, str]) -> None:
+        """Show the integrators by ``names`` (code name → shown name: the viewer's language)
+        from the next frame on."""
+        self.shown_names = {str(k): str(v) for k, v in dict(names).items()}
+        for run in self.runs.values():
+            run.set_shown_names(self.shown_names)
 
     def set_speed(self, speed: float) -> None:
         self.speed = float(speed)

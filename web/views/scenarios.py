@@ -5,7 +5,7 @@ A lesson's ``query`` uses the page's link syntax (``static/js/urlstate.js``): ``
 ``integrators``, ``speed``, ``play``/``exact``/``log``/``phase`` (0 or 1), ``energy`` and
 ``<system>.dt`` / ``<system>.<parameter>`` and ``geometry`` (the panels whose geometry view is
 open). What the sentences claim is checked against the
-core by ``tests/core/test_scenarios.py``; keep them true when a lesson or the core changes.
+core by ``tests/views/test_lessons.py``; keep them true when a lesson or the core changes.
 
 Standard library only, like :mod:`integrator_lab.views.shared`: no Bokeh or Panel.
 """

@@ -77,6 +77,33 @@ _NAN = float("nan")
 Box = tuple[float, float, float, float]
 
 
+#: the integrators' short names in each language but English (where the code name is the
+#: name), shown wherever the English shows the code name: the lanes, the legend, the menu of
+#: integrators, the energy plot's marks, "diverged at", the study's and the geometry's lines
+#: (views.i18n's ``name.NAME``; the URL, the CLI and the CSV keep the code names)
+INTEGRATOR_NAMES = {
+    "ja": {
+        "euler": "陽的オイラー",
+        "symplectic-euler": "シンプレクティック・オイラー",
+        "velocity-verlet": "速度ベルレ",
+        "leapfrog": "リープフロッグ",
+        "midpoint": "陽的中点",
+        "heun": "ホイン",
+        "rk4": "RK4",
+        "implicit-euler": "陰的オイラー",
+        "implicit-midpoint": "陰的中点",
+        "yoshida4": "吉田 4 次",
+        "rk45": "RK45",
+    },
+}
+
+
+def shown_name(name: str, lang: str = "en") -> str:
+    """The name integrator ``name`` is shown by in ``lang``: a built-in's short name, a
+    user's method (or a language without a table) its own name."""
+    return INTEGRATOR_NAMES.get(lang, {}).get(name, name)
+
+
 def color_of(name: str) -> str:
     """An integrator's colour; a name that is not a built-in's is the user's own method."""
     if name in INTEGRATORS:

@@ -44,9 +44,10 @@ DIAGRAMS = (("convergence", "dt"), ("work", "evaluations"))
 
 def slope_label(name: str, slope: float | None, lang: str) -> str:
     """A line's legend entry: the integrator and its fitted slope (study.py's ``label``)."""
+    shown = i18n.integrator_name(name, lang)
     if slope is None:
-        return i18n.text("study.no_slope", lang, name=name)
-    return i18n.text("study.slope", lang, name=name, slope=f"{slope:.2f}")
+        return i18n.text("study.no_slope", lang, name=shown)
+    return i18n.text("study.slope", lang, name=shown, slope=f"{slope:.2f}")
 
 
 def study_name(system: str, role: str) -> str:
