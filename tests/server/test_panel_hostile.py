@@ -271,12 +271,17 @@ def pages(sessions, code_server):
     witness.stop()
 
 
-def run_method(visitor, text, kind="Butcher tableau (JSON)"):
-    """Remove the visitor's method (the status says so), then run ``text``."""
+def run_method(visitor, method, kind="Butcher tableau (explicit Runge–Kutta)"):
+    """Remove the visitor's method (the status says so), then run ``method``: Python code,
+    or a tableau's cells (:func:`tableau`), set as the page's editor sends them."""
     visitor.click("il-method-remove")
     wait_until(lambda: "No method of yours" in method_status(visitor), what="no method")
     visitor.set("il-method-kind", "value", kind)
-    visitor.set("il-method-text", "value", text)
+    if isinstance(method, str):
+        visitor.set("il-method-code", "code", method)  # the code editor (Ace)
+    else:
+        for cls, value in method.items():
+            visitor.set(cls, "value", value)
     visitor.click("il-method-run")
 
 
@@ -398,8 +403,11 @@ def test_a_duplicate_integrator_list_gets_a_message_and_no_traceback(pages, code
     assert "Traceback" not in code_server.log()[log_before:]
 
 
-def tableau(entry: str) -> str:
-    return json.dumps({"name": "huge", "a": [[0, 0], [entry, 0]], "b": [1, 0], "c": [0, entry]})
+def tableau(entry: str) -> dict:
+    """The grid's fields (by CSS class) of a two-stage tableau with ``entry`` in a[1][0] and
+    c[1]: a = [[0, 0], [entry, 0]], b = [1, 0], c = [0, entry]."""
+    cells = {"c-0": "0", "c-1": entry, "a-1-0": entry, "b-0": "1", "b-1": "0"}
+    return {"il-method-name": "huge", **{f"il-entry-{k}": v for k, v in cells.items()}}
 
 
 def test_a_tableau_entry_beyond_the_float_range_gets_a_message_and_no_traceback(pages, code_server):

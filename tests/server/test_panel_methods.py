@@ -6,6 +6,7 @@ set as a visitor sets them and the next update carries the request out.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -83,6 +84,20 @@ def test_serve_help_says_allow_code_executes_visitors_code():
     assert "EXECUTES VISITORS' CODE ON THIS MACHINE" in flat
 
 
+#: the text of the code editor's model in the page (what the server gets)
+CODE_JS = """() => [...Bokeh.documents[0].all_models].find(
+    (m) => (m.css_classes || []).includes("il-method-code")).code"""
+
+
+def type_code(page, code: str) -> None:
+    """Replace the code in the editor (Ace) as a user does: click, select all, type; then
+    wait until the server's model has it."""
+    page.locator(".il-method-code .ace_content").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(code)
+    page.wait_for_function(f"() => ({CODE_JS})() === {json.dumps(code)}")
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("allow", [False, True], ids=["without-flag", "allow-code"])
 def test_the_served_page_refuses_code_unless_started_with_allow_code(browser, tmp_path, allow):
@@ -94,10 +109,11 @@ def test_the_served_page_refuses_code_unless_started_with_allow_code(browser, tm
         banner = page.locator(".il-allow-code")
         assert (banner.count() > 0 and banner.first.is_visible()) is allow
         page.locator(".il-method-kind select").select_option(label="Python code")
-        page.locator(".il-method-text textarea").fill(
+        type_code(
+            page,
             'NAME = "served-euler"\n\ndef step(accel, q, v, t, dt):\n'
             "    a = accel(q, v, t)\n"
-            "    return [x + dt * u for x, u in zip(q, v)], [u + dt * b for u, b in zip(v, a)]\n"
+            "    return [x + dt * u for x, u in zip(q, v)], [u + dt * b for u, b in zip(v, a)]\n",
         )
         page.locator(".il-method-run button").click()
         status = page.locator(".il-method-status")
