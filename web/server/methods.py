@@ -58,6 +58,15 @@ WARNING_CSS = ":host(.alert-warning), :host(.alert-warning) p { color: #4d3800 !
 FIRST = {"tableau": "ralston", "splitting": "forest-ruth", "python": "euler-code"}
 
 
+def _hint(text: str) -> pn.pane.HTML:
+    """A line of explanation in the editor (escaped: plain text)."""
+    return pn.pane.HTML(
+        f'<p class="il-method-hint">{html.escape(text)}</p>',
+        margin=(0, 10),
+        sizing_mode="stretch_width",
+    )
+
+
 class MethodEditor:
     """The widgets of the editor; ``on_run(definition or None)`` is called by Run/Remove.
     ``banner`` (shown only with --allow-code) goes at the top of the page."""
@@ -128,13 +137,8 @@ class MethodEditor:
         )
 
         def part(kind: str, *objects) -> pn.Column:
-            hint = pn.pane.HTML(
-                f'<p class="il-method-hint">{html.escape(_(f"editor.{kind}.hint"))}</p>',
-                margin=(0, 10),
-                sizing_mode="stretch_width",
-            )
             return pn.Column(
-                hint,
+                _hint(_(f"editor.{kind}.hint")),
                 *objects,
                 visible=kind == "tableau",
                 sizing_mode="stretch_width",
@@ -266,13 +270,8 @@ class MethodEditor:
             self.say(text, "success")
 
     def panel(self) -> pn.Card:
-        intro = pn.pane.HTML(
-            f'<p class="il-method-hint">{html.escape(self._text("method.intro"))}</p>',
-            margin=(0, 10),
-            sizing_mode="stretch_width",
-        )
         return pn.Card(
-            intro,
+            _hint(self._text("method.intro")),
             # stacked on a phone
             pn.FlexBox(self.template, self.kind, self.name, flex_wrap="wrap"),
             *self.parts.values(),
