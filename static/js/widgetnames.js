@@ -46,7 +46,15 @@ function modelTitle(host) {
 const watched = new WeakSet(); // shadow roots whose redraws are followed
 let widgetNames = { increase: "Increase", decrease: "Decrease" }; // a spinner's arrows
 
+// what in a shadow root may need a name; a root with none of it (a plot, a text) is not
+// watched: its redraws, many a second, cost nothing here
+const CONTROLS = "input, select, [role=slider], [aria-selected]:not([role]), .bk-spin-btn";
+
 function fixRoot(root) {
+  if (focusSheet && !root.adoptedStyleSheets.includes(focusSheet)) {
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, focusSheet];
+  }
+  if (!root.querySelector(CONTROLS)) return;
   if (!watched.has(root) && typeof MutationObserver === "function") {
     // a widget drawn again (a new value, a new label) is fixed before it is next painted
     watched.add(root);
@@ -54,10 +62,10 @@ function fixRoot(root) {
       try { fixRoot(root); } catch { /* a widget drawn differently: leave it */ }
     }).observe(root, { childList: true, subtree: true });
   }
-  if (focusSheet && !root.adoptedStyleSheets.includes(focusSheet)) {
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, focusSheet];
-  }
-  const title = titleIn(root) || modelTitle(root.host);
+  // the title: the drawn label's text, else the model's (a search through every view of
+  // the page: only when a control below needs it)
+  let title = null;
+  const titled = () => (title ??= titleIn(root) || modelTitle(root.host));
   // a spinner's arrows: a name each; the field takes the arrow keys, so they stay out of
   // the tab order (one stop per field, not three)
   for (const button of root.querySelectorAll(".bk-spin-btn, button.bk-spin-btn-up, " +
@@ -68,7 +76,7 @@ function fixRoot(root) {
   }
   // sliders (noUiSlider handles): named by the slider's title
   for (const handle of root.querySelectorAll("[role=slider]")) {
-    if (title) setAttr(handle, "aria-label", title);
+    if (titled()) setAttr(handle, "aria-label", titled());
   }
   // the multiple choice's chosen items (Choices.js) carry aria-selected without a role
   // that allows it: their "Remove item" buttons say what they are
@@ -80,7 +88,7 @@ function fixRoot(root) {
     if (input.type === "hidden" || input.labels?.length || input.getAttribute("aria-label")) {
       continue;
     }
-    const text = input.closest("label")?.textContent.trim() || title ||
+    const text = input.closest("label")?.textContent.trim() || titled() ||
       input.getAttribute("placeholder") || "";
     if (text) setAttr(input, "aria-label", text);
   }

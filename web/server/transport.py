@@ -62,6 +62,7 @@ class TickBatch:
     def __init__(self, doc):
         self.doc = doc
         self.own = doc is not None and doc.callbacks.hold_value is None
+        self._index = _DeferredIndex(doc) if self.own else None
         if self.own:
             doc.hold("combine")
 
@@ -69,6 +70,7 @@ class TickBatch:
         """Release the hold; return the pending writes to wait for (:func:`written`)."""
         if not self.own:
             return []
+        self._index.close()
         doc = self.doc
         connections = _connections(doc)
         if not connections:
@@ -87,6 +89,31 @@ class TickBatch:
                 invoke_with_curdoc(doc, event.callback_invoker)
         message = patch_message(doc, events)
         return [connection._socket.send_message(message) for connection in connections]
+
+
+class _DeferredIndex:
+    """The document's index of its models rebuilt at most once per tick, when it is over.
+
+    Bokeh rebuilds it (a walk of the whole document: about 0.25 s for this dashboard) after
+    every change of a property whose value holds models, and switching the energy view makes
+    dozens (renderers and legend items): 8 s of one tick, the server frozen for every
+    session. Bokeh's own ``models.freeze()`` defers it too, but rebuilds it at the end
+    whether or not anything asked (every tick, then). Here ``invalidate`` only notes the
+    request while the tick runs (an attribute of the instance over Bokeh's method)."""
+
+    def __init__(self, doc):
+        self.models = doc.models
+        self.asked = False
+        self.models.invalidate = self._note
+
+    def _note(self) -> None:
+        self.asked = True
+
+    def close(self) -> None:
+        if "invalidate" in vars(self.models):
+            del self.models.invalidate
+        if self.asked:
+            self.models.invalidate()
 
 
 def patch_message(doc, events):

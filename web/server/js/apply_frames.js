@@ -56,7 +56,10 @@ export default function applyFrames({echo, rollover, layout, integrators, marks}
     }
     showEnergyView(doc, s.name, s.energy, marks, quiet);
   }
-  if (meta.ack) echo.tags = [meta.seq];
+  // acknowledged once painted (the frame after the next animation frame), not when applied:
+  // a browser that paints slower than the updates come gets fewer of them, each carrying
+  // more samples, and stays free to answer its visitor
+  if (meta.ack) requestAnimationFrame(() => setTimeout(() => { echo.tags = [meta.seq]; }, 0));
 }
 
 // The energy plot's y-range and the marks of the methods clipped at its edge, as the
