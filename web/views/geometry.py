@@ -58,7 +58,7 @@ TEXTS = {
     },
     "ja": {
         "open": "幾何",
-        "open.tip": "選んだ積分法の安定領域と相空間の面積",
+        "open.tip": "選んだ積分法の安定領域と位相空間の面積",
         "region.title": "z = dt·λ 平面の安定領域",
         "region.x": "Re(dt·λ)",
         "region.y": "Im(dt·λ)",
