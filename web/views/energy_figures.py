@@ -1,7 +1,8 @@
 """The energy plot's Bokeh parts that :mod:`integrator_lab.views.energy` decides: its y-range
 (a ``Range1d`` the frames set), the axis formats of its modes, and the marks of the methods
 clipped at its edge. Both front ends build their energy plot through
-:class:`integrator_lab.views.figures.SystemFigures`, which calls :func:`add_energy_view`.
+:class:`integrator_lab.views.figures.SystemFigures`, through
+:func:`integrator_lab.views.energy_plot.build_energy_plot`, which calls :func:`add_energy_view`.
 """
 
 from __future__ import annotations
