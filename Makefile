@@ -67,14 +67,18 @@ test-js: venv node_modules
 
 # Guardrails, run by `make test` first: ruff (lint, and format at line length 100; `make format`
 # applies it), mypy --strict on the core and web/views (pyproject.toml), ESLint on the JavaScript
-# (not on web/site/bundle/: Pyodide's files as `make dist` copies them).
+# (not on web/site/bundle/: Pyodide's files as `make dist` copies them), and tsc on the page's and
+# the worker's JavaScript that sends or receives their messages (the files with `// @ts-check`,
+# against static/types/protocol.d.ts; two configurations: the page's globals are not a worker's).
 .PHONY: lint format typecheck-core
 lint: venv node_modules
-	@printf '\n======== lint: ruff, mypy (core and views, strict), eslint ========\n'
+	@printf '\n======== lint: ruff, mypy (core and views, strict), eslint, tsc ========\n'
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m mypy
 	node_modules/.bin/eslint -c static/eslint.config.mjs --ignore-pattern web/site/bundle/ static web
+	node_modules/.bin/tsc -p static/tsconfig.json
+	node_modules/.bin/tsc -p static/tsconfig.worker.json
 
 format: venv
 	$(VENV)/bin/ruff format .

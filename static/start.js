@@ -1,3 +1,4 @@
+// @ts-check
 // Integrator Lab: start Python at once, before BokehJS loads and draws the dashboard.
 //
 // The worker has its own thread and its first work is downloading (Pyodide, the snapshot, the
@@ -7,26 +8,35 @@
 // finds no handler is lost). From file:// there is no worker (browsers refuse it, and the
 // page's modules): this script says so itself.
 "use strict";
+/** @import { BootConfig, SimulationWorker } from "./types/protocol" */
 window.integratorLabEarly = (() => {
-  const early = { worker: null, messages: [], errors: [], failure: null, fileUrl: false };
+  // (watchPorts and spawn are set below, before there is any worker)
+  const early = /** @type {IntegratorLabEarly} */ (/** @type {unknown} */ (
+    { worker: null, messages: [], errors: [], failure: null, fileUrl: false }));
   // A text of the catalog in the page's language, for the page's texts before (or without)
   // its modules: as static/js/i18n.js chooses, the URL's lang, else the browser's first
   // language. The catalog is in the page, below this script: call it once that is parsed.
+  /** @param {string} key
+   * @param {Record<string, string>} [values] */
   const catalogText = (key, values = {}) => {
-    const i18n = JSON.parse(document.getElementById("il-data").textContent).i18n;
+    const i18n = JSON.parse(/** @type {string} */ (
+      /** @type {HTMLElement} */ (document.getElementById("il-data")).textContent)).i18n;
     const wanted = [new URLSearchParams(location.search).get("lang"),
       ((navigator.languages && navigator.languages[0]) || "").toLowerCase().split("-")[0]];
-    const lang = wanted.find((l) => l in i18n.languages) || i18n.default;
+    const lang = wanted.find((/** @type {any} */ l) => l in i18n.languages) || i18n.default;
     document.documentElement.lang = lang;
+    /** @type {string} */
     const text = i18n.catalog[key][lang] || i18n.catalog[key].en;
     return text.replace(/\{(\w+)\}/g, (all, name) => (name in values ? values[name] : all));
   };
+  /** @param {string} long
+   * @param {string} short */
   const sayStopped = (long, short) => {
-    const note = document.getElementById("il-served");
+    const note = /** @type {HTMLElement} */ (document.getElementById("il-served"));
     note.textContent = long;
     note.hidden = false;
     document.querySelectorAll(".il-loading").forEach((el) => {
-      el.querySelector("span").textContent = short;
+      /** @type {HTMLElement} */ (el.querySelector("span")).textContent = short;
       el.classList.add("il-failed");
     });
   };
@@ -60,14 +70,17 @@ window.integratorLabEarly = (() => {
   if (new URLSearchParams(location.search).getAll("embed").pop() === "1") {
     root.classList.add("il-embed");
   }
-  const boot = JSON.parse(document.getElementById("il-boot-config").textContent);
+  /** @type {BootConfig} */
+  const boot = JSON.parse(/** @type {string} */ (
+    /** @type {HTMLElement} */ (document.getElementById("il-boot-config")).textContent));
   // a new worker, told where its files are; the page replaces a worker that stopped
   // answering (a user's method that never returns) with another one from here. Its
   // watchdog's pings go on a port of their own (static/worker.mjs says why), handed over
   // before any user code runs: early.watchPorts maps each worker to the page's end
   early.watchPorts = new WeakMap();
   early.spawn = (bake = false) => {
-    const worker = new Worker("static/worker.mjs", { type: "module" });
+    const worker = /** @type {SimulationWorker} */ (
+      new Worker("static/worker.mjs", { type: "module" }));
     const channel = new MessageChannel();
     early.watchPorts.set(worker, channel.port1);
     worker.postMessage({ type: "boot", boot, bake, watch: channel.port2 }, [channel.port2]);
@@ -96,7 +109,7 @@ window.integratorLabEarly = (() => {
     return early;
   }
   early.worker.onmessage = (event) => {
-    if (event.data?.type === "baked") early.bakedArrived(event.data);
+    if (event.data?.type === "baked") early.bakedArrived?.(event.data);
     else early.messages.push(event);
   };
   early.worker.onerror = (event) => early.errors.push(event);

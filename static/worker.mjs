@@ -1,54 +1,16 @@
+// @ts-check
 // Integrator Lab: the simulation worker of the static page (a module worker).
 //
 // Boots Pyodide from the site's own pyodide/ folder, unpacks the pure-Python core into
 // site-packages, and runs integrator_lab.views.live on its own clock. The page and this worker
-// talk by messages only:
-//
-//   page -> worker  {type: "boot", boot: {code, global, snapshot, baked}, bake}   first, at
-//                                          once (page data); bake: download the baked frames
-//                                          (web/site/bake.py) for the page
-//                   {type: "init", systems: {name: {params, dt}}, integrators, speed, playing
-//                    [, baked: ticks]}     baked: the page plays the build's baked frames
-//                                          (web/site/bake.py) and hands over with "handoff"
-//                   {type: "handoff", frame, then}  the page showed baked frame `frame`
-//                                          last: go on from exactly there, after the
-//                                          message `then` (the change that ended the bake)
-//                   {type: "configure", system, params, dt[, integrators]}   one system
-//                                                             changed (it restarts) or is shown
-//                   {type: "remove", system}                  a system is no longer shown
-//                   {type: "integrators", names}              every system restarts
-//                   {type: "speed", value} | {type: "play", value} | {type: "step"}
-//                   {type: "hold", system, value}             a body of that system is held
-//                                                             (dragged): it alone waits
-//                   {type: "reset"}                           every system back to t = 0
-//                   {type: "ack"}                             the page drew the last frame
-//                   {type: "study", system, params, integrators, settings}   (re)start a study
-//                   {type: "study-stop", system}
-//                   {type: "method", definition, id}          race the user's method (null:
-//                                                             none) beside the built-ins
-//   page -> worker, on the private port of the boot message (`watch`, a MessagePort):
-//                   {type: "ping", id}                        the page checks the worker
-//                                                             still answers (user code may
-//                                                             never return)
-//   worker -> page  {type: "progress", text, key, step[, loaded, total]} while booting (key:
-//                                          the catalog's; loaded of total: bytes of Python's
-//                                          files, as a host that compresses sends them)
-//                   {type: "baked", bytes | error}  the baked frames' file, as downloaded
-//                   {type: "ready", timings, boot: "snapshot" | "plain", fallback}
-//                   {type: "boot-error", file, detail, step}  Python could not start
-//                   {type: "fetched", urls}  after "ready": the files this worker fetched (the
-//                                          page's service worker keeps them: offline.js)
-//                   {type: "layout", layout, errors, refused} a system was (re)built or reset
-//                                                            (refused: views.live.refusal)
-//                   {type: "frame", systems: {name: {time, rtf, lanes, diverged, data}}}
-//                   {type: "study", system, progress, [columns, done, csv, ...] | error}
-//                   {type: "error", text}
-//                   {type: "method", id, method, problems}   the user's method runs (its
-//                                                             describe()) or why not
-//   worker -> page, on the private port:
-//                   {type: "pong", id, slowest}  slowest: the longest slice of Python (a tick,
-//                                                a study slice) of the last
-//                                                SLOWEST_WINDOW_MS (ms), measured here
+// talk by messages only. Every message, each way, with its fields and what it means:
+// static/types/protocol.d.ts (PageMessage, WorkerMessage, and the watchdog port's ping/pong),
+// checked by tsc in `make lint` on this file and on the page's side (static/js/worker.js).
+// In short: the page sends "boot" first (with the watchdog's port), then "init", and then the
+// visitor's changes ("configure", "integrators", "speed", "play", "step", "reset", "hold",
+// "study", "method", "names", "geometry", ...) and an "ack" for each frame it drew; this worker
+// answers with "progress" while booting, "ready" (or "boot-error"), then "layout", "frame",
+// "study", "geometry", "method" and "error" messages; on the private port, "ping" and "pong".
 //
 // The watchdog's port: the page's watchdog (static/js/worker.js) replaces a worker that stops
 // answering while a user's method may run. Its pings and this worker's answers travel on a
@@ -87,6 +49,9 @@
 // not arrive is reported by name at once (Pyodide itself may wait forever for a .wasm whose
 // download failed). Pyodide is imported dynamically, so that even its failure is reported.
 
+/** @import { BootConfig, BakedInfo, SnapshotInfo, PageMessage, WorkerMessage, PingMessage,
+ *    PongMessage, BakedMessage, StudyMessage, GeometryMessage } from "./types/protocol" */
+
 const TICK_MS = 1000 / 60; // the worker's own clock
 // a running study (views.study) takes this much of each tick, after the live view's share:
 // the live view stays smooth and the study still finishes in seconds
@@ -101,12 +66,17 @@ const portPost = MessagePort.prototype.postMessage;
 const clock = performance;
 const clockNow = Performance.prototype.now;
 const now = () => apply(clockNow, clock, []);
+/** @type {MessagePort | null} */
 let watchPort = null; // the watchdog's port (see above), from the boot message
+/** @type {[number, number][]} */
 const calls = []; // [end, duration] of the calls into Python of the last SLOWEST_WINDOW_MS
 
 /** Run `work` (a call into Python) and remember how long it took, for the watchdog: the
  * recurring slices (ticks, study slices), not a message's one-off work (a new method, a new
- * system), which says nothing of how long the next slice may take. */
+ * system), which says nothing of how long the next slice may take.
+ * @template T
+ * @param {() => T} work
+ * @returns {T} */
 function timed(work) {
   const began = now();
   try {
@@ -118,11 +88,14 @@ function timed(work) {
   }
 }
 
+/** @param {{data?: PingMessage}} event */
 function answerPing(event) {
   const id = event.data?.id ?? 0;
   let slowest = 0;
   for (const [, duration] of calls) slowest = Math.max(slowest, duration);
-  if (watchPort) apply(portPost, watchPort, [{ type: "pong", id, slowest }]);
+  if (watchPort) {
+    apply(portPost, watchPort, [/** @satisfies {PongMessage} */ ({ type: "pong", id, slowest })]);
+  }
 }
 const siteURL = new URL("../", import.meta.url);
 // the snapshot is worth its download when it arrives within this time (a plain boot's extra
@@ -142,7 +115,8 @@ const FULL_STDLIB_GLOBAL = "integratorLabFullStdlib";
 const CACHE = "integrator-lab"; // the service worker's cache (static/sw.js)
 
 /** Where the build put Pyodide and the core, from the boot config: their names carry a content
- * hash (so a host may cache them for ever), which only the build knows. */
+ * hash (so a host may cache them for ever), which only the build knows.
+ * @param {BootConfig} config */
 function bootFiles(config) {
   const dir = config.pyodide ?? "pyodide/";
   const archive = config.archive ?? "py/integrator_lab.zip";
@@ -156,46 +130,66 @@ function bootFiles(config) {
   };
 }
 
+/** @type {PyProxy | null} */
 let live = null; // the Python Live object
+/** @type {PyProxy | null} */
 let studies = null; // the Python Studies object, made at the first study
+/** @type {PyProxy | null} */
 let geometries = null; // the Python Geometries object, made when a geometry view opens
 let geometryDue = 0;
 const GEOMETRY_PERIOD_MS = 100;
+/** @type {"snapshot" | "plain" | null} */
 let bootPath = null; // "snapshot" or "plain", once booted
+/** @type {string | null} */
 let fallback = null; // why the snapshot was not used
+/** @type {(config: BootConfig) => void} */
 let receiveBoot;
+/** @type {Promise<BootConfig>} */
 const bootConfig = new Promise((resolve) => { receiveBoot = resolve; });
 // the page's first "init" comes once BokehJS has drawn the dashboard: until then the worker
 // only downloads (I/O), so that Python's start, which is CPU work, does not delay the first
 // draw on a machine with few cores
+/** @type {() => void} */
 let pageDrawn;
+/** @type {Promise<void>} */
 const drawn = new Promise((resolve) => { pageDrawn = resolve; });
 const GZIP_MAGIC = [0x1f, 0x8b];
 let inFlight = false; // a frame was posted and not yet acknowledged
 let postedAt = 0; // performance.now() when it was posted
 let forceNext = true; // send every system in the next frame (after a change)
 let last = 0; // performance.now() of the previous tick
+/** @type {number | null} */
 let timer = null;
+/** @type {PageMessage[]} */
 const pending = []; // messages received while booting
 // the baked start (see above): {ticks, systems, integrators} while the page plays it
+/** @typedef {{ticks: number, systems: Record<string, import("./types/protocol").SystemSettings>,
+ *    integrators: string[]}} Bake */
+/** @type {Bake | null} */
 let bake = null;
 let forwarded = -1; // the last baked frame computed here (-1: the runs are fresh)
 let holding = false; // the page plays baked frames: no tick until its "handoff"
 // the baked frames' download (fetchBaked), if asked for: the link's bytes per ms it measured
+/** @type {Promise<number | null>} */
 let bakedDone = Promise.resolve(null);
 
+/** @param {WorkerMessage} message
+ * @param {Transferable[]} [transfer] */
 function post(message, transfer = []) {
   // after a failed download the page shows what failed; progress would cover it
   if (bootFailed && message.type === "progress") return;
   self.postMessage(message, transfer);
 }
 
+/** @param {PyProxy} proxy */
 function toJs(proxy) {
   const value = proxy.toJs({ dict_converter: Object.fromEntries, create_pyproxies: false });
   proxy.destroy();
   return value;
 }
 
+/** @param {string} method
+ * @param {...unknown} args */
 function call(method, ...args) {
   const fn = live[method];
   try {
@@ -206,18 +200,22 @@ function call(method, ...args) {
   }
 }
 
+/** @type {Record<string, number>} */
 const timings = {}; // ms since the worker started, for benchmarks
 
 // -- booting, and saying what failed ------------------------------------------------------
 let step = "pyodide/pyodide.mjs"; // what the boot is loading now (files of the site)
 let bootFailed = false;
 
-/** A URL as the site's own path ("pyodide/pyodide.asm.wasm"), or as it is. */
+/** A URL as the site's own path ("pyodide/pyodide.asm.wasm"), or as it is.
+ * @param {string | URL} url */
 function siteFile(url) {
   const href = new URL(url, self.location.href).href.split(/[?#]/)[0];
   return href.startsWith(siteURL.href) ? href.slice(siteURL.href.length) : href;
 }
 
+/** @param {string} file
+ * @param {string} detail */
 function bootFailure(file, detail) {
   if (bootFailed || live) return; // the first failure is the cause; the rest follow from it
   bootFailed = true;
@@ -226,7 +224,10 @@ function bootFailure(file, detail) {
 
 const realFetch = self.fetch;
 // responses fetched ahead of Pyodide's asking (by absolute URL), each handed over once
+/** @type {Map<string, Promise<Response>>} */
 const prefetched = new Map();
+/** @param {RequestInfo | URL} resource
+ * @param {RequestInit} [options] */
 async function watchedFetch(resource, options) {
   const url = resource instanceof Request ? resource.url : String(resource);
   const absolute = new URL(url, self.location.href).href;
@@ -246,6 +247,8 @@ async function watchedFetch(resource, options) {
 }
 
 // A module that did not import: ask the server what it answers for that file.
+/** @param {string} file
+ * @param {any} error (whatever was thrown) */
 async function importFailure(file, error) {
   let detail = error?.message ?? String(error);
   try {
@@ -270,7 +273,8 @@ async function boot() {
 }
 
 /** Download the baked frames for the page (static/js/baked.js): here, beside Python's files,
- * a missing file is said by the page as information, not logged as the page's error. */
+ * a missing file is said by the page as information, not logged as the page's error.
+ * @param {BakedInfo} baked */
 async function fetchBaked(baked) {
   try {
     const started = performance.now();
@@ -281,16 +285,18 @@ async function fetchBaked(baked) {
     // inflated here: the page's thread is busy drawing the dashboard meanwhile, and a
     // stream there would wait for it at every chunk (the first baked frame came 0.1 s late)
     const bytes = (await gunzipped(gzipped)).buffer;
-    self.postMessage({ type: "baked", bytes }, [bytes]);
+    self.postMessage(/** @satisfies {BakedMessage} */ ({ type: "baked", bytes }), [bytes]);
     return rate;
   } catch (error) {
-    self.postMessage({ type: "baked", error: String(error?.message ?? error) });
+    self.postMessage(/** @satisfies {BakedMessage} */ (
+      { type: "baked", error: String(error?.message ?? error) }));
     return null;
   }
 }
 
 /** `bytes` inflated if they are gzip (a host that sent the file with Content-Encoding: gzip
- * has inflated it already); a truncated or corrupt file fails gzip's own check. */
+ * has inflated it already); a truncated or corrupt file fails gzip's own check.
+ * @param {Uint8Array<ArrayBuffer>} bytes */
 async function gunzipped(bytes) {
   if (bytes[0] !== GZIP_MAGIC[0] || bytes[1] !== GZIP_MAGIC[1]) return bytes;
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
@@ -299,6 +305,7 @@ async function gunzipped(bytes) {
 
 // -- what has arrived, for the page's progress bar ------------------------------------------
 // per file: [bytes arrived (as inflated), its size, its size as a host that compresses sends it]
+/** @type {Map<string, number[]>} */
 const arriving = new Map();
 let progressAt = 0;
 let progressKey = "boot.python";
@@ -320,10 +327,12 @@ function postProgress(force = false) {
 /** `response` with a body of its own, and its bytes counted into arriving[name] as they
  * arrive: a copy of the stream is read at once (Pyodide reads the other when it is ready to
  * compile, after the first draw, and the link's speed is measured meanwhile). The same status
- * and headers: instantiateStreaming needs the wasm's type. */
+ * and headers: instantiateStreaming needs the wasm's type.
+ * @param {string} name
+ * @param {Response} response */
 function counted(name, response) {
   if (!response.ok || !response.body) return response;
-  const entry = arriving.get(name);
+  const entry = /** @type {number[]} */ (arriving.get(name)); // (download set it)
   const [counting, passed] = response.body.tee();
   (async () => {
     const reader = counting.getReader();
@@ -340,7 +349,9 @@ function counted(name, response) {
 }
 
 /** Start downloading a file of the boot (`name` as in config.sizes) and count it; a file
- * that does not arrive is a boot failure, said at once, unless `optional`. */
+ * that does not arrive is a boot failure, said at once, unless `optional`.
+ * @param {string} name
+ * @param {string | URL} url */
 function download(name, url, optional = false) {
   const [size, sent] = sizes[name] ?? [0, 0];
   // [bytes come, size, size sent, when complete (0: not yet), when asked]
@@ -348,6 +359,7 @@ function download(name, url, optional = false) {
   return (optional ? realFetch.call(self, url) : watchedFetch(url))
     .then((response) => counted(name, response));
 }
+/** @type {Record<string, [number, number]>} */
 let sizes = {}; // config.sizes: {file: [size, size sent compressed]}
 
 /** Whether the link looks too slow for the snapshot before a byte of it is fetched. */
@@ -362,7 +374,9 @@ function slowLink() {
 }
 
 /** "snapshot" or "plain" when the service worker's cache (static/sw.js) holds what that boot
- * needs, else null (nothing cached: the link decides). */
+ * needs, else null (nothing cached: the link decides).
+ * @param {SnapshotInfo | null} snapshot
+ * @param {ReturnType<typeof bootFiles>} files */
 async function cachedBoot(snapshot, files) {
   try {
     if (!self.caches || !(await caches.has(CACHE))) return null;
@@ -377,15 +391,18 @@ async function cachedBoot(snapshot, files) {
 
 /** Bytes per ms the link brings `name` (a download under way), measured over PROBE_MS from
  * its first byte (a server may take a while to start answering); 0 if no byte came within
- * FIRST_BYTE_MS. */
+ * FIRST_BYTE_MS.
+ * @param {string} name */
 async function probeRate(name) {
-  const entry = arriving.get(name);
+  const entry = /** @type {number[]} */ (arriving.get(name)); // (download set it)
+  /** @param {number} ms */
   const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
   const asked = performance.now();
   while (!entry[0] && performance.now() - asked < FIRST_BYTE_MS) await pause(10);
   if (!entry[0]) return 0;
   // a file already whole (the one-file page answers from memory, a cache at once) came
   // faster than any probe could measure: its rate from the request
+  /** @param {number[]} e */
   const whole = (e) => (e[1] ? e[2] || e[0] : e[0]) / Math.max(e[3] - e[4], 1);
   if (entry[3]) return whole(entry);
   const [got0, size, sent] = entry;
@@ -398,8 +415,12 @@ async function probeRate(name) {
 
 /** The snapshot's download, if the link is fast enough that it beats a plain boot:
  * {use, bytes: a promise of its bytes or of the reason there are none} (never throws: a
- * plain boot follows). `rate`: the link's bytes per ms, as measured. */
+ * plain boot follows). `rate`: the link's bytes per ms, as measured.
+ * @param {SnapshotInfo | null} snapshot
+ * @param {number} rate
+ * @returns {{use: boolean, bytes: Promise<{bytes?: Uint8Array, reason?: string}>}} */
 function fetchSnapshot(snapshot, rate) {
+  /** @param {string} reason */
   const none = (reason) => ({ use: false, bytes: Promise.resolve({ reason }) });
   if (!snapshot?.url) return none("this build has no snapshot");
   const slow = slowLink();
@@ -459,9 +480,12 @@ async function bootPython() {
     rate = await probeRate("pyodide.asm.wasm");
   }
   // a visit after one that kept its files (static/sw.js) boots as that one did: from the cache
+  // (rate: measured above whenever the snapshot may be fetched, a number then)
+  /** @type {ReturnType<typeof fetchSnapshot>} */
   const frozen = cached === "plain" ? { use: false, bytes: Promise.resolve(
     { reason: "the first visit booted without it, and the cache keeps what it used" }) }
-    : fetchSnapshot(config.snapshot, cached === "snapshot" ? Infinity : rate);
+    : fetchSnapshot(config.snapshot,
+      cached === "snapshot" ? Infinity : /** @type {number} */ (rate));
   postProgress(true);
   let loadPyodide, version;
   try {
@@ -476,8 +500,8 @@ async function bootPython() {
   await drawn;
   let pyodide = null;
   fallback = null;
-  if (useSnapshot && config.snapshot.pyodide !== version) {
-    fallback = `the snapshot was made by Pyodide ${config.snapshot.pyodide}, this is ${version}`;
+  if (useSnapshot && config.snapshot?.pyodide !== version) {
+    fallback = `the snapshot was made by Pyodide ${config.snapshot?.pyodide}, this is ${version}`;
   } else if (useSnapshot) {
     // a snapshot that does not arrive rejects this before loadPyodide awaits it: handled
     // here, or the worker reports an unhandled rejection to the page (the fallback says why)
@@ -501,7 +525,7 @@ async function bootPython() {
     pyodide = await loadPyodide({ indexURL: files.pyodideURL.href, packages: [] });
   }
   if (bootFailed) return; // a file failed, yet Pyodide went on: do not pretend to run
-  arriving.get("pyodide.asm.mjs")[0] = 1; // imported by loadPyodide
+  /** @type {number[]} */ (arriving.get("pyodide.asm.mjs"))[0] = 1; // imported by loadPyodide
   timings.pyodide = performance.now();
   step = files.coreStep;
   progressKey = "boot.core";
@@ -517,6 +541,7 @@ async function bootPython() {
   self.pyodide = pyodide;
 }
 
+/** @param {Record<string, string>} names */
 function setShownNames(names) {
   const py = self.pyodide.toPy(names);
   try {
@@ -526,6 +551,7 @@ function setShownNames(names) {
   }
 }
 
+/** @param {PageMessage} message */
 function handle(message) {
   const py = self.pyodide;
   switch (message.type) {
@@ -559,7 +585,7 @@ function handle(message) {
       // worker's own clock. Its frame goes in any case: the page waits for it
       last = performance.now() - TICK_MS;
       forceNext = true;
-      clearTimeout(timer);
+      clearTimeout(/** @type {number} */ (timer));
       tick();
       break;
     case "configure":
@@ -634,7 +660,7 @@ function handle(message) {
       // the page is ready for more: answer now rather than at the next tick, so that
       // every animation frame can show new data
       inFlight = false;
-      clearTimeout(timer);
+      clearTimeout(/** @type {number} */ (timer));
       tick();
       break;
     default:
@@ -642,11 +668,14 @@ function handle(message) {
   }
 }
 
-/** Compute the baked frames up to `frame` (from t = 0 again if this worker went past it). */
+/** Compute the baked frames up to `frame` (from t = 0 again if this worker went past it).
+ * @param {number} frame */
 function forwardTo(frame) {
   if (forwarded > frame) {
-    for (const [name, settings] of Object.entries(bake.systems)) {
-      configure(name, settings.params, settings.dt, bake.integrators, true);
+    // (bake: set, the page plays it)
+    for (const [name, settings] of Object.entries(/** @type {Bake} */ (bake).systems)) {
+      configure(name, settings.params, settings.dt, /** @type {Bake} */ (bake).integrators,
+        true);
     }
     forwarded = -1;
   }
@@ -655,6 +684,11 @@ function forwardTo(frame) {
   timings.forwarded = performance.now();
 }
 
+/** @param {string} name
+ * @param {import("./types/protocol").Params | undefined} params
+ * @param {number | undefined} dt
+ * @param {string[] | null} integrators
+ * @param {number} [request] */
 function configure(name, params, dt, integrators, silent = false, request = undefined) {
   const py = self.pyodide;
   const pyParams = py.toPy(params ?? {});
@@ -671,6 +705,9 @@ function configure(name, params, dt, integrators, silent = false, request = unde
   forceNext = true;
 }
 
+/** @param {PyProxy} target
+ * @param {string} method
+ * @param {...unknown} args */
 function callOn(target, method, ...args) {
   const fn = target[method];
   try {
@@ -681,6 +718,7 @@ function callOn(target, method, ...args) {
   }
 }
 
+/** @param {StudyMessage} message */
 function startStudy(message) {
   const py = self.pyodide;
   if (!studies) studies = py.runPython("from integrator_lab.views.study import Studies\nStudies()");
@@ -695,6 +733,7 @@ function startStudy(message) {
   }
 }
 
+/** @param {GeometryMessage} message */
 function setGeometry(message) {
   const py = self.pyodide;
   if (!geometries) {
@@ -717,6 +756,7 @@ function advanceStudies() {
   for (const update of callOn(studies, "step", STUDY_SLICE_S)) post({ type: "study", ...update });
 }
 
+/** @param {any} error (whatever was thrown) */
 function pythonMessage(error) {
   // a Python exception: keep its last line ("ValueError: ..."), not the traceback
   const lines = String(error?.message ?? error).trim().split("\n");
@@ -762,13 +802,17 @@ function tick() {
   timer = setTimeout(tick, Math.max(0, TICK_MS - spent));
 }
 
+/** @param {MessageEvent<PageMessage>} event */
 self.onmessage = (event) => {
   if (event.data?.type === "boot") {
     if (event.data.watch && !watchPort) {
       watchPort = event.data.watch;
       watchPort.onmessage = answerPing;
     }
-    if (event.data.bake) bakedDone = fetchBaked(event.data.boot.baked);
+    // (the page asks for the bake only when the config names one: static/start.js)
+    if (event.data.bake) {
+      bakedDone = fetchBaked(/** @type {BakedInfo} */ (event.data.boot.baked));
+    }
     receiveBoot(event.data.boot);
     return;
   }
@@ -779,7 +823,9 @@ self.onmessage = (event) => {
   }
   // a method that imports beyond the trimmed standard library waits for the whole one, and
   // what comes meanwhile waits behind it (pings are answered: the download is no hang)
-  if (event.data?.type !== "ping" && (wholeStdlib || needsWholeStdlib(event.data))) {
+  // (pings come on the watchdog's port; whatever comes here is passed on)
+  if (/** @type {string} */ (event.data?.type) !== "ping" &&
+      (wholeStdlib || needsWholeStdlib(event.data))) {
     waitingForStdlib.push(event.data);
     wholeStdlib ??= loadWholeStdlib().finally(() => {
       wholeStdlib = null;
@@ -790,6 +836,7 @@ self.onmessage = (event) => {
   dispatch(event.data);
 };
 
+/** @param {PageMessage} message */
 function dispatch(message) {
   try {
     handle(message);
@@ -799,10 +846,14 @@ function dispatch(message) {
 }
 
 // -- the rest of the standard library, for a user's method (web/views/stdlib_guard.py) -----
+/** @type {Promise<void> | null} */
 let wholeStdlib = null; // its download, while messages wait for it
 let wholeStdlibLoaded = false;
+/** @type {PageMessage[]} */
 const waitingForStdlib = [];
 
+/** @param {string} method
+ * @param {...unknown} args */
 function stdlibGuard(method, ...args) {
   const guard = self.pyodide.pyimport("integrator_lab.views.stdlib_guard");
   try {
@@ -812,7 +863,8 @@ function stdlibGuard(method, ...args) {
   }
 }
 
-/** Whether `message` runs a user's method that imports what the trimmed library lacks. */
+/** Whether `message` runs a user's method that imports what the trimmed library lacks.
+ * @param {PageMessage} message */
 function needsWholeStdlib(message) {
   const code = message?.type === "method" && message.definition?.kind === "python" &&
     message.definition.code;
@@ -854,9 +906,10 @@ boot().then(
     answerPing({}); // Python is up: the watchdog hears from this worker before its first call
     for (const message of pending.splice(0)) handle(message);
     // the page plays the bake: catch up with its end now, before it asks
-    if (holding && forwarded < bake.ticks - 1) {
+    // (bake: set while holding)
+    if (holding && forwarded < /** @type {Bake} */ (bake).ticks - 1) {
       try {
-        forwardTo(bake.ticks - 1);
+        forwardTo(/** @type {Bake} */ (bake).ticks - 1);
       } catch (error) {
         post({ type: "error", text: pythonMessage(error) });
       }

@@ -6,6 +6,8 @@
 // goes on from the frame shown last (static/worker.mjs), so that no sample is repeated or
 // missing. Any change the worker must hear of ends the bake first (worker.js's send).
 
+/** @import { PageMessage } from "../types/protocol" */
+
 import { SYSTEMS } from "./data.js";
 import { applyLayout, applyFrame, flushDue } from "./frames.js";
 import { live, setStatusText } from "./live.js";
@@ -28,6 +30,7 @@ export const baked = {
   handedOver: false, // the worker was told to go on from baked frame `shown`
   bake: null, // {header, data, offsets}
   started: 0, // performance.now() when baked frame 0 was due
+  /** @type {((frame: number, then: PageMessage | null) => void) | null} */
   handoff: null, // function(frame): tells the worker (worker.js)
 };
 
@@ -78,7 +81,9 @@ export function bakeWanted(view = null) {
       Object.entries(view.params[s]).every(([name, value]) => state.params[s][name] === value));
 }
 
-/** Animate the baked frames from now; `handoff(frame)` tells the worker where to go on. */
+/** Animate the baked frames from now; `handoff(frame)` tells the worker where to go on.
+ * @param {any} bake
+ * @param {(frame: number, then: PageMessage | null) => void} handoff */
 export function playBake(bake, handoff) {
   baked.bake = bake;
   baked.handoff = handoff;
@@ -140,7 +145,8 @@ function replay() {
 
 /** Stop animating baked frames and tell the worker to go on from the one shown last (it
  * queues that until Python is up; meanwhile the panels say that Python is starting), after
- * the message `then` (a change that ended the bake), if any. Whether it did. */
+ * the message `then` (a change that ended the bake), if any. Whether it did.
+ * @param {PageMessage | null} [then] */
 export function endBake(then = null) {
   if (!baked.playing) return false;
   baked.playing = false;

@@ -3,9 +3,11 @@
 // and the frame buffer's layout comes from here, never restated.
 
 export const data = JSON.parse(document.getElementById("il-data").textContent);
+/** @type {string[]} */
 export const SYSTEMS = data.systems;
 export const DECL = data.declarations; // system name -> describe()
-export const INTEGRATORS = data.integrators.map((i) => i.name);
+/** @type {string[]} */
+export const INTEGRATORS = data.integrators.map((/** @type {{name: string}} */ i) => i.name);
 export const DEFAULTS = data.defaults;
 export const ROLLOVER = data.rollover;
 export const COLUMNS = data.frameLayout.samples;

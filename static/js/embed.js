@@ -1,3 +1,4 @@
+// @ts-check
 // Integrator Lab page: what a demo embedded in an <iframe> (embed=1) adds: a link that opens
 // the same view in the full lab, and a pause while the frame is scrolled out of view, so that
 // a documentation page with many demos only computes the ones a reader sees.
@@ -6,7 +7,7 @@ import { state, queryFromState } from "./urlstate.js";
 import { live, setStatusText } from "./live.js";
 import { send } from "./worker.js";
 
-const link = document.getElementById("il-open");
+const link = /** @type {HTMLAnchorElement} */ (document.getElementById("il-open"));
 
 // The full page's URL for the current state, relative to this site (this page's own file,
 // index.html), so it holds wherever the site is published.

@@ -6,6 +6,11 @@ import { t, integratorName } from "./i18n.js";
 import { state } from "./urlstate.js";
 
 // -- live bookkeeping for status() -------------------------------------------------------
+/** @type {{ready: boolean, error: string | null, notice: string | null, step: string | null,
+ *    framesDrawn: number, restarts: number, offscreen: boolean, source: "baked" | "worker" | null,
+ *    holding: boolean, marked: boolean, systems: Record<string, LiveSystem>,
+ *    workerTimings?: Record<string, number>, boot?: "snapshot" | "plain" | null,
+ *    bootFallback?: string | null}} */
 export const live = {
   ready: false,
   error: null, // why the simulation could not start (text), shown at the top
@@ -27,6 +32,12 @@ export const live = {
     editing: false, request: 0,
   }])),
 };
+
+/** @typedef {{simTime: number, realTimeFactor: number | null, received: number, layout: any,
+ *    diverged: Record<string, number>, lastStatus: number, frames: number,
+ *    pending: Record<string, any>, lastFlush: number, alerts: string[], stopped: boolean,
+ *    dragging: boolean, editing: boolean, request: number, scene?: Record<string, any>,
+ *    fresh?: boolean, counts?: Record<string, number>}} LiveSystem */
 
 // the texts of views.shared (in the page's language: views.i18n), filled as its
 // status_text / diverged_text do

@@ -19,6 +19,9 @@ export const userMethod = {
 
 // set by static/js/editor.js: what the worker said about a method sent to it, why a lane of
 // the user's method stopped, and that the worker had to be replaced
+/** @type {{reply: ((msg: import("../types/protocol").MethodReplyMessage) => void) | null,
+ *    stopped: ((...args: any[]) => void) | null,
+ *    replaced: ((name: string | null, silentMs: number) => void) | null}} */
 export const methodHooks = { reply: null, stopped: null, replaced: null };
 
 /** The names of user methods running now (none or one), after the built-ins. */

@@ -1,3 +1,4 @@
+// @ts-check
 // Integrator Lab page: the progress bar while Python downloads ("Python 4.1 of 5.2 MB", from
 // the worker's "progress" messages: bytes as a host that compresses sends them), and the word
 // that a change made meanwhile waits for Python. Gone once Python answers.
@@ -6,13 +7,15 @@ import { t } from "./i18n.js";
 import { live } from "./live.js";
 
 const progressBox = document.getElementById("il-progress");
-const progressBar = document.getElementById("il-progress-bar");
-const progressText = document.getElementById("il-progress-text");
+// (the bar and its text are there whenever the box is: render)
+const progressBar = /** @type {HTMLProgressElement} */ (
+  document.getElementById("il-progress-bar"));
+const progressText = /** @type {HTMLElement} */ (document.getElementById("il-progress-text"));
 
 /** What the bar shows, for status(): bytes, updates received, whether a change waits. */
 export const progress = { loaded: 0, total: 0, updates: 0, queued: false };
 
-const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
+const megabytes = (/** @type {number} */ bytes) => (bytes / 1e6).toFixed(1);
 
 function render() {
   if (!progressBox) return;
@@ -29,7 +32,8 @@ function render() {
   progressBox.hidden = false;
 }
 
-/** A "progress" message of the worker. */
+/** A "progress" message of the worker.
+ * @param {import("../types/protocol").ProgressMessage} msg */
 export function showProgress(msg) {
   if (typeof msg.total !== "number") return;
   progress.loaded = msg.loaded;

@@ -1,3 +1,4 @@
+// @ts-check
 // Integrator Lab page: the main thread's side of the simulation worker (static/worker.mjs):
 // takes over the worker static/start.js created, receives its messages, sends it the state
 // and widget changes, and draws its frames once per animation frame.
@@ -15,17 +16,25 @@ import { methodHooks, userMethod, watchWanted } from "./method.js";
 import { bakeWanted, BAKE_WAIT_MS, endBake, loadBake, playBake } from "./baked.js";
 import { endProgress, noteQueued, showProgress } from "./progress.js";
 
+/** @import { PageMessage, WorkerMessage, SimulationWorker, WorkerHandlers, PingMessage,
+ *    PongMessage } from "../types/protocol" */
+
 // -- the worker --------------------------------------------------------------------------
+/** @type {SimulationWorker | null} */
 export let worker = null;
 // handlers of further message types, registered by the modules they concern (study.js)
+/** @type {WorkerHandlers} */
 export const handlers = new Map();
+/** @type {PageMessage[]} */
 const queued = []; // messages sent while the page decides on the baked start (before "init")
 /** A new run of ``system`` with the page's settings: numbered, so that the answer to an
- * earlier request does not show settings the user has changed since (frames.js). */
+ * earlier request does not show settings the user has changed since (frames.js).
+ * @param {string} system
+ * @param {{integrators?: string[]}} [extra] */
 export function configureSystem(system, extra = {}) {
   const entry = live.systems[system];
   entry.request += 1;
-  send(Object.assign({ type: "configure", system, request: entry.request },
+  send(Object.assign({ type: /** @type {const} */ ("configure"), system, request: entry.request },
     systemSettings(system), extra));
 }
 
@@ -37,6 +46,7 @@ export function sendShownNames() {
   if (worker && workerBooted) worker.postMessage({ type: "names", names: shownNames() });
 }
 
+/** @param {PageMessage} msg */
 export function send(msg) {
   if (!live.ready) noteQueued(); // the worker keeps it until Python is up: say so
   // a change ends the baked start: the worker goes on from the frame shown, with the change
@@ -59,7 +69,7 @@ export function startWorker() {
     setLoading(`The simulation could not start: ${early.failure.message}`, true);
     return;
   }
-  worker = early.worker;
+  worker = /** @type {SimulationWorker} */ (early.worker); // (there is one: see above)
   // the baked frames are decoded as soon as they arrive, while BokehJS draws
   if (early.baked && bakeWanted()) {
     bakeLoading = loadBake(early.baked);
@@ -68,12 +78,13 @@ export function startWorker() {
   adopt(worker);
   attach(worker);
   // what the worker said before this script ran
-  for (const event of early.messages.splice(0)) worker.onmessage(event);
-  for (const event of early.errors.splice(0)) worker.onerror(event);
+  for (const event of early.messages.splice(0)) worker.onmessage?.(event);
+  for (const event of early.errors.splice(0)) worker.onerror?.(event);
   setTimeout(bootSlow, BOOT_SLOW_MS);
   setInterval(watch, PING_MS);
 }
 
+/** @param {SimulationWorker} target */
 function attach(target) {
   let heard = false; // the worker posted a message: its own file loaded
   target.onerror = (event) => {
@@ -119,6 +130,7 @@ const SLOW_FACTOR = 2;
 export const HANG_MAX_MS = 3000;
 export const HANG_REAL_MS = 4500;
 export const HANG_START_MS = 10000;
+/** @type {MessagePort | null} */
 let watchPort = null; // the page's end of the current worker's watchdog port
 let workerUp = false; // the current worker said "ready"
 let answered = false; // and it answered a ping since
@@ -130,6 +142,7 @@ let pingId = 0;
 let starting = false; // a definition was being started at the last round
 // called when a worker was replaced (it stopped answering, or it was renewed: see
 // renewWorker), with the reason: "hung" or "renewed"; study.js starts its studies again
+/** @type {((why: "hung" | "renewed") => void)[]} */
 export const replacedHooks = [];
 
 /** How long the worker may stay silent now (ms of this thread's time, as counted above). */
@@ -162,9 +175,10 @@ function watch() {
     return;
   }
   pingId += 1;
-  watchPort.postMessage({ type: "ping", id: pingId });
+  watchPort.postMessage(/** @satisfies {PingMessage} */ ({ type: "ping", id: pingId }));
 }
 
+/** @param {MessageEvent<PongMessage>} event */
 function heard(event) {
   if (event.data?.type !== "pong") return;
   answered = true;
@@ -173,6 +187,7 @@ function heard(event) {
   slowest = Number(event.data.slowest) || 0;
 }
 
+/** @param {SimulationWorker} target */
 function adopt(target) {
   watchPort = window.integratorLabEarly.watchPorts?.get(target) ?? null;
   if (watchPort) watchPort.onmessage = heard;
@@ -183,9 +198,10 @@ function adopt(target) {
 }
 
 /** A new worker, with the settings in force and no user method: "hung" (the old one stopped
- * answering for `silentMs`) or "renewed" (renewWorker). */
+ * answering for `silentMs`) or "renewed" (renewWorker).
+ * @param {"hung" | "renewed"} why */
 function replaceWorker(why, silentMs = 0) {
-  worker.terminate();
+  worker?.terminate();
   watchPort?.close();
   if (why === "hung") live.restarts = (live.restarts || 0) + 1;
   const name = userMethod.name;
@@ -214,7 +230,7 @@ export function renewWorker() {
 // bakedTicks: the page plays that many baked frames (baked.js) and hands over at one of them
 function initWorker(bakedTicks = 0) {
   const systems = Object.fromEntries(state.systems.map((s) => [s, systemSettings(s)]));
-  worker.postMessage({
+  worker?.postMessage({
     type: "init", systems, integrators: state.integrators, speed: state.speed,
     names: shownNames(),
     playing: state.playing && !live.offscreen, // an embed out of view waits (embed.js)
@@ -222,8 +238,10 @@ function initWorker(bakedTicks = 0) {
   });
 }
 
+/** @type {Record<string, import("../types/protocol").Frame> | null} */
 let pendingFrame = null; // the latest frame not drawn yet
 let drawRequested = false;
+/** @param {WorkerMessage} msg */
 function receive(msg) {
   switch (msg.type) {
     case "progress":
@@ -244,7 +262,8 @@ function receive(msg) {
       live.workerTimings = msg.timings || {};
       live.boot = msg.boot; // "snapshot" or "plain" (then msg.fallback says why)
       live.bootFallback = msg.fallback ?? null;
-      document.querySelectorAll(".il-loading").forEach((el) => { el.hidden = true; });
+      /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".il-loading"))
+        .forEach((el) => { el.hidden = true; });
       endProgress();
       break;
     case "layout":
@@ -282,6 +301,7 @@ function receive(msg) {
 let bokehReady = false;
 let workerBooted = false;
 let deciding = false; // waiting for the baked frames, to know what "init" says
+/** @type {ReturnType<typeof loadBake> | null} */
 let bakeLoading = null; // the baked frames being decoded (baked.js), if this page may play them
 function maybeInit(bakedTicks = 0) {
   if (bokehReady && worker && !workerBooted) {
@@ -317,6 +337,7 @@ export function dashboardDrawn() {
     return;
   }
   deciding = true;
+  /** @type {number | null} */
   let timer = null;
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error(`not there ${BAKE_WAIT_MS} ms after the first draw`)),
@@ -328,15 +349,15 @@ export function dashboardDrawn() {
       maybeInit();
       return;
     }
-    playBake(bake, (frame, then) => worker.postMessage({ type: "handoff", frame, then }));
+    playBake(bake, (frame, then) => worker?.postMessage({ type: "handoff", frame, then }));
     maybeInit(bake.header.ticks);
   }, (error) => {
     console.info(`Integrator Lab: no baked frames (${error?.message ?? error}); ` +
       "the animation starts with Python");
     maybeInit();
   }).finally(() => {
-    clearTimeout(timer);
+    clearTimeout(/** @type {number} */ (timer));
     deciding = false;
-    for (const msg of queued.splice(0)) worker.postMessage(msg);
+    for (const msg of queued.splice(0)) worker?.postMessage(msg);
   });
 }

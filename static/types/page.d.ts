@@ -1,0 +1,32 @@
+// Integrator Lab: the page's own globals, for `tsc -p static/tsconfig.json` (types only).
+
+import type { BakedMessage, SimulationWorker, WorkerMessage } from "./protocol";
+
+declare global {
+  /** static/start.js: the worker it created before BokehJS loaded, and what it said since.
+   * `watchPorts` and `spawn` are there whenever a worker is (not from file://). */
+  interface IntegratorLabEarly {
+    worker: SimulationWorker | null;
+    messages: MessageEvent<WorkerMessage>[];
+    errors: ErrorEvent[];
+    /** why the worker could not be created */
+    failure: Error | null;
+    /** the page was opened from file://: no worker */
+    fileUrl: boolean;
+    scriptFailed?: string;
+    /** each worker's watchdog port (the page's end) */
+    watchPorts: WeakMap<SimulationWorker, MessagePort>;
+    /** a new worker, told where its files are (and to download the baked frames) */
+    spawn: (bake?: boolean) => SimulationWorker;
+    /** the baked frames' bytes, if the page may play them */
+    baked?: Promise<ArrayBuffer> | null;
+    bakedArrived?: (msg: BakedMessage) => void;
+  }
+
+  interface Window {
+    /** set by static/start.js, which runs first (startWorker says so if it did not) */
+    integratorLabEarly: IntegratorLabEarly;
+  }
+}
+
+export {};
