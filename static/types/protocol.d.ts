@@ -264,7 +264,7 @@ export interface FetchedMessage {
   urls: string[];
 }
 
-/** A system's scene as built (views.live.SystemRun.layout). */
+/** A system's scene as built (views.system_run.SystemRun.layout). */
 export interface Layout {
   system: string;
   params: Params;
@@ -324,7 +324,7 @@ export interface KeptLayoutMessage {
 
 export type LayoutMessage = BuiltLayoutMessage | KeptLayoutMessage;
 
-/** One system's frame (views.live.SystemRun.frame, failed_frame). */
+/** One system's frame (views.system_run.SystemRun.frame, failed_frame). */
 export interface Frame {
   time: number;
   rtf: number | null;

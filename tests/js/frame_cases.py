@@ -1,6 +1,7 @@
-"""Frames the worker's Python packs (views.live.SystemRun.frame), with what they hold column by
-column, as JSON on stdout: the ground truth of tests/js/frames.test.mjs, which unpacks them
-with the page's own code (static/js/frames.js). NaN is written as null (JSON has no NaN).
+"""Frames the worker's Python packs (views.system_run.SystemRun.frame), with what they hold
+column by column, as JSON on stdout: the ground truth of tests/js/frames.test.mjs, which
+unpacks them with the page's own code (static/js/frames.js). NaN is written as null (JSON has
+no NaN).
 
 Not a pytest module (its name does not match test_*.py); run by the Node test.
 """

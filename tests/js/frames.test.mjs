@@ -1,5 +1,5 @@
 // The page's frame unpacker (static/js/frames.js, applyFrame) run under Node on frames the
-// worker's Python packs (views.live.SystemRun.frame, via frame_cases.py): every column of the
+// worker's Python packs (views.system_run.SystemRun.frame, via frame_cases.py): every column of the
 // scene and every sample lands in the model Python meant it for. Run by `node --test tests/js/`
 // (make check, make test); $PYTHON or the checkout's .venv/bin/python computes the frames.
 

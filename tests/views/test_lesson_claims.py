@@ -1,6 +1,6 @@
 """Every lesson's note says what its energy plot shows (views.scenarios: each lesson's
 ``claims``): checked on the numbers the page plots, the samples of the page's own worker code
-(views.live.SystemRun.frame, as it runs in Pyodide), for the lesson's settings."""
+(views.system_run.SystemRun.frame, as it runs in Pyodide), for the lesson's settings."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ REDRAW_PERIOD = 0.1
 
 class GeometryView:
     """One system's geometry view. ``get_run()`` gives the live
-    :class:`~integrator_lab.views.live.SystemRun` (or None); :meth:`advance` follows it."""
+    :class:`~integrator_lab.views.system_run.SystemRun` (or None); :meth:`advance` follows it."""
 
     def __init__(self, system: str, get_run, lang: str = i18n.DEFAULT_LANGUAGE) -> None:
         self.system = system

@@ -20,40 +20,50 @@ pyodide/ and py/ for ever, while index.html (which names them) and static/ stay 
 URL is relative, so the folder works from any path of any static host.
 
 The page must be served over HTTP (browsers refuse module workers and WebAssembly streaming
-from ``file://``); :func:`serve` does that on 127.0.0.1.
+from ``file://``): :func:`~integrator_lab.site.hosting.serve` does that on 127.0.0.1.
+
+This module writes the site. What the page's JavaScript is handed (:func:`page_data`) is
+:mod:`integrator_lab.site.page_data`'s; what a host must send (the types, the
+Content-Security-Policy, compression) and the preview server are
+:mod:`integrator_lab.site.hosting`'s. Both are re-exported here, where they were defined
+before.
 """
 
 from __future__ import annotations
 
-import functools
-import gzip
 import hashlib
-import html
-import http.server
 import importlib.resources
-import io
 import json
 import shutil
 import subprocess
 import sys
-import threading
 import zipfile
 from pathlib import Path
 
 import bokeh
-from bokeh.embed.util import OutputDocumentFor, standalone_docs_json
-from bokeh.models import Column
 
 from integrator_lab import __version__
-from integrator_lab.core import INTEGRATORS, SYSTEMS
-from integrator_lab.core.custom import TEMPLATES
 from integrator_lab.site.bake import BAKED, write_baked
 from integrator_lab.site.editor import LAZY_TAG, bundle_path
 from integrator_lab.site.editor import SITE_PATH as EDITOR_PATH
 from integrator_lab.site.esbuild import BundleUnavailable
+from integrator_lab.site.hosting import (
+    COMPRESSIBLE,
+    CONTENT_SECURITY_POLICY,
+    DEFAULT_OUT,
+    DEFAULT_PORT,
+    MIME_TYPES,
+    WARM_BYTES,
+    SiteHandler,
+    download_sizes,
+    make_server,
+    serve,
+    warm_gzip,
+)
 from integrator_lab.site.pack import _FILE_MODE, _ZIP_EPOCH, core_files
 from integrator_lab.site.page_bundle import SITE_PATH as PAGE_MODULE
 from integrator_lab.site.page_bundle import page_bundle
+from integrator_lab.site.page_data import PANEL_PARTS, page_data, panel_sections
 from integrator_lab.site.pyodide_node import find_pyodide_dir, pyodide_source
 from integrator_lab.site.snapshot import (
     BOOT_CODE,
@@ -64,16 +74,47 @@ from integrator_lab.site.snapshot import (
     pyodide_version,
 )
 from integrator_lab.site.stdlib import FULL_STDLIB, TrimUnavailable, trimmed_pyodide_dir
-from integrator_lab.views import energy_figures, figures, i18n
-from integrator_lab.views import layout as first_screen
-from integrator_lab.views.scenarios import page_lessons
-from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_about, integrator_label
-from integrator_lab.views.shared import page_constants
-from integrator_lab.views.study import study_page_data
-from integrator_lab.views.study_figures import StudyFigures
+from integrator_lab.views import figures
 
-DEFAULT_OUT = "_site"
-DEFAULT_PORT = 8000
+#: this module's names, and those of :mod:`.page_data` and :mod:`.hosting` that code imports
+#: from here (they lived here once)
+__all__ = [
+    "ARCHIVE",
+    "BOKEH_FILES",
+    "COMPRESSIBLE",
+    "CONTENT_SECURITY_POLICY",
+    "CSP_META",
+    "CSP_PLACEHOLDER",
+    "DEFAULT_OUT",
+    "DEFAULT_PORT",
+    "ENTRY_TAG",
+    "HASHED_STATIC",
+    "HASH_LENGTH",
+    "MIME_TYPES",
+    "PAGE_MODULE",
+    "PAGE_TAG",
+    "PANEL_PARTS",
+    "PYODIDE_FILES",
+    "SERVICE_WORKER",
+    "STATIC_FILES",
+    "STATIC_MODULES",
+    "WARM_BYTES",
+    "WORKER_MODULES",
+    "SiteHandler",
+    "archive_files",
+    "boot_data",
+    "build_site",
+    "download_sizes",
+    "favicon_png",
+    "make_server",
+    "pack_archive",
+    "page_data",
+    "serve",
+    "static_dir",
+    "warm_gzip",
+    "write_service_worker",
+]
+
 ARCHIVE = "py/integrator_lab.zip"
 #: front-end files copied as they are (index.html is a template, filled in by build_site)
 STATIC_FILES = ("start.js", "worker.mjs", "style.css", "editor.css")
@@ -103,52 +144,23 @@ PYODIDE_FILES = (
 WORKER_MODULES = (
     "__init__.py",
     "shared.py",
+    "integrators.py",
+    "samples.py",
     "scene.py",
     "energy.py",
+    "system_run.py",
     "live.py",
     "study.py",
     "stdlib_guard.py",
     "geometry.py",
 )
-#: The page's Content-Security-Policy. A visitor's own method runs in the page's worker with
-#: the browser's APIs at hand (Pyodide's ``js`` module): the policy keeps its requests
-#: (fetch, XMLHttpRequest, WebSocket, EventSource, a cross-origin ``import()``) on this site,
-#: and everything else to what the page needs: BokehJS builds functions at run time
-#: ('unsafe-eval') and styles its views inline ('unsafe-inline' for styles), Pyodide compiles
-#: WebAssembly, Bokeh's icons are data: images and the PNG export a blob:. In the page as a
-#: <meta> (:data:`CSP_META`); a <meta> does not cover a worker, which has its response's
-#: policy: hosts send it as a header too (``integrator-lab preview`` does; README, Deploy).
-CONTENT_SECURITY_POLICY = "; ".join(
-    (
-        "default-src 'self'",
-        "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'",
-        "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data: blob:",
-        "font-src 'self' data:",
-        "connect-src 'self'",
-        "worker-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'none'",
-    )
-)
-#: the template's place for the policy, and what the build puts there
+#: the page template's place for the page's Content-Security-Policy
+#: (:data:`~integrator_lab.site.hosting.CONTENT_SECURITY_POLICY`), and what the build puts
+#: there: a <meta> (which does not cover the worker: hosts send the policy as a header too)
 CSP_PLACEHOLDER = "{{CSP}}"
 CSP_META = f'<meta http-equiv="Content-Security-Policy" content="{CONTENT_SECURITY_POLICY}">'
 #: hex digits of SHA-256 in the names of the large files (48 bits: no collision in practice)
 HASH_LENGTH = 12
-#: types the page needs right; module workers are refused without a JavaScript type
-MIME_TYPES = {
-    ".mjs": "text/javascript",
-    ".js": "text/javascript",
-    ".wasm": "application/wasm",
-    ".json": "application/json",
-    ".zip": "application/zip",
-    ".css": "text/css",
-    ".html": "text/html; charset=utf-8",
-    ".png": "image/png",
-    ".svg": "image/svg+xml",
-}
 
 
 def static_dir():
@@ -179,37 +191,6 @@ def _script_json(value) -> str:
     """JSON that is safe inside a <script> element (no "</script>", no HTML specials)."""
     text = json.dumps(value, separators=(",", ":"), allow_nan=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-#: the parts of a panel, each drawn into an element of its own, so that the page's CSS lays
-#: them out: stacked, or the animation beside its plots where the panel is wide (see
-#: static/style.css)
-PANEL_PARTS = ("scene", "plots", "params")
-
-
-def _multi_root_item(roots: dict) -> dict:
-    """One Bokeh document with several roots: ``{"doc", "roots": {part: root id}}``;
-    ``Bokeh.embed.embed_items`` draws each root into an element of its own."""
-    with OutputDocumentFor(list(roots.values())) as doc:
-        doc.title = ""
-        [doc_json] = standalone_docs_json(list(roots.values())).values()
-    return {"doc": doc_json, "roots": {part: model.id for part, model in roots.items()}}
-
-
-def _panel_item(models: figures.PanelModels) -> dict:
-    plots = Column(
-        models.energy_fig,
-        models.phase_fig,
-        sizing_mode="stretch_width",
-        name=f"{models.system_name}:plots",
-    )
-    return _multi_root_item(dict(zip(PANEL_PARTS, (models.scene_box, plots, models.param_grid))))
-
-
-def _controls_item(controls: figures.Controls) -> dict:
-    """The controls as separate roots: the page's CSS wraps them on narrow screens (a Bokeh
-    row would not)."""
-    return _multi_root_item({role: getattr(controls, role) for role in figures.CONTROL_ORDER})
 
 
 def boot_data(
@@ -254,106 +235,6 @@ def _hash_name(path: Path) -> str:
     name = f"{stem}.{_digest(path.read_bytes())}.{extension}"
     path.replace(path.with_name(name))
     return name
-
-
-def page_data(config: figures.DashboardConfig) -> dict:
-    """Everything the page's JavaScript needs, embedded in index.html."""
-    models = figures.build_dashboard(config)
-    systems = list(config.systems)
-    return {
-        "version": __version__,
-        "items": {
-            "controls": _controls_item(models.controls),
-            "panels": {name: _panel_item(p) for name, p in models.panels.items()},
-            # each system's study diagrams: a document of their own, drawn when opened
-            "study": {name: _multi_root_item(StudyFigures(name).roots()) for name in systems},
-        },
-        "study": study_page_data(systems),
-        "systems": systems,
-        "declarations": {name: SYSTEMS[name].describe() for name in systems},
-        "integrators": [cls.describe() for cls in INTEGRATORS.values()],
-        "defaults": {
-            "integrators": list(config.integrators),
-            "speed": config.speed,
-            "playing": config.playing,
-            "exact": config.show_exact,
-            "energy": config.energy_mode,
-            "log": config.log_scale,
-            "phase": config.show_phase,
-            "embed": False,
-            "dt": {name: config.dt_of(name) for name in systems},
-            "params": {name: dict(config.system(name).params) for name in systems},
-        },
-        "energyModes": list(figures.ENERGY_MODES),
-        # how a panel's scene and energy view share the first screen (views.layout)
-        "firstScreen": first_screen.page_data(),
-        "lessons": page_lessons(),  # the Lessons menu (views.scenarios)
-        # the method editor's starting points (core.custom.TEMPLATES)
-        "methodTemplates": TEMPLATES,
-        # ranges, rollover, sample columns, frame layout, status texts (views.shared)
-        **page_constants(),
-        "colors": dict(INTEGRATOR_COLORS),
-        "labels": {name: integrator_label(name) for name in INTEGRATORS},
-        "abouts": {name: integrator_about(name) for name in INTEGRATORS},
-        "lineStyles": _line_styles(),
-        # the texts in every language, and which Bokeh model shows which (views.i18n)
-        "i18n": {
-            "catalog": i18n.catalog(),
-            "modelTexts": i18n.model_texts(systems),
-            "values": i18n.range_values(),
-            "languages": dict(i18n.LANGUAGE_NAMES),
-            "default": i18n.DEFAULT_LANGUAGE,
-        },
-        # the energy plot's axes and breakdown lines (figures.SystemFigures._refresh)
-        "energyView": energy_figures.PAGE_DATA,
-        "energyAxis": {
-            "tickCode": figures.SIGNED_LOG_TICK_CODE,
-            "columns": dict(figures.ERROR_COLUMNS),
-            "labels": dict(figures.ENERGY_AXIS_LABELS),
-            "breakdownKinds": list(figures.BREAKDOWN_KINDS),
-            "breakdownLabels": dict(figures.BREAKDOWN_LABELS),
-            "heights": {
-                "error": figures.ENERGY_HEIGHT,
-                "breakdown": figures.ENERGY_HEIGHT + figures.BREAKDOWN_EXTRA_HEIGHT,
-            },
-        },
-    }
-
-
-def _line_styles() -> dict:
-    """figures.LINE_STYLES with dash names resolved to the arrays BokehJS takes."""
-    from bokeh.models import Line
-
-    out = {}
-    for kind, style in figures.LINE_STYLES.items():
-        style = dict(style)
-        if "line_dash" in style:
-            style["line_dash"] = list(Line(line_dash=style["line_dash"]).line_dash)
-        out[kind] = style
-    return out
-
-
-def _panel_sections(systems) -> str:
-    sections = []
-    for name in systems:
-        title = html.escape(SYSTEMS[name].title)
-        sections.append(
-            f'<section class="il-panel" data-system="{name}" aria-label="{title}">'
-            f'<h2 class="il-panel-title" data-i18n="system.{name}">{title}</h2>'
-            f'<p class="il-panel-status" id="il-status-{name}">t = 0.00 s</p>'
-            f'<p class="il-panel-alert" id="il-alert-{name}" role="alert" hidden></p>'
-            f'<div class="il-loading" data-system="{name}"><span data-i18n="page.loading">'
-            f"{html.escape(i18n.text('page.loading'))}</span></div>"
-            '<div class="il-panel-body">'
-            + "".join(
-                f'<div class="il-root il-part-{part}" id="il-panel-{name}-{part}"></div>'
-                for part in PANEL_PARTS
-            )
-            # a value typed into this panel's fields and refused says why here, by the field
-            + f'</div><p class="il-panel-note" id="il-note-{name}" role="status" hidden></p>'
-            "</section>"
-        )
-    return "\n    ".join(sections)
 
 
 def build_site(
@@ -485,7 +366,7 @@ def build_site(
         boot["serviceWorker"] = SERVICE_WORKER
     page = (
         template.replace("{{VERSION}}", __version__)
-        .replace("{{PANELS}}", _panel_sections(config.systems))
+        .replace("{{PANELS}}", panel_sections(config.systems))
         .replace("{{BOOT}}", _script_json(boot))
         .replace("{{EDITOR}}", editor_script)
         .replace("{{DATA}}", _script_json(page_data(config)))
@@ -522,14 +403,6 @@ def write_service_worker(out: Path) -> None:
     (out / SERVICE_WORKER).write_text(source.replace(marker, json.dumps(files)), encoding="utf-8")
 
 
-def download_sizes(data: bytes, name: str) -> list[int]:
-    """``[bytes, bytes sent by a host that compresses]`` of a file (gzip, as :class:`SiteHandler`
-    does)."""
-    if Path(name).suffix not in COMPRESSIBLE:
-        return [len(data), len(data)]
-    return [len(data), len(gzip.compress(data, compresslevel=6, mtime=0))]
-
-
 def favicon_png(size: int = 32) -> bytes:
     """A small PNG icon (a pendulum bob in the symplectic-Euler blue), made without any
     imaging library; browsers accept PNG data served as favicon.ico."""
@@ -556,104 +429,3 @@ def favicon_png(size: int = 32) -> bytes:
         + chunk(b"IDAT", zlib.compress(b"".join(rows), 9))
         + chunk(b"IEND", b"")
     )
-
-
-# -- serving -----------------------------------------------------------------------------
-#: files a host gains by compressing (the others are compressed already: the snapshot, the
-#: core's zip, the icon)
-COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".wasm")
-_gzipped: dict[tuple[str, int, int], bytes] = {}
-
-
-def _gzip_once(path: Path) -> bytes:
-    """``path`` gzip-compressed, kept for as long as the file does not change."""
-    stat = path.stat()
-    key = (str(path), stat.st_mtime_ns, stat.st_size)
-    if key not in _gzipped:
-        _gzipped[key] = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
-    return _gzipped[key]
-
-
-class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files with the right types, never cached (a rebuilt site shows at once), with
-    the page's :data:`CONTENT_SECURITY_POLICY`, and compressed when the browser accepts it and
-    it helps (as a good static host does: the page's scripts and Pyodide's WebAssembly are a
-    third of their size gzipped)."""
-
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
-    #: the header every file gets (None: none, for a folder that is not the site, e.g. the
-    #: documentation, whose pages run inline scripts)
-    policy: str | None = CONTENT_SECURITY_POLICY
-
-    def send_head(self):
-        path = Path(self.translate_path(self.path))
-        if path.is_dir() and self.path.split("?")[0].endswith("/"):
-            path = path / "index.html"
-        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
-        if not (accepts and path.suffix in COMPRESSIBLE and path.is_file()):
-            return super().send_head()
-        body = _gzip_once(path)
-        self.send_response(200)
-        self.send_header("Content-Type", self.guess_type(str(path)))
-        self.send_header("Content-Encoding", "gzip")
-        self.send_header("Vary", "Accept-Encoding")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        return io.BytesIO(body)
-
-    def end_headers(self):
-        self.send_header("Cache-Control", "no-cache")
-        # the page has it as a <meta> too; its worker (worker.mjs) has only this one
-        if self.policy:
-            self.send_header("Content-Security-Policy", self.policy)
-        super().end_headers()
-
-    def log_message(self, format, *args):  # quiet: the URL is what matters
-        pass
-
-
-def make_server(
-    out_dir, port=0, address="127.0.0.1", policy: str | None = CONTENT_SECURITY_POLICY
-) -> http.server.ThreadingHTTPServer:
-    """A threaded HTTP server for ``out_dir`` (port 0: any free port); not yet serving.
-    ``policy``: the Content-Security-Policy header of every file (None for a folder that is
-    not the site, such as the built documentation)."""
-    handler_class = type("Handler", (SiteHandler,), {"policy": policy})
-    handler = functools.partial(handler_class, directory=str(Path(out_dir).resolve()))
-    server = http.server.ThreadingHTTPServer((address, port), handler)
-    warm_gzip(out_dir)
-    return server
-
-
-#: files this large are compressed ahead, as a static host stores them compressed: the wasm
-#: took seconds on a busy machine, and the page measures its link on its first bytes
-WARM_BYTES = 1_000_000
-
-
-def warm_gzip(out_dir) -> None:
-    """Compress the site's large compressible files in the background (see WARM_BYTES)."""
-    files = [
-        path
-        for path in Path(out_dir).rglob("*")
-        if path.suffix in COMPRESSIBLE and path.is_file() and path.stat().st_size > WARM_BYTES
-    ]
-
-    def warm() -> None:
-        for path in files:
-            try:
-                _gzip_once(path)
-            except OSError:
-                pass  # gone (a rebuild): compressed when asked, if ever
-
-    threading.Thread(target=warm, daemon=True).start()
-
-
-def serve(out_dir=DEFAULT_OUT, port=DEFAULT_PORT, address="127.0.0.1") -> None:
-    """Serve ``out_dir`` until interrupted, after printing its URL."""
-    with make_server(out_dir, port, address) as server:
-        host, real_port = server.server_address[:2]
-        print(f"Integrator Lab: http://{host}:{real_port}/  (Ctrl-C stops)", flush=True)
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass

@@ -1,7 +1,7 @@
 """The energy view: what the energy plot's axis shows, decided once for every front end.
 
 Standard library only: the static page's worker runs it in Pyodide (each frame of
-:meth:`integrator_lab.views.live.SystemRun.frame` carries :meth:`EnergyView.view`), and the
+:meth:`integrator_lab.views.system_run.SystemRun.frame` carries :meth:`EnergyView.view`), and the
 Panel dashboard applies the same frames. The views only draw what it says.
 
 Three views of one system's energy:

@@ -228,7 +228,7 @@ class GeometrySession:
 
 class GeometryFollower:
     """One system's geometry view following a live
-    :class:`~integrator_lab.views.live.SystemRun`: a new session when the run's parameters or
+    :class:`~integrator_lab.views.system_run.SystemRun`: a new session when the run's parameters or
     integrators change, the points when its dt moves, the rings up to its time (from the
     start again after a new dt or a reset). Both dashboards use it."""
 

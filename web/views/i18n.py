@@ -46,7 +46,7 @@ every declared parameter), ``paramtitle.SYSTEM.NAME`` (label, symbol and unit),
 declarations themselves stay English, and so does ``views.scenarios`` (the lessons): their
 English is not repeated in ``en.json``, their Japanese is in ``ja.json`` beside ``"texts"``,
 by the names the core declares (one member per table below). The integrators' short names
-(``name.NAME``) stay in ``views.scene.INTEGRATOR_NAMES``, which the worker needs too; the
+(``name.NAME``) stay in ``views.integrators.INTEGRATOR_NAMES``, which the worker needs too; the
 Japanese grammar of the legend's label (ordinals, :func:`_label_ja`) is code, not text.
 """
 

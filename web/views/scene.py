@@ -1,17 +1,22 @@
-"""What the dashboard draws, as plain columns: the view model between the core and the plots.
+"""The animation's view model: the bodies and links of one system under several integrators,
+drawn from their states as plain columns, and a body under the pointer mapped back to an
+initial state.
 
 Pure Python and standard library only (no Bokeh), because the same code runs in three places:
 the static-site builder (initial positions), the Pyodide worker of the static page (every
-frame) and the Panel server app. Bokeh figures that display these columns live in
-:mod:`integrator_lab.views.figures`.
+frame) and the Panel server app. The Bokeh figures that display these columns live in
+:mod:`integrator_lab.views.scene_figures`.
 
 - :class:`Scene` turns the states of several integrators of one system into the coordinates
   of bodies (balls, bobs, blocks) and links (strings, rods, springs), plus a faint "ghost"
-  drawn from the exact solution where one exists.
-- :func:`sample_columns` turns a runner batch into the columns streamed to the energy and
-  phase plots (one row per sample).
-- :func:`exact_curve` samples the exact phase-space trajectory for the phase plot.
-- :data:`INTEGRATOR_COLORS` is the one colour per integrator used everywhere.
+  drawn from the exact solution where one exists; :meth:`Scene.body_at` and
+  :meth:`Scene.dragged_params` are direct manipulation, :func:`clamp_to` keeps a dragged
+  value within its parameter's range.
+- :func:`grid_shape` lays out the small multiples.
+
+The energy and phase plots' samples are :mod:`integrator_lab.views.samples`'s, the
+integrators' colours, names and labels :mod:`integrator_lab.views.integrators`'s; both are
+re-exported here, where the views have always found them.
 """
 
 from __future__ import annotations
@@ -22,11 +27,34 @@ from array import array
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from integrator_lab.core import INTEGRATORS
 from integrator_lab.core.params import Param
 from integrator_lab.core.systems.base import SceneGeometry, System
-from integrator_lab.views.energy import log_value, running_log_columns
-from integrator_lab.views.shared import (  # noqa: F401 - SAMPLE_COLUMNS re-exported
+from integrator_lab.views.integrators import (
+    FALLBACK_COLOR,
+    GHOST_COLOR,
+    INTEGRATOR_COLORS,
+    INTEGRATOR_NAMES,
+    USER_COLOR,
+    color_of,
+    integrator_about,
+    integrator_label,
+    shown_name,
+)
+from integrator_lab.views.samples import (
+    ERROR_FLOOR,
+    ERROR_FLOOR_EXPONENT,
+    all_finite,
+    error_scale,
+    exact_curve,
+    initial_sample,
+    phase_labels,
+    sample_columns,
+    sample_every,
+    signed_log,
+    wrap_angle,
+    wraps_angle,
+)
+from integrator_lab.views.shared import (
     BODY_COLUMNS,
     GHOST_BODY_COLUMNS,
     GHOST_LINK_COLUMNS,
@@ -34,38 +62,45 @@ from integrator_lab.views.shared import (  # noqa: F401 - SAMPLE_COLUMNS re-expo
     SAMPLE_COLUMNS,
 )
 
-#: one colour per integrator, the same in every plot and legend: Okabe & Ito's colour-blind
-#: safe set (black, vermillion, blue, bluish green, orange, sky blue) completed with Paul
-#: Tol's sand, pink, dark red, dark yellow and purple, chosen so that every pair differs by at
-#: least 18 CIELAB ΔE*ab for normal vision and under simulated deuteranopia and protanopia
-#: (tests/site/test_legend_layout.py checks it)
-INTEGRATOR_COLORS = {
-    "euler": "#d55e00",
-    "symplectic-euler": "#0072b2",
-    "velocity-verlet": "#009e73",
-    "leapfrog": "#33bbee",
-    "midpoint": "#ddcc77",
-    "heun": "#666633",
-    "rk4": "#e69f00",
-    "implicit-euler": "#aa3377",
-    "implicit-midpoint": "#663333",
-    "yoshida4": "#ffaabb",
-    "rk45": "#000000",
-}
-FALLBACK_COLOR = "#555555"
-#: the colour of a user's own method (any name that is not a built-in's): none of the above
-USER_COLOR = "#e6007e"
-#: colour of the exact solution's ghost
-GHOST_COLOR = "#9a9a9a"
+#: this module's names, and those it re-exports: the samples' and the integrators' (which
+#: lived here once) and the columns of :mod:`integrator_lab.views.shared` that code takes
+#: from here
+__all__ = [
+    "BODY_COLUMNS",
+    "GHOST_BODY_COLUMNS",
+    "GHOST_LINK_COLUMNS",
+    "LINK_COLUMNS",
+    "ERROR_FLOOR",
+    "ERROR_FLOOR_EXPONENT",
+    "FALLBACK_COLOR",
+    "GHOST_COLOR",
+    "INTEGRATOR_COLORS",
+    "INTEGRATOR_NAMES",
+    "SAMPLE_COLUMNS",
+    "SCENE_ASPECT",
+    "SPRING_ZIGS",
+    "USER_COLOR",
+    "Box",
+    "Scene",
+    "clamp_to",
+    "color_of",
+    "error_scale",
+    "exact_curve",
+    "grid_shape",
+    "initial_sample",
+    "integrator_about",
+    "integrator_label",
+    "phase_labels",
+    "sample_columns",
+    "sample_every",
+    "shown_name",
+    "signed_log",
+    "wrap_angle",
+    "wraps_angle",
+]
 
 #: width / height of every animation view (the figures keep this aspect ratio)
 SCENE_ASPECT = 4.0 / 3.0
-#: signed relative energy errors of at most this size are drawn at 0 on the signed-log axis
-#: (:func:`signed_log`): that is double rounding accumulated over a run's 1e4-1e5 steps
-#: (about 1e-16 each), not the integrator's doing; every method's truncation error at the
-#: recommended time steps is above it (rk45's is near 1e-9)
-ERROR_FLOOR_EXPONENT = -12
-ERROR_FLOOR = 10.0**ERROR_FLOOR_EXPONENT
 
 #: spring drawing: zig-zag segments between the two straight leads
 SPRING_ZIGS = 12
@@ -75,72 +110,6 @@ _NAN = float("nan")
 
 #: ``(x0, x1, y0, y1)`` of a box, or ``(x0, y0, x1, y1)`` of a segment
 Box = tuple[float, float, float, float]
-
-
-#: the integrators' short names in each language but English (where the code name is the
-#: name), shown wherever the English shows the code name: the lanes, the legend, the menu of
-#: integrators, the energy plot's marks, "diverged at", the study's and the geometry's lines
-#: (views.i18n's ``name.NAME``; the URL, the CLI and the CSV keep the code names)
-INTEGRATOR_NAMES = {
-    "ja": {
-        "euler": "陽的オイラー",
-        "symplectic-euler": "シンプレクティック・オイラー",
-        "velocity-verlet": "速度ベルレ",
-        "leapfrog": "リープフロッグ",
-        "midpoint": "陽的中点",
-        "heun": "ホイン",
-        "rk4": "RK4",
-        "implicit-euler": "陰的オイラー",
-        "implicit-midpoint": "陰的中点",
-        "yoshida4": "吉田 4 次",
-        "rk45": "RK45",
-    },
-}
-
-
-def shown_name(name: str, lang: str = "en") -> str:
-    """The name integrator ``name`` is shown by in ``lang``: a built-in's short name, a
-    user's method (or a language without a table) its own name."""
-    return INTEGRATOR_NAMES.get(lang, {}).get(name, name)
-
-
-def color_of(name: str) -> str:
-    """An integrator's colour; a name that is not a built-in's is the user's own method."""
-    if name in INTEGRATORS:
-        return INTEGRATOR_COLORS.get(name, FALLBACK_COLOR)
-    return USER_COLOR
-
-
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
-
-
-def integrator_label(name: str) -> str:
-    """Short legend label: name, order (and the lower one with damping, where it drops), and
-    whether the method is symplectic."""
-    cls = INTEGRATORS[name]
-    order = f"{_ordinal(cls.order)} order"
-    if cls.damped_order() != cls.order:
-        order += f" ({_ordinal(cls.damped_order())} if damped)"
-    return f"{name} · {order}" + (" · symplectic" if cls.symplectic else "")
-
-
-def integrator_about(name: str) -> str:
-    """One line for tooltips: title, order, symplectic or not, explicit or implicit."""
-    if name not in INTEGRATORS:
-        return f"{name}: your own method"
-    cls = INTEGRATORS[name]
-    kind = "symplectic" if cls.symplectic else "not symplectic"
-    how = "implicit" if cls.implicit else "explicit"
-    order = f"order {cls.order}" + (f" ({cls.order_note()})" if cls.order_note() else "")
-    return f"{cls.title}: {order}, {kind}, {how}. {cls.description}"
-
-
-def _finite(values: Any) -> bool:
-    try:
-        return all(math.isfinite(x) for x in values)
-    except TypeError:
-        return False
 
 
 def _fit_aspect(
@@ -366,8 +335,8 @@ class Scene:
         bodies = {c: array("d") for c in BODY_COLUMNS}
         links = {c: array("d") for c in LINK_COLUMNS}
         for lane, q in enumerate(states):
-            stopped = q is None or not _finite(q) or bool(diverged and diverged[lane])
-            if q is not None and _finite(q):
+            stopped = q is None or not all_finite(q) or bool(diverged and diverged[lane])
+            if q is not None and all_finite(q):
                 self._last_q[lane] = list(q)
             else:
                 q = self._last_q.get(lane, self._initial_q)
@@ -398,7 +367,7 @@ class Scene:
                     exact = self.system.exact(t)
                 except Exception as exc:  # noqa: BLE001 - the ghost is an extra: hide it
                     self.exact_failure = (t, exc)
-            if exact is None or not _finite(exact[0]):
+            if exact is None or not all_finite(exact[0]):
                 for c in GHOST_BODY_COLUMNS:
                     ghost_bodies[c].extend([_NAN] * len(self.ghost_bodies["w"]))
                 for c in GHOST_LINK_COLUMNS:
@@ -460,7 +429,7 @@ class Scene:
         best = None
         half_w, half_h = self._body_w / 2.0 + grab, self._body_h / 2.0 + grab
         for lane, q in enumerate(states):
-            if q is None or not _finite(q):
+            if q is None or not all_finite(q):
                 q = self._last_q.get(lane, self._initial_q)
             placed, _segments = self._draw(lane, q)
             for ball, (bx, by, _pinned, _angle) in enumerate(placed):
@@ -503,167 +472,6 @@ class Scene:
             previous = point
         out.append((b, y, end, y))
         return out
-
-
-# -- samples for the energy and phase plots ------------------------------------------------
-def error_scale(system: System, energy0: float) -> float:
-    """Denominator of the relative energy error: |E(0)|, or the system's characteristic
-    energy when E(0) is zero (a spring at rest)."""
-    return abs(energy0) if energy0 != 0.0 else system.energy_scale()
-
-
-def signed_log(error: float) -> float:
-    """Where the signed-log energy axis draws a signed relative ``error``:
-    ``sign(error) * max(0, log10|error| - log10(ERROR_FLOOR))``, so that a gain of 10^k goes
-    up by as much as a loss of 10^k goes down, and errors within :data:`ERROR_FLOOR` sit at 0:
-    ``y`` stands for ``±10 ** (|y| + ERROR_FLOOR_EXPONENT)``.
-    NaN and infinities pass through (a plot skips NaN)."""
-    size = abs(error)
-    if not size > ERROR_FLOOR:
-        return 0.0 if size == size else error  # NaN stays NaN
-    if size == math.inf:
-        return error
-    return math.copysign(math.log10(size) - ERROR_FLOOR_EXPONENT, error)
-
-
-def wrap_angle(angle: float) -> float:
-    """``angle`` (rad) brought into (-pi, pi]."""
-    wrapped = math.remainder(angle, 2.0 * math.pi)
-    return math.pi if wrapped == -math.pi else wrapped
-
-
-def wraps_angle(system: System) -> bool:
-    """Whether the phase plot wraps the first coordinate: it is an angle (its unit is rad)."""
-    return bool(system.coordinate_units[0] == "rad")
-
-
-def phase_labels(system: System) -> tuple[str, str]:
-    """Axis labels of the phase plot, symbol and unit: ``("θ (rad)", "θ̇ (rad/s)")``,
-    ``("x (m)", "v (m/s)")``."""
-    name, unit = system.coordinates[0], system.coordinate_units[0]
-    stem = name.rstrip("0123456789")
-    index = name[len(stem) :].translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
-    symbol = _GREEK.get(stem, stem) + index
-    rate = "v" if stem == "x" else _GREEK.get(stem, stem) + "\u0307" + index
-    return f"{symbol} ({unit})", f"{rate} ({unit}/s)"
-
-
-_GREEK = {"theta": "θ", "phi": "φ", "psi": "ψ", "alpha": "α"}
-
-
-def sample_columns(
-    flat: Sequence[float],
-    stride: int,
-    ndof: int,
-    energy0: float,
-    scale: float,
-    *,
-    wrap: bool = False,
-    previous: float | None = None,
-) -> dict[str, Any]:
-    """Columns :data:`SAMPLE_COLUMNS` from one integrator's flat batch (``Runner.take_batch``).
-
-    ``q`` and ``v`` are the first coordinate and its velocity (for the phase plot); ``error``
-    is the signed relative energy error ``(total - energy0) / scale`` (positive: energy
-    gained, negative: lost; ``total`` includes the work dissipated, so the exact motion has
-    0), ``log_gain`` / ``log_loss`` the log view's columns
-    (:func:`integrator_lab.views.energy.running_log_columns`, from this batch alone: the
-    worker's :class:`~integrator_lab.views.energy.EnergyView` carries the maximum over).
-
-    With ``wrap`` (an angle), ``q`` is wrapped into (-pi, pi], and where it jumps by more
-    than pi from the sample before (``previous``, the last ``q`` of the batch before, for
-    the first) a copy of the sample with ``q`` NaN goes first: the phase line breaks there
-    instead of crossing the plot; the energy lines just pass through the same point twice.
-    """
-    out = {c: array("d") for c in SAMPLE_COLUMNS}
-    t_col, q_col, v_col = out["t"], out["q"], out["v"]
-    k_col, p_col, d_col = out["kinetic"], out["potential"], out["dissipated"]
-    total_col, err_col = out["total"], out["error"]
-    base = 1 + 2 * ndof
-    for row in range(0, len(flat), stride):
-        q = flat[row + 1]
-        total = flat[row + base + 3]
-        error = (total - energy0) / scale
-        copies = 1
-        if wrap:
-            q = wrap_angle(q)
-            if previous is not None and abs(q - previous) > math.pi:
-                copies = 2
-            previous = q
-        for copy in range(copies):
-            t_col.append(flat[row])
-            q_col.append(_NAN if copy < copies - 1 else q)
-            v_col.append(flat[row + 1 + ndof])
-            k_col.append(flat[row + base])
-            p_col.append(flat[row + base + 1])
-            d_col.append(flat[row + base + 2])
-            total_col.append(total)
-            err_col.append(error)
-    gain, loss, _ = running_log_columns(err_col)
-    out["log_gain"], out["log_loss"] = array("d", gain), array("d", loss)
-    return out
-
-
-def initial_sample(system: System) -> dict[str, Any]:
-    """The :data:`SAMPLE_COLUMNS` of the state at t = 0 (one value each)."""
-    q, v = system.initial_state()
-    kinetic, potential, dissipated, total = system.energies(q, v, 0.0)
-    return {
-        "t": 0.0,
-        "q": wrap_angle(q[0]) if wraps_angle(system) else q[0],
-        "v": v[0],
-        "kinetic": kinetic,
-        "potential": potential,
-        "dissipated": dissipated,
-        "total": total,
-        "error": 0.0,
-        "log_gain": log_value(0.0),
-        "log_loss": _NAN,
-    }
-
-
-def exact_curve(system: System, points: int = 400) -> dict[str, Any] | None:
-    """The exact trajectory in phase space (first coordinate, its velocity): one period of
-    a periodic motion, or until a damped motion has decayed; None without an exact solution.
-    """
-    if system.exact(0.0) is None:
-        return None
-    duration = None
-    period = getattr(system, "period", None)
-    if callable(period):
-        duration = period()
-    elif system.name == "spring":
-        spring: Any = system  # a DampedSpring: its own fields
-        omega = math.sqrt(spring.k_over_m)
-        # decay to 1% of the amplitude, but at most 3 periods (more clutters the plot)
-        decay = math.log(100.0) / spring.gamma if spring.gamma > 0.0 else math.inf
-        duration = min(decay, 3.0 * 2.0 * math.pi / omega)
-        points = max(points, 600)
-    if not duration or not math.isfinite(duration):
-        return None
-    q, v = array("d"), array("d")
-    for i in range(points + 1):
-        state = system.exact(duration * i / points)
-        if state is None or not _finite(state[0] + state[1]):
-            continue
-        # a drawing needs 6 digits, and the page embeds this curve as text
-        q.append(float(f"{state[0][0]:.6g}"))
-        v.append(float(f"{state[1][0]:.6g}"))
-    if wraps_angle(system) and q:
-        q = array("d", (wrap_angle(x) for x in q))
-        # a periodic orbit that goes round (a rotating pendulum) jumps once from pi to -pi:
-        # start it there, so that the one line has no jump and needs no break (no NaN)
-        jumps = [i for i in range(1, len(q)) if abs(q[i] - q[i - 1]) > math.pi]
-        if jumps:
-            k = jumps[0]
-            q, v = q[k:] + q[1:k], v[k:] + v[1:k]
-    return {"q": q, "v": v}
-
-
-def sample_every(dt: float, per_second: float = 60.0) -> int:
-    """Runner ``every`` so that the energy plots get about ``per_second`` samples per
-    simulated second."""
-    return max(1, int(round(1.0 / (per_second * dt))))
 
 
 def clamp_to(param: Param, value: float) -> tuple[float, bool]:
