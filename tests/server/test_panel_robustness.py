@@ -322,6 +322,38 @@ def short_server(tmp_path):
     srv.stop()
 
 
+#: a tab in the background: it runs no animation frame (the page acknowledges an update once
+#: painted, after the next one), and says it is hidden
+HIDE_JS = """(hidden) => {
+    window.requestAnimationFrame = () => 0;
+    if (hidden) Object.defineProperty(document, "hidden", { get: () => true });
+}"""
+
+
+@pytest.mark.parametrize("hidden", [False, True], ids=["frames-stopped", "hidden"])
+def test_a_tab_in_the_background_keeps_its_session(browser, short_server, hidden):
+    # the page acknowledges an update once painted; a background tab paints nothing, and had
+    # its session ended as a stalled client's: it acknowledges at once when hidden, and within
+    # a second when its animation frames stop otherwise
+    srv = short_server
+    page = open_page(browser, srv.url)
+    wait_until(lambda: my_session(srv, page)["acked"] > 0, what="a first acknowledgement")
+    page.evaluate(HIDE_JS, hidden)
+    hidden_at = time.monotonic()
+    acked = my_session(srv, page)["acked"]
+    # the behaviour: longer than the stalled-client timeout, the session lives and the page
+    # goes on acknowledging
+    wait_until(
+        lambda: time.monotonic() - hidden_at > STALLED_MS / 1e3 + 2
+        and my_session(srv, page)["acked"] > acked + 5,
+        timeout=STALLED_MS / 1e3 + 60,
+        what="acknowledgements past the stalled-client timeout",
+    )
+    assert srv.status()["callbacks"] == 1
+    assert "acknowledged no update" not in srv.log()
+    assert not page.evaluate(VISIBLE_JS, "disconnected")
+
+
 @pytest.mark.xfail(
     strict=False,
     reason=(

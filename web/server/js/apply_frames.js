@@ -56,10 +56,28 @@ export default function applyFrames({echo, rollover, layout, integrators, marks}
     }
     showEnergyView(doc, s.name, s.energy, marks, quiet);
   }
-  // acknowledged once painted (the frame after the next animation frame), not when applied:
-  // a browser that paints slower than the updates come gets fewer of them, each carrying
-  // more samples, and stays free to answer its visitor
-  if (meta.ack) requestAnimationFrame(() => setTimeout(() => { echo.tags = [meta.seq]; }, 0));
+  if (meta.ack) acknowledge(echo, meta.seq);
+}
+
+// Acknowledged once painted (the task after the next animation frame), not when applied: a
+// browser that paints slower than the updates come gets fewer of them, each carrying more
+// samples, and stays free to answer its visitor. A hidden tab paints nothing and runs no
+// animation frame: it acknowledges at once (else the server would take it for a stalled
+// client and end its session), and a tab hidden after the frame was asked for does within a
+// second.
+function acknowledge(echo, seq) {
+  let sent = false;
+  const send = () => {
+    if (sent) return;
+    sent = true;
+    if ((echo.tags[0] ?? 0) < seq) echo.tags = [seq];
+  };
+  if (document.hidden) {
+    send();
+    return;
+  }
+  requestAnimationFrame(() => setTimeout(send, 0));
+  setTimeout(send, 1000);
 }
 
 // The energy plot's y-range and the marks of the methods clipped at its edge, as the

@@ -65,7 +65,7 @@ export default function firstScreen({rule, panels, extra}) {
     return out;
   }
 
-  // on a phone the lessons and the controls fold behind one button (app.py's
+  // on a phone the lessons and the controls fold behind one button (page.py's
   // _controls_toggle), as the static page folds them into one bar
   if (window.innerWidth <= rule.phone_width) {
     for (const doc of Bokeh.documents) {

@@ -1,0 +1,95 @@
+"""Direct manipulation: a body dragged in a scene sets its system's initial state (the
+static page's ``static/js/drag.js`` does the same).
+
+:class:`DragMixin`, a part of :class:`~integrator_lab.server.app.Dashboard`, owns the
+scenes' pan events (:meth:`~DragMixin._init_drag`) and the drag they make: the press picks
+the body under the pointer (of a lane drawn), holds its system, and each move sets the
+system's settings to where the body is, clamped to the core's bounds (each new value
+rebuilds the run at t = 0: the preview); the release lets the system go and asks for a
+rebuild whose view fits the new state, with a note of any value clamped.
+
+Its state: ``_drag`` (``{system, lane, ball, clamped}`` while a body is held, else None).
+It uses the dashboard's ``systems``, ``panels``, ``runs``, ``live``, ``settings``,
+``hidden``, ``lang``, ``_notes`` and ``_rebuild_requested``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+from bokeh import events
+
+from integrator_lab.core import SYSTEMS
+from integrator_lab.views import i18n
+from integrator_lab.views.scene import clamp_to
+
+#: systems whose bodies can be dragged in the scene to set the initial state
+DRAGGABLE = ("pendulum", "cradle", "spring")
+
+
+class DragMixin:
+    """The scenes' drags (see the module's docstring)."""
+
+    def _init_drag(self) -> None:
+        """Listen to the pan events of every draggable system's scene."""
+        self._drag: dict | None = None  # {system, lane, ball, clamped} while one is held
+        for name in set(self.systems) & set(DRAGGABLE):
+            fig = self.panels[name].scene_fig
+            fig.on_event(events.PanStart, functools.partial(self._drag_start, name))
+            fig.on_event(events.Pan, functools.partial(self._drag_move, name))
+            fig.on_event(events.PanEnd, functools.partial(self._drag_end, name))
+
+    def _drag_start(self, name: str, event) -> None:
+        run = self.runs.get(name)
+        if run is None or event.x is None or event.y is None:
+            return
+        scene = run.scene
+        # a fingertip's margin: 3 % of the view's width
+        grab = 0.03 * abs(scene.x_range[1] - scene.x_range[0])
+        hidden = set(self.hidden)
+        states = [
+            None if lane_name in hidden else lane.q
+            for lane_name, lane in zip(run.integrators, run.runner.lanes)
+        ]
+        found = scene.body_at(states, event.x, event.y, grab)
+        if found is None or run.integrators[found[0]] in hidden:
+            return
+        self._drag = {"system": name, "lane": found[0], "ball": found[1], "clamped": {}}
+        self.live.hold(name, True)
+        self._drag_move(name, event)
+
+    def _drag_move(self, name: str, event) -> None:
+        drag = self._drag
+        if drag is None or drag["system"] != name or event.x is None or event.y is None:
+            return
+        run = self.runs[name]
+        wanted = run.scene.dragged_params(drag["lane"], drag["ball"], event.x, event.y)
+        declared = {p.name: p for p in SYSTEMS[name].PARAMS}
+        # a millionth of the view: finer than any pixel, and a short number in the fields
+        digits = max(0, 6 - math.ceil(math.log10(abs(run.scene.x_range[1]))))
+        values, drag["clamped"] = {}, {}
+        for key, value in wanted.items():
+            if declared[key].kind == "float":
+                value = round(value, 3 if key != "x0" else digits)
+            kept, clamped = clamp_to(declared[key], value)
+            if clamped:
+                drag["clamped"][key] = (value, kept)
+            values[key] = kept
+        # each new value rebuilds the run (at t = 0, paused while held): the preview
+        self.settings[name].param.update(**values)
+
+    def _drag_end(self, name: str, event) -> None:
+        drag = self._drag
+        if drag is None or drag["system"] != name:
+            return
+        self._drag_move(name, event)
+        self._drag = None
+        self.live.hold(name, False)
+        declared = {p.name: p for p in SYSTEMS[name].PARAMS}
+        clamped = [(declared[key], value, kept) for key, (value, kept) in drag["clamped"].items()]
+        if clamped:  # in the dashboard's language, as the static page says it (drag.js)
+            self._notes.append(i18n.drag_note(name, clamped, self.lang))
+        # a run whose view fits the new state (while held it kept the old one's layout); the
+        # notes go with it
+        self._rebuild_requested.add(name)
