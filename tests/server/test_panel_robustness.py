@@ -344,8 +344,10 @@ def test_a_tab_in_the_background_keeps_its_session(browser, short_server, hidden
     # the behaviour: longer than the stalled-client timeout, the session lives and the page
     # goes on acknowledging
     wait_until(
-        lambda: time.monotonic() - hidden_at > STALLED_MS / 1e3 + 2
-        and my_session(srv, page)["acked"] > acked + 5,
+        lambda: (
+            time.monotonic() - hidden_at > STALLED_MS / 1e3 + 2
+            and my_session(srv, page)["acked"] > acked + 5
+        ),
         timeout=STALLED_MS / 1e3 + 60,
         what="acknowledgements past the stalled-client timeout",
     )
