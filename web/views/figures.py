@@ -355,19 +355,19 @@ class SystemFigures:
         fig = self.energy_fig
         log = self._log_on()
         axis = self.energy_view_mode()
-        if self._y_guides is None:  # (found once: a search of the whole figure)
-            self._y_guides = (fig.yaxis[0], fig.ygrid[0])
-        yaxis, ygrid = self._y_guides
         if self._axis != axis:
             self._axis = axis
             ticker, formatter = self._axes[axis]
+            if self._y_guides is None:  # (found once: a search of the whole figure)
+                self._y_guides = (fig.yaxis[0], fig.ygrid[0])
+            yaxis, ygrid = self._y_guides
             yaxis.ticker = ygrid.ticker = ticker
             yaxis.formatter = formatter
         column = ERROR_COLUMNS["log" if log else "linear"]
         for (kind, _), renderer in self.lines.items():
             if kind == "error" and renderer.glyph.y != column:
                 renderer.glyph.y = column
-        yaxis.axis_label = i18n.text(f"energy.axis.{axis}", self.lang)
+        fig.yaxis[0].axis_label = i18n.text(f"energy.axis.{axis}", self.lang)
         for label in fig.select({"name": self._n("energy:exact-label")}):
             label.visible = axis == "linear"  # the zero line: the exact motion's books
         self.show_energy_view()
