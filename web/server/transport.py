@@ -88,7 +88,30 @@ class TickBatch:
             if event.callback_invoker is not None:
                 invoke_with_curdoc(doc, event.callback_invoker)
         message = patch_message(doc, events)
-        return [connection._socket.send_message(message) for connection in connections]
+        return [
+            connection._socket.send_message(message)
+            for connection in connections
+            if not _queued_behind_panel(doc, connection, message)
+        ]
+
+
+def _queued_behind_panel(doc, connection, message) -> bool:
+    """Put ``message`` behind the messages Panel has queued for ``connection``, if any.
+
+    A change Panel makes while a write is under way (a widget's callback building new
+    models: the geometry view's sources) is serialized at once, its new models then
+    counted as known to the browser, but written later (``panel.io.document``'s
+    ``_WRITE_MSGS``, retried every 10 ms). Sent straight away, this tick's message would
+    overtake it and name models the browser has not been given yet: BokehJS refuses the
+    whole update ("reference p2443 isn't known") and the page stops following the server.
+    Queued behind, it goes out after them, in order."""
+    from panel.io import document as panel_document
+
+    queued = panel_document._WRITE_MSGS.get(doc)
+    if not queued or connection not in queued:
+        return False
+    queued[connection].append(message)
+    return True
 
 
 class _DeferredIndex:
