@@ -49,6 +49,23 @@ def test_a_tableau_runs_beside_the_built_ins_with_its_order_and_own_legend():
     assert board.runs["spring"].runner.time > 0
 
 
+def test_a_grid_field_keeps_its_text_when_the_browser_sends_both_of_its_values_at_once():
+    """A field's text comes as it is typed (``value_input``) and, once the field is left, as
+    its ``value``; a busy browser sends both in one message, and param then calls their one
+    watcher with two events. The text is taken: it used to be refused (a TypeError), and Run
+    then ran the text from before (CI: "2/" run where "2/3" was typed)."""
+    board = Dashboard()
+    editor = board.method_editor
+    editor.template.value = "ralston"  # b = (1/4, 3/4): order 2
+    for name, text in [("b[0]", "1"), ("b[1]", "0")]:  # b . c = 0, not 1/2: order 1
+        # what Panel does with a message from the browser (this is the refused path)
+        editor.grid.fields[name]._process_events({"value_input": text, "value": text})
+    editor.run.clicks += 1
+    board._apply_requests()
+    status = editor.status.object
+    assert "order 1" in status, status
+
+
 def test_python_code_is_refused_without_allow_code_and_the_editor_says_so():
     board = Dashboard()
     assert not board.method_editor.banner.visible

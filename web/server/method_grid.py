@@ -174,8 +174,12 @@ class _Entries:
         self.fields[name] = widget
         self.typed[name] = text
 
-        def typed(event: param.parameterized.Event) -> None:
-            self.typed[name] = event.new
+        def typed(*events: param.parameterized.Event) -> None:
+            # param calls a watcher of two parameters with both events when both changed
+            # in one batch (the browser sent what was typed and, on leaving the field, the
+            # value): what is typed is then the newer
+            new = {event.name: event.new for event in events}
+            self.typed[name] = new.get("value_input", new.get("value"))
 
         widget.param.watch(typed, ["value", "value_input"])
         return widget
