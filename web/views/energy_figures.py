@@ -7,16 +7,22 @@ clipped at its edge. Both front ends build their energy plot through
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from bokeh.models import (
     BasicTicker,
     BasicTickFormatter,
     ColumnDataSource,
     CustomJSTickFormatter,
-    Label,
     Range1d,
+    TickFormatter,
 )
+from bokeh.models.annotations import Label
+from bokeh.plotting import figure
 
 from integrator_lab.views import i18n
+from integrator_lab.views.dashboard_config import Namer
 from integrator_lab.views.energy import BAR_COLUMNS, LOG_FLOOR, MARK_COLUMNS, MODES, EnergyView
 
 #: the linear view's ticks: the relative error in percent, signed ("+1.5", "−0.5", "0")
@@ -62,11 +68,11 @@ PAGE_DATA = {
 }
 
 
-def padded_marks(columns: dict) -> dict:
+def padded_marks(columns: Mapping[str, Sequence[Any]]) -> dict[str, list[Any]]:
     """The clipped marks' ``columns`` filled up with blank rows to :data:`MARK_ROWS` (more
     marks than that stay as they are), NaN where a blank row has no number."""
     rows = len(columns.get("t", ()))
-    out = {}
+    out: dict[str, list[Any]] = {}
     for c in MARK_COLUMNS:
         blank = MARK_BLANK[c]
         fill = float("nan") if blank is None else blank
@@ -74,7 +80,7 @@ def padded_marks(columns: dict) -> dict:
     return out
 
 
-def axis_models(mode: str) -> tuple:
+def axis_models(mode: str) -> tuple[BasicTicker, TickFormatter]:
     """A fresh (ticker, formatter) pair for the energy plot's y axis in ``mode``."""
     if mode == "log":
         return (
@@ -90,10 +96,10 @@ def energy_range(name: str) -> Range1d:
     """The energy plot's y-range: set by every frame (``frame["energy"]``), so it starts as
     a fresh view says."""
     low, high = EnergyView().view()["linear"]
-    return Range1d(low, high, name=name)
+    return Range1d(name=name, start=low, end=high)
 
 
-def add_energy_view(fig, n) -> ColumnDataSource:
+def add_energy_view(fig: figure, n: Namer) -> ColumnDataSource:
     """The clipped methods' marks on energy figure ``fig`` (``n`` names models: ``n("x")`` is
     ``"<system>:x"``): an arrow at the edge and a label in the method's colour saying how far
     it went; returns their source (``energy:clipped``, columns
@@ -109,7 +115,7 @@ def add_energy_view(fig, n) -> ColumnDataSource:
         line_color="white",
         name=n("energy:clipped-arrows"),
     )
-    fig.text(
+    fig.text(  # type: ignore[call-arg]  # (Bokeh's hint: Text has background_fill_*, TextArgs not)
         "label_t",
         "y",
         text="text",
@@ -143,7 +149,7 @@ def add_energy_view(fig, n) -> ColumnDataSource:
     return source
 
 
-def add_energy_bars(fig, n) -> ColumnDataSource:
+def add_energy_bars(fig: figure, n: Namer) -> ColumnDataSource:
     """Beside each lane of scene figure ``fig``, a small bar of its integrator's energy,
     E/E₀ (:func:`integrator_lab.views.energy.bars_columns`): a grey track from 0 to 2 E₀ with
     a tick at 100 %, filled in the gain or the loss colour, and the signed percentage on it;
@@ -182,7 +188,7 @@ def add_energy_bars(fig, n) -> ColumnDataSource:
         name=n("scene:energy-bar-ticks"),
     )
     # the signed percentage: under the bar at its right end, or after it (views.energy.bar_layout)
-    fig.text(
+    fig.text(  # type: ignore[call-arg]  # (Bokeh's hint: Text has background_fill_*, TextArgs not)
         "tx",
         "ty",
         text="text",
@@ -200,10 +206,10 @@ def add_energy_bars(fig, n) -> ColumnDataSource:
     return source
 
 
-def view_for_mode(view: dict, mode: str) -> dict:
+def view_for_mode(view: Mapping[str, Any], mode: str) -> dict[str, Any]:
     """Of an energy view (:meth:`EnergyView.view`), what a plot in ``mode`` shows: its
     y-range and the clipped marks (only the linear view clips)."""
-    empty = {c: [] for c in MARK_COLUMNS}
+    empty: dict[str, list[Any]] = {c: [] for c in MARK_COLUMNS}
     return {
         "mode": mode,
         "range": list(view[mode]),

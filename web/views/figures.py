@@ -65,12 +65,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from bokeh.layouts import column, row
-from bokeh.models import ColumnDataSource
+from bokeh.models import Axis, Column, ColumnDataSource, Grid, Range1d, Row
+from bokeh.models.annotations import Label, LegendItem
+from bokeh.models.renderers import GlyphRenderer
 
 from integrator_lab.core import INTEGRATORS, SYSTEMS
+from integrator_lab.core.systems.base import System
 from integrator_lab.views import energy_figures, i18n
 from integrator_lab.views import scene as scenes
 from integrator_lab.views.dashboard_config import DashboardConfig, model_name
@@ -186,7 +189,7 @@ class SystemFigures:
     selected and its kind is on view, which keeps the page light.
     """
 
-    def __init__(self, system_name: str, config: DashboardConfig):
+    def __init__(self, system_name: str, config: DashboardConfig) -> None:
         self.system_name = name = system_name
         system = config.system(name)
         self.names = list(config.integrators)
@@ -200,7 +203,7 @@ class SystemFigures:
         #: legend labels of integrators the core does not know (a user's method, by name)
         self.user_labels: dict[str, str] = {}
 
-        def n(role):
+        def n(role: str) -> str:
             return model_name(name, role)
 
         self._n = n
@@ -222,7 +225,7 @@ class SystemFigures:
         )
 
     # -- the parts (each built in its own module) -----------------------------------------
-    def _build_scene(self, system) -> None:
+    def _build_scene(self, system: System) -> None:
         """The animation (views.scene_figures), at the initial state."""
         scene = Scene(system, self.names)
         parts = build_scene_figure(self._n, scene)
@@ -237,7 +240,7 @@ class SystemFigures:
         self.apply_scene(scene)
         self.apply_frame(scene.frame([system.initial_state()[0]] * len(self.names), 0.0))
 
-    def _build_samples(self, system) -> None:
+    def _build_samples(self, system: System) -> None:
         """The energy and phase plots' data: a source per integrator of the core (lines on
         demand, :meth:`line`), the selected ones holding the state at t = 0, so that the
         plots have ranges at once."""
@@ -248,7 +251,7 @@ class SystemFigures:
         first = scenes.initial_sample(system)
         for i in self.names:
             self.samples[i].data = {c: [v] for c, v in first.items()}
-        self.lines = {}  # (kind, integrator) -> GlyphRenderer
+        self.lines: dict[tuple[str, str], GlyphRenderer[Any]] = {}  # by (kind, integrator)
 
     def _build_energy_plot(self) -> None:
         """The energy plot (views.energy_plot), without lines."""
@@ -256,25 +259,25 @@ class SystemFigures:
         self.energy_fig = plot.fig
         # the axes the energy plot switches between (see _refresh)
         self._axes = plot.axes
-        self._axis = None
-        self._y_guides = None  # the energy plot's y axis and grid (see _refresh)
+        self._axis: str | None = None
+        self._y_guides: tuple[Axis, Grid] | None = None  # its y axis and grid (see _refresh)
         #: the methods clipped at the energy plot's edge (views.energy_figures)
         self.clipped = plot.clipped
         #: the last energy view a frame carried (views.energy.EnergyView.view)
-        self.energy_view: dict | None = None
+        self.energy_view: dict[str, Any] | None = None
         #: explains the breakdown's line styles only (the page has one integrator legend)
         self.legend = plot.legend
         #: legend entries explaining the line styles of the breakdown view
-        self.style_items = []
+        self.style_items: list[LegendItem] = []
 
-    def _build_phase_plot(self, system) -> None:
+    def _build_phase_plot(self, system: System) -> None:
         """The phase plot (views.phase_figures), without lines."""
         plot = build_phase_plot(self._n, system)
         self.phase_fig = plot.fig
         self.phase_exact = plot.exact
         self.phase_ghost = plot.ghost
 
-    def _build_settings(self, system, dt: float) -> None:
+    def _build_settings(self, system: System, dt: float) -> None:
         """The time step's and the parameters' widgets (views.widget_models)."""
         settings = build_settings(self._n, self.system_name, system, dt)
         self.dt = settings.dt
@@ -301,7 +304,7 @@ class SystemFigures:
         )
 
     # -- lines on demand ------------------------------------------------------------------
-    def line(self, kind: str, integrator: str):
+    def line(self, kind: str, integrator: str) -> GlyphRenderer[Any]:
         """The line of ``kind`` for ``integrator``, created on first use."""
         key = (kind, integrator)
         if key not in self.lines:
@@ -321,19 +324,19 @@ class SystemFigures:
             )
         return self.lines[key]
 
-    def _style_items(self):
+    def _style_items(self) -> list[LegendItem]:
         if not self.style_items:
             self.style_items.extend(breakdown_style_items(self.energy_fig, self._n))
             self.legend.items = [*self.legend.items, *self.style_items]
         return self.style_items
 
-    def _kinds_on_view(self):
+    def _kinds_on_view(self) -> list[str]:
         kinds = ["error"] if self.energy_mode == "error" else list(BREAKDOWN_KINDS)
         if self._log_on():
             kinds.append("loss")  # the log view: gains solid, losses dashed
         return kinds + (["phase"] if self.show_phase else [])
 
-    def _refresh(self):
+    def _refresh(self) -> None:
         """Create the lines the view needs and show exactly those."""
         on_view = self._kinds_on_view()
         for i in self.names:
@@ -369,13 +372,13 @@ class SystemFigures:
                 renderer.glyph.y = column
         fig.yaxis[0].axis_label = i18n.text(f"energy.axis.{axis}", self.lang)
         for label in fig.select({"name": self._n("energy:exact-label")}):
-            label.visible = axis == "linear"  # the zero line: the exact motion's books
+            cast(Label, label).visible = axis == "linear"  # the zero line: the exact motion's books
         self.show_energy_view()
         fig.height = ENERGY_HEIGHT + (
             BREAKDOWN_EXTRA_HEIGHT if self.energy_mode == "breakdown" else 0
         )
 
-    def energy_view_for_page(self, view: dict | None = None) -> dict | None:
+    def energy_view_for_page(self, view: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """What the page applies of energy view ``view`` (or the last one) in the mode on
         view: the y-range and the clipped marks (none but in the linear view); sets them on
         the models too, so that a mode changed while paused shows at once."""
@@ -390,8 +393,8 @@ class SystemFigures:
         """The last energy view in the mode on view, set on the models (a mode change)."""
         out = self.energy_view_for_page()
         if out is not None:
-            fig = self.energy_fig
-            fig.y_range.start, fig.y_range.end = out["range"]
+            y_range = cast(Range1d, self.energy_fig.y_range)  # energy_figures.energy_range
+            y_range.start, y_range.end = out["range"]
             self.clipped.data = energy_figures.padded_marks(out["clipped"])
 
     def energy_view_mode(self) -> str:
@@ -401,7 +404,7 @@ class SystemFigures:
             return "breakdown"
         return "log" if self.log_scale else "linear"
 
-    def _log_on(self):
+    def _log_on(self) -> bool:
         """The error plot on the signed-log axis (the breakdown is always linear)."""
         return self.log_scale and self.energy_mode == "error"
 
@@ -411,7 +414,7 @@ class SystemFigures:
         :meth:`apply_frame`); the bodies' hover texts in ``lang`` (views.i18n ``about.*``)."""
         show_scene(self.scene_fig, self.scene_sources, scene, lang)
 
-    def apply_frame(self, frame: dict) -> None:
+    def apply_frame(self, frame: dict[str, Any]) -> None:
         """Move bodies and links to a :meth:`Scene.frame` result."""
         show_frame(self.scene_sources, frame)
 
@@ -494,7 +497,7 @@ class DashboardModels:
     panels: dict[str, SystemFigures]
     header: Any
 
-    def layout(self):
+    def layout(self) -> Column:
         """Header above the panels side by side (one Bokeh layout, e.g. for Panel)."""
         return column(
             self.header,
@@ -519,7 +522,7 @@ CONTROL_ORDER = (
 )
 
 
-def build_header(controls: Controls):
+def build_header(controls: Controls) -> Row:
     return row(
         [getattr(controls, role) for role in CONTROL_ORDER],
         sizing_mode="stretch_width",

@@ -5,7 +5,8 @@ time. The Panel dashboard shows them; :meth:`GeometryFigures.update` takes a
 
 from __future__ import annotations
 
-from bokeh.models import ColumnDataSource, Span
+from bokeh.models import ColumnDataSource, Range1d
+from bokeh.models.annotations import Span
 from bokeh.plotting import figure
 
 from integrator_lab.views.geometry import WINDOW, GeometrySession, color_of, text
@@ -20,8 +21,8 @@ class GeometryFigures:
         self.areas = ColumnDataSource({"xs": [], "ys": [], "color": [], "name": []})
         region = figure(
             title=text("region.title", lang),
-            x_range=(x0, x1),
-            y_range=(y0, y1),
+            x_range=Range1d(start=x0, end=x1),
+            y_range=Range1d(start=y0, end=y1),
             width=width,
             height=height,
             match_aspect=True,

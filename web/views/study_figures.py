@@ -66,14 +66,14 @@ class StudyFigures:
             )
             for role, cols in SOURCE_COLUMNS.items()
         }
-        self.figures = {}
+        self.figures: dict[str, figure] = {}
         for role, x in DIAGRAMS:
             self.figures[role] = self._diagram(role, x, measure)
 
-    def _text(self, key: str, **values) -> str:
+    def _text(self, key: str, **values: Any) -> str:
         return i18n.text(key, self.lang, **values)
 
-    def _diagram(self, role: str, x: str, measure: str):
+    def _diagram(self, role: str, x: str, measure: str) -> figure:
         fig = figure(
             name=study_name(self.system, role),
             title=self._text(f"study.title.{role}"),
@@ -120,7 +120,8 @@ class StudyFigures:
         fig.legend.location = "bottom_right" if role == "convergence" else "bottom_left"
         fig.legend.label_text_font_size = "10px"
         fig.legend.spacing = 0
-        fig.legend.padding = 4
+        # (ignored: Bokeh's hint for padding is a Property, not its value)
+        fig.legend.padding = 4  # type: ignore[assignment]
         fig.legend.background_fill_alpha = 0.8
         fitted = fig.scatter(
             x=x,
@@ -155,7 +156,7 @@ class StudyFigures:
         del refs
         return fig
 
-    def apply(self, columns: dict[str, dict[str, list]]) -> None:
+    def apply(self, columns: dict[str, dict[str, list[Any]]]) -> None:
         """Show ``diagram_columns(...)`` (all sources at once)."""
         for role, source in self.sources.items():
             source.data = {c: list(columns[role].get(c, [])) for c in SOURCE_COLUMNS[role]}
