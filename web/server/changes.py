@@ -29,7 +29,7 @@ import panel as pn
 
 from integrator_lab.core import SYSTEMS
 from integrator_lab.server import links
-from integrator_lab.server.flow import _FAILED
+from integrator_lab.server.flow import FAILED
 from integrator_lab.views import i18n
 from integrator_lab.views.live import method_label
 
@@ -88,7 +88,7 @@ class ChangesMixin:
         if self._reset_requested:
             self._reset_requested = False
             for name, run in self.runs.items():
-                if self._attempt(name, "restarting it", run.reset) is not _FAILED:
+                if self._attempt(name, "restarting it", run.reset) is not FAILED:
                     rebuilt.add(name)
         for name in rebuilt:
             self._show_run(name)

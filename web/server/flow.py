@@ -66,7 +66,8 @@ ACK_TIMEOUT = 1.0
 MAX_TICK_WALL = 0.25
 # the dashboard's log, by the name it has always had (its module's, app)
 log = logging.getLogger("integrator_lab.server.app")
-_FAILED = object()  # what Dashboard._attempt returns when the action raised
+#: what ``Dashboard._attempt`` returns when the action raised (the changes mixin checks for it)
+FAILED = object()
 
 
 class FlowMixin:
@@ -236,12 +237,12 @@ class FlowMixin:
 
     def _attempt(self, name: str, what: str, action, *args):
         """``action(*args)``, this view's own work on system ``name``. Should it raise, that
-        system stops (as when its computation raises): returns :data:`_FAILED`."""
+        system stops (as when its computation raises): returns :data:`FAILED`."""
         try:
             return action(*args)
         except Exception as exc:  # noqa: BLE001 - whatever a system's computation raises
             self.live.fail(name, what, exc)
-            return _FAILED
+            return FAILED
 
     def _failed(self, name: str, run: SystemRun, what: str, exc: BaseException) -> None:
         """System ``name`` stopped (``Live.on_failure``): one log line, no traceback, and
@@ -286,7 +287,7 @@ class FlowMixin:
             fresh = name in self._fresh
             # a fresh frame carries every kept sample
             frame = self._attempt(name, "computing its frame", run.frame, fresh)
-            if frame is _FAILED:
+            if frame is FAILED:
                 continue  # the page keeps its last good frame: nothing half-made reaches it
             if fresh:
                 sent_fresh.add(name)
@@ -360,7 +361,7 @@ class FlowMixin:
             models.set_integrators(run.integrators)
             models.set_exact_curve(exact_curve(run.system))
 
-        if self._attempt(name, "drawing its new run", show) is _FAILED:
+        if self._attempt(name, "drawing its new run", show) is FAILED:
             return
         if self.system_messages[name].visible:
             self.system_messages[name].visible = False

@@ -315,10 +315,10 @@ class Live:
         wall = min(max(wall, 0.0), self.max_wall)
         if not (self.playing and wall > 0.0):
             for run in self.runs.values():
-                run._measure(wall, 0.0)
+                run.count_wall(wall, 0.0)
             return set()
         for name in self.held & self.runs.keys():
-            self.runs[name]._measure(wall, 0.0)
+            self.runs[name].count_wall(wall, 0.0)
         items = [(name, run) for name, run in self.live_items() if name not in self.held]
         wanted = [run.wanted_steps(wall, self.speed) for _, run in items]
         cost = sum(

@@ -192,7 +192,7 @@ class SystemRun:
             per_step = spent / steps
             self.cost = per_step if self.cost is None else 0.7 * self.cost + 0.3 * per_step
             self.changed = True
-        self._measure(wall, self.runner.time - before)
+        self.count_wall(wall, self.runner.time - before)
         return steps
 
     def fail(self, what: str, exc: BaseException) -> None:
@@ -231,7 +231,10 @@ class SystemRun:
             "failed": True,
         }
 
-    def _measure(self, wall: float, sim: float) -> None:
+    def count_wall(self, wall: float, sim: float) -> None:
+        """Count ``wall`` seconds of wall time in which the simulation moved ``sim`` seconds
+        (0 while paused or held) towards the real-time factor, which is updated once a
+        :data:`RTF_WINDOW` is full."""
         self.rtf_wall += wall
         self.rtf_sim += sim
         if self.rtf_wall >= RTF_WINDOW:
