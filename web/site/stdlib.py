@@ -93,7 +93,9 @@ def used_files(archive: Path, pyodide_dir: Path, boot_code: str) -> list[str]:
         _node(SCRIPT, pyodide_dir, archive, code, out)
         files = json.loads(out.read_text(encoding="utf-8"))
     cached.parent.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps(files), encoding="utf-8")
+    partial = cached.with_name(f"{cached.name}.{os.getpid()}.part")
+    partial.write_text(json.dumps(files), encoding="utf-8")
+    partial.replace(cached)  # (whole: another build may read it at once)
     return files
 
 
@@ -144,6 +146,14 @@ def trimmed_pyodide_dir(archive: Path, pyodide_dir: Path, files, boot_code: str)
                 shutil.copyfile(pyodide_dir / name, partial / name)
         (partial / FULL_STDLIB).write_bytes(full)
         (partial / STDLIB).write_bytes(compiled)
-        shutil.rmtree(folder, ignore_errors=True)
-        partial.replace(folder)
+        if folder.exists() and not (folder / STDLIB).is_file():
+            shutil.rmtree(folder, ignore_errors=True)  # (left by a build that was stopped)
+        try:
+            partial.rename(folder)
+        except OSError:
+            # another build (a second test process) made the same folder meanwhile: it is
+            # the same content, and it may be reading it; this copy goes
+            shutil.rmtree(partial, ignore_errors=True)
+            if not (folder / STDLIB).is_file():
+                raise
     return folder
