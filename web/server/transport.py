@@ -88,6 +88,8 @@ class TickBatch:
             if event.callback_invoker is not None:
                 invoke_with_curdoc(doc, event.callback_invoker)
         message = patch_message(doc, events)
+        if message is None:
+            return []
         return [
             connection._socket.send_message(message)
             for connection in connections
@@ -149,6 +151,15 @@ def patch_message(doc, events):
     """
     if not all(_plain(event) for event in events):
         return patch_doc.create(events)
+    # A change to a model the browser has not been given yet is left out: a message still to
+    # be written defines that model (Bokeh writes a callback's messages after it lets the
+    # document go, Panel some later still) and carries its state as it is then, this change
+    # included. Sent now, it would name a model the browser does not know, and BokehJS would
+    # refuse the whole update ("reference p2468 isn't known").
+    unsent = doc.models._new_models
+    events = [event for event in events if event.model not in unsent]
+    if not events:
+        return None
     serializer = Serializer(deferred=True)
     message = patch_doc(patch_doc.create_header(), {}, PatchJson(events=serializer.encode(events)))
     message.add_buffers(*serializer.buffers)
