@@ -20,8 +20,9 @@ CHECK_TIER := not browser and not pyodide and not server and not slow
 PYTEST_WORKERS ?= 2
 #: the browser, server and Pyodide tier runs in one process by default: in two
 #: (BROWSER_XDIST="-n 2 --dist loadfile": a test file's server and pages stay in one process,
-#: each builds the site once and has its own Chromium) it took 36 min instead of about 55, but
-#: its load broke a few timing-sensitive tests in every run (README, issue 25)
+#: each builds the site once and has its own Chromium) it took 31 min instead of 37 on a clean
+#: clone, every test passing (2026-11-27; earlier two-process runs broke timing-sensitive tests,
+#: two of them the Panel dashboard's own races since fixed): docs/developing.rst, issue 25
 BROWSER_XDIST ?=
 #: a failed browser or server test is run once more before it fails the tier: these tests
 #: drive a real Chromium and a real server on a shared two-core machine, where a test that
