@@ -58,8 +58,14 @@ def test_core_archive_is_deterministic_and_holds_only_the_core(tmp_path):
 
 
 #: what ``make dist`` bundles with esbuild (site/bundle.py) for a wheel to carry: the method
-#: editor, the page's script and the digest of the static/js it was made from
-ESBUILD_BUNDLES = ("bundle/editor/editor.js", "bundle/page/page.js", "bundle/page/sources")
+#: editor, the page's and the worker's scripts and the digest of the sources of each
+ESBUILD_BUNDLES = (
+    "bundle/editor/editor.js",
+    "bundle/page/page.js",
+    "bundle/page/sources",
+    "bundle/worker/worker.mjs",
+    "bundle/worker/sources",
+)
 
 
 def test_the_package_data_takes_the_esbuild_bundles():

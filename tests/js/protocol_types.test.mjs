@@ -28,7 +28,7 @@ const PLANTS = {
       'type: "boot", boot, bake', "TS2345"],
   ],
   "tsconfig.worker.json": [
-    ["worker.mjs", 'post({ type: "boot-error", file, detail, step })',
+    ["worker-boot.mjs", 'post({ type: "boot-error", file, detail, step })',
       'post({ type: "booterror", file, detail, step })', "TS2322|TS2820"],
     ["worker.mjs", 'post({ type: "ready", timings, boot: bootPath, fallback })',
       'post({ type: "ready", timings, boot: bootPath })', "TS2345"],

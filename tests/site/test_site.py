@@ -142,6 +142,31 @@ def test_the_page_script_is_esbuilds_bundle_of_every_module(built, tmp_path):
     assert output["imports"] == [] and output["exports"] == []
 
 
+def test_the_worker_is_esbuilds_bundle_of_its_modules(built, tmp_path):
+    """static/worker.mjs is what esbuild makes of static/worker.mjs and the worker-*.mjs it
+    imports, with the build's flags: every one of them is in it, and it imports nothing but
+    Pyodide, dynamically, from a URL of the boot's (the browser tests boot it)."""
+    from integrator_lab.site.esbuild import BundleUnavailable, find_node_modules, run_esbuild
+    from integrator_lab.site.page_bundle import WORKER
+
+    try:
+        node_modules = find_node_modules(("esbuild",))
+    except BundleUnavailable as exc:
+        pytest.skip(str(exc))
+    meta = tmp_path / "meta.json"
+    flags = (*WORKER.flags, f"--metafile={meta}")
+    out = run_esbuild(ROOT / "static" / WORKER.entry, tmp_path / "worker.mjs", flags, node_modules)
+    assert out.read_bytes() == (built / WORKER.site_path).read_bytes()
+    metafile = json.loads(meta.read_text())
+    modules = sorted(p.name for p in (ROOT / "static").glob(WORKER.pattern))
+    assert len(modules) > 1
+    assert sorted(Path(name).name for name in metafile["inputs"]) == modules
+    [output] = metafile["outputs"].values()
+    assert output["imports"] == [] and output["exports"] == []
+    # (its import of Pyodide, whose URL the boot config gives, is left to the browser)
+    assert "await import(new URL(files.module, siteURL).href)" in out.read_text()
+
+
 def test_a_wheels_page_bundle_serves_only_the_sources_it_was_made_from(tmp_path, monkeypatch):
     from integrator_lab.site import page_bundle
     from integrator_lab.site.esbuild import BundleUnavailable
@@ -153,8 +178,7 @@ def test_a_wheels_page_bundle_serves_only_the_sources_it_was_made_from(tmp_path,
     packaged = tmp_path / "bundle" / "page" / "page.js"
     packaged.parent.mkdir(parents=True)
     packaged.write_text("console.log(1);\n")
-    monkeypatch.setattr(page_bundle, "PACKAGED", packaged)
-    monkeypatch.setattr(page_bundle, "PACKAGED_SOURCES", packaged.with_name("sources"))
+    monkeypatch.setattr(page_bundle, "BUNDLES", tmp_path / "bundle")
     monkeypatch.setattr(page_bundle, "find_node_modules", _no_esbuild)
     packaged.with_name("sources").write_text(page_bundle.sources_digest(folder) + "\n")
     assert page_bundle.page_bundle(folder) == packaged
@@ -208,12 +232,20 @@ def test_without_esbuild_the_page_loads_its_modules_and_no_one_file_is_made(
     from integrator_lab.site import build, single_file
 
     monkeypatch.setattr(build, "page_bundle", _no_esbuild)
+    monkeypatch.setattr(build, "worker_bundle", _no_esbuild)
     site = build.build_site(tmp_path / "site", snapshot=False, hashed=False, bake=False, trim=False)
-    assert "no bundle of the page's modules" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "no bundle of the page's modules" in said
+    assert "no bundle of the worker's modules" in said
     page = (site / "index.html").read_text(encoding="utf-8")
     assert build.ENTRY_TAG in page and build.PAGE_TAG not in page
     assert not (site / build.PAGE_MODULE).exists()
     assert (site / "static/js/main.js").is_file()
+    # the worker imports its modules, beside it as in the package
+    worker_modules = sorted(p.name for p in (ROOT / "static").glob("worker*.mjs"))
+    assert sorted(p.name for p in (site / "static").glob("worker*.mjs")) == worker_modules
+    for name in worker_modules:
+        assert (site / "static" / name).read_bytes() == (ROOT / "static" / name).read_bytes()
     with pytest.raises(single_file.SingleFileError, match=r"static/page\.js.*`npm ci`"):
         single_file.fold_site(site)
     # the command stops before it builds anything

@@ -6,7 +6,7 @@ The site is self-contained, every file from its own origin::
                               document per panel and one for the controls)
     static/                   start.js (starts the worker), page.js (the page's ES modules of
                               js/, bundled by esbuild: web/site/page_bundle.py), worker.mjs
-                              (module worker), style.css
+                              (the module worker: static/worker*.mjs bundled), style.css
     static/vendor/editor.js   the method editor (CodeMirror 6, bundled: web/site/editor.py)
     bokeh/bokeh.HASH.min.js   BokehJS, copied from the installed bokeh package
     pyodide/HASH/             Pyodide's core files, from node_modules/pyodide or the wheel
@@ -31,6 +31,7 @@ before.
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import importlib.resources
 import json
@@ -62,7 +63,7 @@ from integrator_lab.site.hosting import (
 )
 from integrator_lab.site.pack import _FILE_MODE, _ZIP_EPOCH, core_files
 from integrator_lab.site.page_bundle import SITE_PATH as PAGE_MODULE
-from integrator_lab.site.page_bundle import page_bundle
+from integrator_lab.site.page_bundle import WORKER, page_bundle, worker_bundle
 from integrator_lab.site.page_data import PANEL_PARTS, page_data, panel_sections
 from integrator_lab.site.pyodide_node import find_pyodide_dir, pyodide_source
 from integrator_lab.site.snapshot import (
@@ -117,7 +118,7 @@ __all__ = [
 
 ARCHIVE = "py/integrator_lab.zip"
 #: front-end files copied as they are (index.html is a template, filled in by build_site)
-STATIC_FILES = ("start.js", "worker.mjs", "style.css", "editor.css")
+STATIC_FILES = ("start.js", "style.css", "editor.css")
 #: the folder of the page's ES modules (static/js/*.js, entry main.js), copied as it is
 STATIC_MODULES = "js"
 # PAGE_MODULE (static/page.js): the page's modules bundled by esbuild (:mod:`.page_bundle`),
@@ -281,6 +282,18 @@ def build_site(
             "static/js/main.js and its imports, a little later to its first draw",
             file=sys.stderr,
         )
+    # the worker's modules (static/worker.mjs and the worker-*.mjs it imports) in one module
+    try:
+        shutil.copyfile(worker_bundle(Path(str(static))), out / WORKER.site_path)
+    except BundleUnavailable as exc:
+        print(
+            f"integrator-lab: note: no bundle of the worker's modules ({exc}); the worker "
+            "imports them as they are",
+            file=sys.stderr,
+        )
+        for module in static.iterdir():
+            if fnmatch.fnmatch(module.name, WORKER.pattern):
+                (out / "static" / module.name).write_bytes(module.read_bytes())
     bokeh_js = Path(bokeh.__file__).parent / "server" / "static" / "js"
     bokeh_names = {}
     for name in BOKEH_FILES:

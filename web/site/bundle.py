@@ -11,6 +11,7 @@ page's scripts bundled by esbuild.
     page/page.js        the page's modules (static/js/) bundled by esbuild (site/page_bundle.py)
     page/sources        the digest of the static/js it was made from: a build uses the bundle
                         only for those sources (an editable checkout may have changed them)
+    worker/worker.mjs   the worker's modules (static/worker*.mjs) bundled, and worker/sources
     snapshots/KEY.bin.gz  the page's Pyodide memory snapshot, made with Node, named by the key
                         of everything that goes into it (snapshot.snapshot_key)
 
@@ -81,10 +82,11 @@ def make_bundle(pyodide_dir: Path, bundle: Path = BUNDLE) -> dict:
     editor = bundle / "editor" / "editor.js"
     editor.parent.mkdir(parents=True)
     shutil.copyfile(bundle_path(), editor)
-    # the page's own modules (static/js/), bundled by esbuild too
-    from integrator_lab.site.page_bundle import package_page_bundle
+    # the page's own modules (static/js/) and the worker's, bundled by esbuild too
+    from integrator_lab.site.page_bundle import WORKER, package_bundle, package_page_bundle
 
     page = package_page_bundle(Path(str(static_dir().joinpath("js"))), bundle)
+    package_bundle(Path(str(static_dir())), bundle, WORKER)
     size = sum(path.stat().st_size for path in bundle.rglob("*") if path.is_file())
     return {
         "pyodide": version,

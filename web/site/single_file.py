@@ -38,7 +38,7 @@ from integrator_lab.site.build import CSP_META, ENTRY_TAG, PAGE_MODULE, PAGE_TAG
 from integrator_lab.site.editor import LAZY_TAG
 from integrator_lab.site.editor import SITE_PATH as EDITOR_PATH
 from integrator_lab.site.esbuild import BundleUnavailable
-from integrator_lab.site.page_bundle import page_bundle
+from integrator_lab.site.page_bundle import page_bundle, worker_bundle
 from integrator_lab.site.snapshot import SNAPSHOT
 
 #: files of the built site that travel inside the page, by path in the site; the worker sees
@@ -78,10 +78,10 @@ WORKER_MARKER = "// ---- the site's worker.mjs goes here ----\n"
 PAGE_SHIM = "page_shim.js"
 #: why there is no one-file page without the page's bundle (esbuild's, or a wheel's)
 NO_BUNDLE = (
-    "the one-file build needs the page's modules (static/js/) bundled into one script "
-    "(static/page.js), and {reason}: install esbuild with `npm ci` in the project (or use a "
-    "wheel whose prebuilt page bundle was made from these static/js sources); a page opened "
-    "from file:// cannot load static/js/main.js's imports"
+    "the one-file build needs the page's modules (static/js/) and the worker's "
+    "(static/worker*.mjs) each bundled into one script, and {reason}: install esbuild with "
+    "`npm ci` in the project (or use a wheel whose prebuilt bundles were made from these "
+    "sources); a page opened from file:// cannot load a module's imports"
 )
 
 
@@ -236,8 +236,9 @@ def build_single_file(path, log=None, snapshot=True) -> Path:
     from integrator_lab.site.build import build_site
 
     dest = Path(path)
-    try:  # before the build (minutes): without the page's bundle there is no one-file page
+    try:  # before the build (minutes): without the bundles there is no one-file page
         page_bundle(Path(str(static_dir().joinpath("js"))))
+        worker_bundle(Path(str(static_dir())))
     except BundleUnavailable as exc:
         raise SingleFileError(NO_BUNDLE.format(reason=f"there is none here ({exc})")) from exc
     with tempfile.TemporaryDirectory(prefix="integrator-lab-site-") as tmp:
