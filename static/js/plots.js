@@ -8,6 +8,7 @@ import { state } from "./urlstate.js";
 import { userMethod, userNames } from "./method.js";
 import { showHeld } from "./documents.js";
 import { fit, firstEnergyHeight } from "./layout.js";
+import { applyEnergyView } from "./energyview.js";
 
 // -- view options (display only, no simulation change) ---------------------------------
 // Lines are built on demand, like figures.PanelModels.line does in Python: only for the
@@ -93,27 +94,17 @@ function setEnergyAxis(system, mode) {
     if (line && line.glyph.y.field !== column) line.glyph.y = { field: column };
   }
 }
-// A frame's energy view (frame.energy), or the last one again after the mode changed
+// A frame's energy view (frame.energy), or the last one again after the mode changed: what
+// the mode on view shows of it (views.energy_figures.view_for_mode), applied by the code the
+// Panel page runs too (energyview.js), its marks named in the page's language first
 export function showEnergyView(system, view) {
   if (!view) return;
   energyViews[system] = view;
   const mode = energyMode();
-  const [start, end] = view[mode];
-  const range = model(`${system}:energy:y`);
-  // a range the user zoomed or panned stays until the plot's reset tool (which returns to
-  // the last range set here) or another mode
-  const last = rangesSet[system];
-  const mine = !last || last.mode !== mode ||
-    (range.start === last.start && range.end === last.end);
-  if (mine && (range.start !== start || range.end !== end)) {
-    range.setv({ start, end, reset_start: start, reset_end: end });
-  }
-  if (mine) rangesSet[system] = { mode, start, end };
-  if (view.bars) model(`${system}:scene:energy-bars`).data = view.bars; // E/E0 per lane
-  const marks = model(`${system}:energy:clipped`);
-  const wanted = mode === "linear" ? inLanguage(view.clipped) : null;
-  const rows = wanted ? wanted.t.length : 0;
-  if (rows || marks.data.name.some((name) => name)) marks.data = paddedMarks(wanted);
+  applyEnergyView(findModel, system, {
+    mode, range: view[mode], bars: view.bars,
+    clipped: mode === "linear" ? inLanguage(view.clipped) : null,
+  }, data.energyView.marks);
 }
 // The baked frames' marks name the integrators by their code names (the build has no
 // language): the worker's name them as the page does (Live.set_shown_names)
@@ -127,20 +118,8 @@ function inLanguage(clipped) {
   });
   return { ...clipped, text };
 }
-// The clipped marks (none: null) filled up with blank rows to a fixed count
-// (views.energy_figures.MARK_ROWS: a source that changes length at the frame rate breaks
-// BokehJS's colour-by-column text)
-function paddedMarks(columns) {
-  const { markRows, markBlank } = data.energyView;
-  const missing = Math.max(0, markRows - (columns ? columns.t.length : 0));
-  return Object.fromEntries(Object.entries(markBlank).map(([c, blank]) => [c,
-    [...(columns ? columns[c] : []),
-      ...Array(missing).fill(blank === null ? NaN : blank)]]));
-}
 // the last energy view of each system (status().energy, and a mode change redraws it)
 export const energyViews = {};
-// the y-range last set on each system's energy plot, and in which mode
-const rangesSet = {};
 
 // The rows of a scene source (a body or link each) whose integrator is not hidden, as
 // figures.lane_filter builds it: by their "integrator" column, so it holds for every frame.

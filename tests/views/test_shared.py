@@ -56,3 +56,45 @@ def test_page_scripts_restate_neither_the_frame_layout_nor_the_texts(script):
     assert not re.search(r"""\[\s*["'`]x["'`]\s*,\s*["'`]y["'`]\s*\]""", code)
     for text in ("diverged at", "real time", "· paused", "· stopped"):
         assert text not in code, text
+
+
+# -- the energy view: one home in JavaScript (issue 26) --------------------------------------
+#: the static page's module that applies an energy view to the energy plot's models, for both
+#: pages (the Panel page runs it joined to its js/apply_frames.js: server/page.py)
+ENERGY_VIEW_HOME = ROOT / "static/js/energyview.js"
+#: what only code applying an energy view to the models names: the y-range's reset, the
+#: clipped marks' and the energy bars' sources
+ENERGY_VIEW_MARKERS = ("reset_start", ":energy:clipped", ":scene:energy-bars")
+#: every hand-written script of both pages (the page's, the Panel page's, the one-file build's)
+PAGE_SCRIPTS = sorted(
+    {
+        *(ROOT / "static/js").glob("*.js"),
+        *(ROOT / "web/server/js").glob("*.js"),
+        *(ROOT / "web/site/js").glob("*.js"),
+    }
+)
+
+
+def test_the_energy_view_is_applied_by_one_script_on_both_pages():
+    from integrator_lab.server.page import module_source
+
+    home = _code(ENERGY_VIEW_HOME)
+    for marker in ENERGY_VIEW_MARKERS:
+        assert marker in home, marker
+    # no other script restates it (the energy view's models are set there alone)
+    for script in PAGE_SCRIPTS:
+        if script != ENERGY_VIEW_HOME:
+            code = _code(script)
+            for marker in ENERGY_VIEW_MARKERS:
+                assert marker not in code, f"{script.relative_to(ROOT)}: {marker}"
+    # the static page imports it, and the Panel page's frame script runs this very file
+    assert re.search(
+        r"""import\s*\{[^}]*\bapplyEnergyView\b[^}]*\}\s*from\s*["']\./energyview\.js["']""",
+        (ROOT / "static/js/plots.js").read_text(),
+    )
+    panel = module_source("apply_frames")
+    assert ENERGY_VIEW_HOME.read_text() in panel
+    assert "applyEnergyView(" in _code(ROOT / "web/server/js/apply_frames.js")
+    # a module of the static page that the Panel page joins imports nothing (a CustomJS
+    # module cannot resolve a relative import)
+    assert not re.search(r"^\s*import\b", home, flags=re.MULTILINE)

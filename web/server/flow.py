@@ -39,7 +39,7 @@ from integrator_lab.server.page import page_script
 from integrator_lab.server.sandbox import off_loop
 from integrator_lab.server.sessions import LOAD, session_label
 from integrator_lab.views import i18n
-from integrator_lab.views.energy_figures import MARK_BLANK, MARK_ROWS
+from integrator_lab.views.energy_figures import MARKS
 from integrator_lab.views.live import SystemRun
 from integrator_lab.views.scene import exact_curve
 from integrator_lab.views.shared import ROLLOVER, describe_error, frame_layout
@@ -102,7 +102,7 @@ class FlowMixin:
                 rollover=ROLLOVER,
                 layout=frame_layout(),
                 integrators=list(INTEGRATORS),
-                marks={"rows": MARK_ROWS, "blank": MARK_BLANK},
+                marks=MARKS,
             ),
         )
         self._echo.on_change("tags", self._on_echo)

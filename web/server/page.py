@@ -1,7 +1,8 @@
 """The dashboard's page beyond its widgets: the scripts that run in it and what they drive.
 
 The page scripts are this package's ``js/*.js`` (package data), each an ES module that a Bokeh
-:class:`~bokeh.models.CustomJS` runs in the browser (:func:`page_script`).
+:class:`~bokeh.models.CustomJS` runs in the browser (:func:`page_script`), some joined to the
+static page's modules whose code they share (:data:`SHARED_MODULES`).
 :class:`PageMixin`, a part of :class:`~integrator_lab.server.app.Dashboard`, owns what the
 served page does by itself: the banner it shows when it loses the server (:attr:`banner`),
 the button that folds the lessons and controls away on a phone, the link that follows the
@@ -36,18 +37,37 @@ def script_source(name: str) -> str:
     return resources.files("integrator_lab.server").joinpath("js", f"{name}.js").read_text("utf-8")
 
 
+#: the static page's modules (``static/js/<module>.js``, package data of
+#: ``integrator_lab.static``) a page script runs with, by the script's name: one home for
+#: code both pages run. A CustomJS module imports nothing, so each is put before the script
+#: in one module (they import nothing either, and the script names what they declare as
+#: globals for ESLint)
+SHARED_MODULES = {
+    "apply_frames": ("energyview",),  # the energy view on the energy plot's models
+    "widget_names": ("widgetnames",),  # the names and labels of the widgets, focus rings
+}
+
+
 @functools.cache
+def module_source(name: str) -> str:
+    """The code of page script ``name``: its :data:`SHARED_MODULES`, then ``js/<name>.js``
+    (read once)."""
+    static = resources.files("integrator_lab.static").joinpath("js")
+    shared = [static.joinpath(f"{m}.js").read_text("utf-8") for m in SHARED_MODULES.get(name, ())]
+    return "\n".join([*shared, script_source(name)])
+
+
 def widget_names_source() -> str:
     """The static page's widget names (``static/js/widgetnames.js``), run on this page too:
     that module, then ``js/widget_names.js`` (its default export)."""
-    shared = resources.files("integrator_lab.static").joinpath("js", "widgetnames.js")
-    return shared.read_text("utf-8") + "\n" + script_source("widget_names")
+    return module_source("widget_names")
 
 
 def page_script(name: str, **args) -> CustomJS:
-    """A callback that runs in the page: the ES module ``js/<name>.js`` of this package
-    (its default export gets ``args``)."""
-    return CustomJS(code=script_source(name), args=args, module=True)
+    """A callback that runs in the page: the ES module ``js/<name>.js`` of this package,
+    after the static page's modules it shares (:func:`module_source`); its default export
+    gets ``args``."""
+    return CustomJS(code=module_source(name), args=args, module=True)
 
 
 class PageMixin:

@@ -58,19 +58,28 @@ MARK_BLANK = {
     "baseline": "top",
     "offset": 0,
 }
+#: the clipped marks' source's shape, as the pages' ``static/js/energyview.js`` pads the marks
+#: of every frame (the static page has it in its build-time data, the Panel page as an argument
+#: of its script: server/flow.py)
+MARKS = {"rows": MARK_ROWS, "blank": MARK_BLANK}
 #: the page's build-time data of the energy view (web/site/build.py embeds it)
 PAGE_DATA = {
     "tickCodes": {"linear": PERCENT_TICK_CODE, "log": LOG_TICK_CODE},
     "axisLabels": AXIS_LABELS,
     "logFloor": LOG_FLOOR,
-    "markRows": MARK_ROWS,
-    "markBlank": MARK_BLANK,
+    "marks": MARKS,
 }
 
 
 def padded_marks(columns: Mapping[str, Sequence[Any]]) -> dict[str, list[Any]]:
     """The clipped marks' ``columns`` filled up with blank rows to :data:`MARK_ROWS` (more
-    marks than that stay as they are), NaN where a blank row has no number."""
+    marks than that stay as they are), NaN where a blank row has no number.
+
+    For the models Python builds or changes: the source as built (both front ends' documents)
+    and a mode changed on the Panel server. The marks of every frame are padded in the page
+    instead, by ``static/js/energyview.js`` (paddedMarks), for both front ends: the baked frames
+    are JSON (no NaN), every frame would carry the blank rows, and the static page, which
+    clips in its own mode, needs blank rows alone after a mode change."""
     rows = len(columns.get("t", ()))
     out: dict[str, list[Any]] = {}
     for c in MARK_COLUMNS:

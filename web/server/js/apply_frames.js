@@ -4,7 +4,10 @@
 // `layout` (views.shared.frame_layout: the scene's roles and columns in buffer order, then
 // each integrator's sample columns); the metadata in tags[0] says where each system's part
 // starts and how many rows each role and lane has. Changes made here stay in the page
-// ({sync: false}): the server has the data already.
+// ({sync: false}): the server has the data already. The energy view is applied by the static
+// page's static/js/energyview.js (applyEnergyView), which web/server/page.py puts before this
+// file in the same module.
+/* global applyEnergyView */
 
 export default function applyFrames({echo, rollover, layout, integrators, marks}, carrier) {
   const columns = layout.samples;
@@ -54,7 +57,9 @@ export default function applyFrames({echo, rollover, layout, integrators, marks}
       if (s.fresh) source.setv({data}, quiet);
       else if (count) source.stream(data, rollover, quiet);
     }
-    showEnergyView(doc, s.name, s.energy, marks, quiet);
+    // the energy plot's y-range and clipped marks, as the server's views.energy decided them
+    // for the mode on view (SystemFigures.energy_view_for_page): the static page's code
+    applyEnergyView((name) => doc.get_model_by_name(name), s.name, s.energy, marks, quiet);
   }
   if (meta.ack) acknowledge(echo, meta.seq);
 }
@@ -78,35 +83,4 @@ function acknowledge(echo, seq) {
   }
   requestAnimationFrame(() => setTimeout(send, 0));
   setTimeout(send, 1000);
-}
-
-// The energy plot's y-range and the marks of the methods clipped at its edge, as the
-// server's views.energy decided them for the mode on view (SystemFigures.energy_view_for_page)
-function showEnergyView(doc, system, view, marksShape, quiet) {
-  if (!view) return;
-  const range = doc.get_model_by_name(`${system}:energy:y`);
-  const [start, end] = view.range;
-  // a range the user zoomed or panned stays until the reset tool (back to the last range
-  // set here) or another mode
-  const last = range ? range.tags[0] : null;
-  const mine = range && (!last || last.mode !== view.mode ||
-    (range.start === last.start && range.end === last.end));
-  if (mine && (range.start !== start || range.end !== end)) {
-    range.setv({start, end, reset_start: start, reset_end: end}, quiet);
-  }
-  if (mine) range.setv({tags: [{mode: view.mode, start, end}]}, quiet);
-  const bars = doc.get_model_by_name(`${system}:scene:energy-bars`);
-  if (bars && view.bars) bars.setv({data: view.bars}, quiet); // E/E0 beside each lane
-  const marks = doc.get_model_by_name(`${system}:energy:clipped`);
-  if (marks && (view.clipped.t.length || marks.data.name.some((name) => name))) {
-    marks.setv({data: padded(view.clipped, marksShape)}, quiet);
-  }
-}
-
-// The clipped marks filled up with blank rows to a fixed count (energy_figures.MARK_ROWS:
-// a source that changes length at the frame rate breaks BokehJS's colour-by-column text)
-function padded(columns, {rows, blank}) {
-  const missing = Math.max(0, rows - columns.t.length);
-  return Object.fromEntries(Object.keys(blank).map((c) => [c,
-    [...columns[c], ...Array(missing).fill(blank[c] === null ? NaN : blank[c])]]));
 }
