@@ -52,14 +52,19 @@ const CACHE = "integrator-lab"; // the service worker's cache (static/sw.js)
  * @param {BootConfig} config */
 function bootFiles(config) {
   const dir = config.pyodide ?? "pyodide/";
-  const archive = config.archive ?? "py/integrator_lab.zip";
+  const archive = config.archive ?? "py/integrator_lab.zip.gz";
+  const gzipped = config.gzipped ?? {};
+  /** @param {string} name */
+  const fetched = (name) => `${dir}${gzipped[name] ?? name}`;
   return {
     pyodideURL: new URL(dir, siteURL),
     archiveURL: new URL(archive, siteURL),
     module: `${dir}pyodide.mjs`,
-    pyodideStep: `Python (${dir}pyodide.asm.mjs, ${dir}pyodide.asm.wasm, ` +
-      `${dir}python_stdlib.zip)`,
+    pyodideStep: `Python (${dir}pyodide.asm.mjs, ${fetched("pyodide.asm.wasm")}, ` +
+      `${fetched("python_stdlib.zip")})`,
     coreStep: `the physics core (${archive})`,
+    /** files downloaded gzipped in their place: {name: gzipped name} */
+    gzipped,
   };
 }
 
@@ -236,6 +241,35 @@ async function gunzipped(bytes) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+/** `response` (of a gzip file) as a response of `name` (its type for Pyodide:
+ * instantiateStreaming needs the wasm's), its body inflated as it arrives: Pyodide compiles
+ * the wasm while it downloads. A body that does not start as gzip does (a host that sent the
+ * file with Content-Encoding: gzip has inflated it already) passes as it is.
+ * @param {string} name
+ * @param {Response} response */
+async function inflatedResponse(name, response) {
+  if (!response.ok || !response.body) return response;
+  const reader = response.body.getReader();
+  const first = await reader.read();
+  const body = new ReadableStream({
+    start(controller) {
+      if (!first.done) controller.enqueue(first.value);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  const gzip = !first.done && first.value[0] === GZIP_MAGIC[0] && first.value[1] === GZIP_MAGIC[1];
+  const type = name.endsWith(".wasm") ? "application/wasm" : "application/zip";
+  return new Response(gzip ? body.pipeThrough(new DecompressionStream("gzip")) : body,
+    { status: 200, headers: { "Content-Type": type } });
+}
+
 // -- what has arrived, for the page's progress bar ------------------------------------------
 // per file: [bytes arrived (as inflated), its size, its size as a host that compresses sends it]
 /** @type {Map<string, number[]>} */
@@ -315,7 +349,8 @@ async function cachedBoot(snapshot, files) {
     if (!self.caches || !(await caches.has(CACHE))) return null;
     const cache = await caches.open(CACHE);
     if (snapshot?.url && await cache.match(new URL(snapshot.url, siteURL).href)) return "snapshot";
-    if (await cache.match(new URL("pyodide.asm.wasm", files.pyodideURL).href)) return "plain";
+    const wasm = files.gzipped["pyodide.asm.wasm"] ?? "pyodide.asm.wasm";
+    if (await cache.match(new URL(wasm, files.pyodideURL).href)) return "plain";
   } catch {
     // no cache to read (a private window may refuse it): the link decides
   }
@@ -396,15 +431,26 @@ async function bootPython() {
   // the page's baked frames first, when it plays them: they make it move, and on a slow link
   // Python's megabytes would hold them up for seconds. Their download measures the link
   let rate = await bakedDone;
-  for (const name of ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]) {
+  // (the package list comes with the config when the build put it there: no download)
+  const gzipped = files.gzipped;
+  const wanted = ["pyodide.asm.wasm", "python_stdlib.zip"];
+  if (!config.lock) wanted.push("pyodide-lock.json");
+  for (const name of wanted) {
     const url = new URL(name, files.pyodideURL).href;
-    const early = download(name, url);
+    // a file the build also gzipped whole (the standard library: a host sends a zip as it
+    // is) comes gzipped, and Pyodide gets it inflated
+    const packed = gzipped[name];
+    const early = packed
+      ? download(packed, new URL(packed, files.pyodideURL))
+        .then((response) => inflatedResponse(name, response))
+      : download(name, url);
     early.catch(() => {}); // reported by the watched fetch when Pyodide asks
     prefetched.set(url, early);
   }
   const archive = download("core", files.archiveURL).then(async (response) => {
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    return new Uint8Array(await response.arrayBuffer());
+    // (gzipped by the build: web/site/build.py CORE; a plain zip passes as it is)
+    return gunzipped(new Uint8Array(await response.arrayBuffer()));
   });
   archive.catch(() => {}); // reported by the watched fetch; awaited below
   arriving.set("pyodide.asm.mjs", [0, 1, sizes["pyodide.asm.mjs"]?.[1] ?? 0]);
@@ -412,7 +458,7 @@ async function bootPython() {
   // no baked frames: the wasm's first bytes measure the link (unless it says it is slow)
   const cached = await cachedBoot(config.snapshot, files);
   if (cached === null && !rate && config.snapshot?.url && !slowLink()) {
-    rate = await probeRate("pyodide.asm.wasm");
+    rate = await probeRate(gzipped["pyodide.asm.wasm"] ?? "pyodide.asm.wasm");
   }
   // a visit after one that kept its files (static/sw.js) boots as that one did: from the cache
   // (rate: measured above whenever the snapshot may be fetched, a number then)
@@ -432,6 +478,8 @@ async function bootPython() {
   step = files.pyodideStep;
   postProgress(true); // the page names what a slow boot waits for: Python now, not its loader
   const useSnapshot = frozen.use;
+  const pyodideOptions = { indexURL: files.pyodideURL.href, packages: [],
+    ...(config.lock ? { lockFileContents: config.lock } : {}) };
   await drawn;
   let pyodide = null;
   /** @type {string | null} */
@@ -448,8 +496,7 @@ async function bootPython() {
     snapshotBytes.catch(() => {});
     try {
       // Pyodide fetches and compiles its wasm while the snapshot still arrives
-      pyodide = await loadPyodide({ indexURL: files.pyodideURL.href, packages: [],
-        _loadSnapshot: snapshotBytes });
+      pyodide = await loadPyodide({ ...pyodideOptions, _loadSnapshot: snapshotBytes });
     } catch (error) {
       fallback = `the snapshot did not load: ${error?.message ?? error}`;
     }
@@ -458,7 +505,7 @@ async function bootPython() {
   }
   if (!pyodide) {
     console.info(`Integrator Lab: starting Python without the snapshot (${fallback})`);
-    pyodide = await loadPyodide({ indexURL: files.pyodideURL.href, packages: [] });
+    pyodide = await loadPyodide(pyodideOptions);
   }
   if (bootFailed) return null; // a file failed, yet Pyodide went on: do not pretend to run
   /** @type {number[]} */ (arriving.get("pyodide.asm.mjs"))[0] = 1; // imported by loadPyodide

@@ -1,7 +1,7 @@
 """What the tests build once per process and share: the static site, and its HTTP server.
 
 The fixtures (``site`` and ``built_site`` in tests/conftest.py, ``site`` re-exported by
-tests/site/test_static_page.py, where modules have imported it from) are thin: the work is done
+tests/site/pages.py, where the static-page modules import it from) are thin: the work is done
 here, behind ``functools.cache``, so that every module and every copy of a fixture gets the same
 build, whatever scope or import it came through. Under pytest-xdist each worker process builds
 its own. Tests may add files to the site (an embedding page) but change none of its own.
@@ -49,13 +49,14 @@ def served_site(tmp_path_factory) -> dict:
 
 
 def hashed_files(site: Path) -> dict:
-    """The site's paths of its large files by their plain names (``py/integrator_lab.zip`` ->
-    ``py/integrator_lab.HASH.zip``), as the page's boot config names them."""
-    from integrator_lab.site.build import ARCHIVE, PYODIDE_FILES
+    """The site's paths of its large files by their plain names (``py/integrator_lab.zip.gz``
+    -> ``py/integrator_lab.HASH.zip.gz``), as the page's boot config names them."""
+    from integrator_lab.site.build import CORE, GZIPPED, PYODIDE_FILES
     from integrator_lab.site.snapshot import SNAPSHOT
 
     page = (site / "index.html").read_text(encoding="utf-8")
     boot = json.loads(re.search(r'id="il-boot-config">(.*?)</script>', page, re.DOTALL).group(1))
-    files = {ARCHIVE: boot["archive"], SNAPSHOT: boot["snapshot"]["url"]}
-    files.update({f"pyodide/{name}": boot["pyodide"] + name for name in PYODIDE_FILES})
+    files = {CORE: boot["archive"], SNAPSHOT: boot["snapshot"]["url"]}
+    for name in (*PYODIDE_FILES, *GZIPPED.values()):
+        files[f"pyodide/{name}"] = boot["pyodide"] + name
     return files

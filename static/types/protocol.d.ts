@@ -43,6 +43,10 @@ export interface BootConfig {
   baked: BakedInfo | null;
   /** per file: [bytes, bytes a host that compresses sends] */
   sizes: Record<string, [number, number]>;
+  /** files downloaded gzipped in their place: {name: gzipped name}, in Pyodide's folder */
+  gzipped?: Record<string, string>;
+  /** Pyodide's package list (pyodide-lock.json), when the build gives it: no download */
+  lock?: string | null;
   /** the service worker's script, in a build with hashed names */
   serviceWorker?: string;
 }

@@ -83,7 +83,7 @@ class Witness:
         wait_until(lambda: (self._time() or 0.0) > 0.2, what="the witness")
         self._thread = threading.Thread(target=self._watch, daemon=True)
         self._thread.start()
-        time.sleep(BASELINE)
+        time.sleep(BASELINE)  # the behaviour measured: the clock's jitter with nothing going on
         self.jitter = self._longest(self.samples)
         self._mark = len(self.samples)
 
@@ -100,7 +100,7 @@ class Witness:
             except OSError:
                 continue  # a status request that timed out: the gap shows the stall
             self.samples.append((time.monotonic(), t))
-            time.sleep(0.02)
+            time.sleep(0.02)  # a poll: the clock read every 20 ms
 
     @staticmethod
     def _longest(samples) -> float:
@@ -317,9 +317,10 @@ def clock(server, session, system="spring"):
     raise AssertionError("no such session")
 
 
-def goes_on(server, session, system="spring"):
+def goes_on(server, session, system="spring", by=0.5):
+    """Until ``session``'s ``system`` is ``by`` s of simulated time further (its ticks ran)."""
     t0 = clock(server, session, system)
-    wait_until(lambda: clock(server, session, system) > t0 + 0.5, what=f"{system} to go on")
+    wait_until(lambda: clock(server, session, system) > t0 + by, what=f"{system} to go on")
 
 
 # -- item 11: code ---------------------------------------------------------------------------
@@ -398,7 +399,7 @@ def test_a_duplicate_integrator_list_gets_a_message_and_no_traceback(pages, code
     )
     assert "euler" in message and "distinct" in message, message
     goes_on(code_server, visitor)
-    time.sleep(1.0)  # the ticks that logged a traceback each
+    goes_on(code_server, visitor, by=1.0)  # a second more of the ticks that logged a traceback each
     assert witness.stalled_little()
     assert "Traceback" not in code_server.log()[log_before:]
 
@@ -418,7 +419,7 @@ def test_a_tableau_entry_beyond_the_float_range_gets_a_message_and_no_traceback(
     bound = CODE_STALL  # (its point is the traceback; once measured 1.67 s at load 20)
     assert "1e400" in said or "float" in said or "range" in said, said
     goes_on(code_server, visitor)
-    time.sleep(1.0)
+    goes_on(code_server, visitor, by=1.0)  # a second more of its ticks (a traceback each, once)
     assert witness.stalled_little(bound)
     assert "Traceback" not in code_server.log()[log_before:]
 

@@ -387,8 +387,8 @@ def test_lost_connection_and_stalled_client(browser, short_server):
     wait_until(lambda: stalled.evaluate(VISIBLE_JS, "disconnected"), what="its banner")
     assert stalled.get_by_text("Connection to the server lost").is_visible()
     stalled.screenshot(path="/tmp/panel-stalled-390.png")
-    # the behaviour: the page that acknowledges is not ended, a whole stalled-client timeout on
-    time.sleep(STALLED_MS / 1e3 + 1)
+    # the page that acknowledges is not ended, a whole stalled-client timeout on
+    time.sleep(STALLED_MS / 1e3 + 1)  # the behaviour: a whole timeout passes, and no more ends
     assert srv.status()["callbacks"] == 1
     assert not live.evaluate(VISIBLE_JS, "disconnected"), srv.log()
     t0 = sim_time(live, "spring")

@@ -5,7 +5,7 @@ the integrators, the lessons, the editor and Study; a polite live region says, i
 the energy plots show; a visitor who asked for reduced motion gets a page that waits for Play.
 
 Browser checks run the real built page in Chromium (the ``site`` and ``open_page`` fixtures
-of test_static_page.py).
+of pages.py).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import re
 
 import pytest
 from axe import axe_violations as _axe_violations
-from test_static_page import SYSTEMS, open_page, site  # noqa: F401 - fixtures
+from pages import SYSTEMS, open_page, site  # noqa: F401 - fixtures
 
 from integrator_lab.views.scenarios import SCENARIOS
 

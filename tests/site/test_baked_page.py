@@ -10,8 +10,8 @@ import math
 import re
 import time
 
+import pages
 import pytest
-import test_static_page as pages
 
 from integrator_lab.views.live import BAKE_TICKS, BAKE_WALL, SAMPLES_PER_SECOND
 from integrator_lab.views.scene import sample_every
@@ -248,7 +248,7 @@ def test_a_bad_baked_file_means_the_workers_start_without_an_error(open_page, si
 def test_the_baked_frames_play_again_until_python_is_up(open_page, site):
     # Pyodide's WebAssembly is held back: the baked frames run out and play again from their
     # start (the page never stands still), the panels saying that Python is starting
-    wasm = site["files"]["pyodide/pyodide.asm.wasm"]
+    wasm = site["files"]["pyodide/pyodide.asm.wasm.gz"]
     held = []
     page = open_page(defer=True)
     page.page.route(f"**/{wasm}", lambda route: held.append(route))

@@ -15,8 +15,8 @@ import math
 import time
 from urllib.parse import parse_qs, urlsplit
 
+import pages
 import pytest
-import test_static_page as pages
 
 site = pages.site
 open_page = pages.open_page

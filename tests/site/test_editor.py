@@ -7,13 +7,13 @@ a shared link waits for the visitor's click, data from a link runs at once; the 
 CodeMirror (line numbers, highlighting) and a plain text box when its bundle is missing.
 """
 
-# ruff: noqa: F811 - the tests take the page fixtures imported from test_static_page by name
+# ruff: noqa: F811 - the tests take the page fixtures imported from pages by name
 from __future__ import annotations
 
 import time
 
 import pytest
-from test_static_page import SYSTEMS, open_page, site  # noqa: F401 - fixtures
+from pages import SYSTEMS, open_page, site  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 
@@ -238,7 +238,7 @@ def test_the_editor_is_codemirror_with_line_numbers_and_highlighting(open_page):
 
 
 def test_without_the_bundle_a_text_box_says_so_and_runs_the_method(browser, site):
-    from test_static_page import Page
+    from pages import Page
 
     # no service worker: a request it makes is not routed by the test (the site's sw.js)
     page = Page(browser, site, "?systems=spring", defer=True, service_workers="block")
@@ -263,7 +263,7 @@ def test_without_the_bundle_a_text_box_says_so_and_runs_the_method(browser, site
 def test_codemirror_is_read_only_when_the_editor_opens(browser, site):
     """Its bundle is the page's biggest script after BokehJS: parsing it with the page delayed
     the first drawn dashboard, so the page asks for it when the editor is first opened."""
-    from test_static_page import Page
+    from pages import Page
 
     page = Page(browser, site, "?systems=spring", defer=True)
     try:

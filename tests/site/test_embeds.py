@@ -3,7 +3,7 @@ paint already follows the URL, compact time-step and integrator controls, a link
 view in the full lab, and a pause while the frame is scrolled out of view (issue 14).
 
 Browser checks run the real built page in Chromium (the ``site`` and ``open_page`` fixtures
-of test_static_page.py).
+of pages.py).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+import pages
 import pytest
-import test_static_page as pages
-from test_static_page import BOOT_TIMEOUT_MS, open_page, site  # noqa: F401 - fixtures
+from pages import BOOT_TIMEOUT_MS, open_page, site  # noqa: F401 - fixtures
 
 from integrator_lab.views.scenarios import SCENARIOS
 

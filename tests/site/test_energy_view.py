@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import io
 
+import pages
 import pytest
-import test_static_page as pages
 
 from integrator_lab.views.scene import INTEGRATOR_COLORS
 

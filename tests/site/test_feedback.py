@@ -5,8 +5,8 @@ study (its progress and diagrams) into view."""
 
 from __future__ import annotations
 
+import pages
 import pytest
-import test_static_page as pages
 
 from integrator_lab.core import SYSTEMS as DECLARED_SYSTEMS
 

@@ -11,8 +11,8 @@ keep them)."""
 
 from __future__ import annotations
 
+import pages
 import pytest
-import test_static_page as pages
 
 site = pages.site
 open_page = pages.open_page

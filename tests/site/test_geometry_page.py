@@ -5,7 +5,7 @@ and the rings show the area each method keeps or changes."""
 from __future__ import annotations
 
 import pytest
-from test_static_page import open_page, site  # noqa: F401 (fixtures)
+from pages import open_page, site  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 

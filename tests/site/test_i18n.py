@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from test_static_page import SYSTEMS, open_page, site  # noqa: F401 (fixtures)
+from pages import SYSTEMS, open_page, site  # noqa: F401 (fixtures)
 
 from integrator_lab.core import SYSTEMS as DECLARED_SYSTEMS
 from integrator_lab.views import i18n

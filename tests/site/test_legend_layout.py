@@ -2,7 +2,7 @@
 labels that never overlap, no overflow on a phone, touch, and the paused status (issue 14).
 
 Browser checks run the real built page in Chromium (the ``site`` and ``open_page`` fixtures
-of test_static_page.py).
+of pages.py).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 import time
 
 import pytest
-from test_static_page import NEXT_FRAMES_JS, SYSTEMS, open_page, site  # noqa: F401 - fixtures
+from pages import NEXT_FRAMES_JS, SYSTEMS, open_page, site  # noqa: F401 - fixtures
 
 from integrator_lab.core import INTEGRATORS
 from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_label

@@ -6,8 +6,8 @@ the lesson again from t = 0."""
 
 from __future__ import annotations
 
+import pages
 import pytest
-import test_static_page as pages
 
 from integrator_lab.views.scenarios import SCENARIOS, claim_holds, claim_value
 

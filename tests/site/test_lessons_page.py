@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
+import pages
 import pytest
-import test_static_page as pages
 from axe import axe_violations
 
 from integrator_lab.views.scenarios import SCENARIOS, link

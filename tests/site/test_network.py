@@ -5,15 +5,15 @@ second visit comes from the service worker's cache, and a visit with no network 
 snapshot and the plain boot are chosen by the link.
 """
 
-# ruff: noqa: F811 - the tests take the page fixtures imported from test_static_page by name
+# ruff: noqa: F811 - the tests take the page fixtures imported from pages by name
 from __future__ import annotations
 
 import re
 import zipfile
 
 import pytest
+from pages import BOOT_TIMEOUT_MS, SYSTEMS, open_page, site  # noqa: F401 - fixtures
 from test_editor import RUN_TIMEOUT_MS, open_editor, run_python
-from test_static_page import BOOT_TIMEOUT_MS, SYSTEMS, open_page, site  # noqa: F401 - fixtures
 
 from integrator_lab.dev.bench_network import PROFILES
 from integrator_lab.views.stdlib_guard import USER_MODULES
@@ -224,7 +224,7 @@ def test_a_second_visit_comes_from_the_cache_and_a_visit_offline_goes_live(open_
     assert set(network) <= {site["url"], site["url"] + "sw.js"}, network
     # many files, the worker's (Pyodide, the snapshot, the core) among them
     cached = [url for url, cached in answered if cached]
-    assert any(url.endswith("pyodide.asm.wasm") for url in cached)
+    assert any(url.endswith("pyodide.asm.wasm.gz") for url in cached)
     assert any("/py/snapshot." in url for url in cached)
     second.close()
     # the network cut: the page loads and goes live all the same

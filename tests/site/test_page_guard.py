@@ -2,7 +2,7 @@
 headless Chromium on the real built page (issue 24, items 13, 19 and 20).
 """
 
-# ruff: noqa: F811 - the tests take the page fixtures imported from test_static_page by name
+# ruff: noqa: F811 - the tests take the page fixtures imported from pages by name
 from __future__ import annotations
 
 import base64
@@ -14,8 +14,8 @@ import urllib.request
 import zlib
 
 import pytest
+from pages import Page, open_page, site  # noqa: F401 - fixtures
 from test_editor import RUN_TIMEOUT_MS, open_editor, run_python
-from test_static_page import Page, open_page, site  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 

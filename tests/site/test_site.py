@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import hashlib
+import io
 import json
 import math
 import re
@@ -13,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, Runner, get_system
-from integrator_lab.site.build import PYODIDE_FILES
+from integrator_lab.site.build import GZIPPED, PYODIDE_FILES, STDLIB_GZ
 from integrator_lab.site.stdlib import FULL_STDLIB
 from integrator_lab.views import energy, energy_figures, live, scene
 from integrator_lab.views.figures import Controls, DashboardConfig, build_dashboard, line_name
@@ -277,13 +279,52 @@ def test_large_files_are_named_by_their_content_and_the_page_names_them(built):
     # the digest of its files' names and digests
     # (python_stdlib.zip is the trimmed standard library, the whole one beside it: stdlib.py)
     [folder] = (built / "pyodide").iterdir()
-    shipped = (*PYODIDE_FILES, FULL_STDLIB)
+    shipped = (*PYODIDE_FILES, FULL_STDLIB, *GZIPPED.values())
     listing = "".join(f"{name} {_sha256(folder / name)}\n" for name in shipped).encode()
     assert folder.name == hashlib.sha256(listing).hexdigest()[:12]
     assert boot["pyodide"] == f"pyodide/{folder.name}/"
     assert sorted(p.name for p in folder.iterdir()) == sorted(shipped)
     # nothing else: no stale plain-named copy beside them
     assert sorted(p.name for p in (built / "py").iterdir()) == sorted(p.name for p in named[:3])
+
+
+def test_the_worker_downloads_the_standard_library_gzipped_and_no_package_list(built):
+    """What a cold visit downloads of Python, as few bytes as the page needs: the standard
+    library (trimmed) with its members stored, gzipped whole (a host sends a .zip as it is:
+    fewer bytes than a zip deflated member by member), inflating to the very zip Pyodide
+    and the snapshot were made with; the wasm gzipped too (at gzip's best level); Pyodide's
+    package list without packages (the page loads none and ships none), given with the boot
+    config."""
+    boot = _boot_config(built)
+    folder = built / boot["pyodide"]
+    stdlib = (folder / "python_stdlib.zip").read_bytes()
+    packed = (folder / STDLIB_GZ).read_bytes()
+    assert (
+        boot["gzipped"]
+        == GZIPPED
+        == {
+            "python_stdlib.zip": STDLIB_GZ,
+            "pyodide.asm.wasm": "pyodide.asm.wasm.gz",
+        }
+    )
+    for name, gzipped in GZIPPED.items():  # each the very file, gzipped
+        assert gzip.decompress((folder / gzipped).read_bytes()) == (folder / name).read_bytes()
+    with zipfile.ZipFile(io.BytesIO(stdlib)) as zipped:
+        assert {info.compress_type for info in zipped.infolist()} == {zipfile.ZIP_STORED}
+        assert "fractions.pyc" in zipped.namelist()  # (USER_MODULES: a method may import it)
+    assert len(packed) < _deflated_size(stdlib)
+    lock = json.loads(boot["lock"])
+    assert lock == json.loads((folder / "pyodide-lock.json").read_text())
+    assert lock["packages"] == {} and lock["info"]["python"].startswith("3.")
+
+
+def _deflated_size(zipped_bytes):
+    """The size of ``zipped_bytes`` as a zip of the same members deflated one by one."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(zipped_bytes)) as source, zipfile.ZipFile(out, "w") as dest:
+        for info in source.infolist():
+            dest.writestr(info, source.read(info), compress_type=zipfile.ZIP_DEFLATED)
+    return len(out.getvalue())
 
 
 def test_embedded_json_cannot_close_its_script_element():
@@ -295,8 +336,11 @@ def test_embedded_json_cannot_close_its_script_element():
 
 
 def test_worker_archive_holds_the_core_and_the_pure_python_view_modules(built):
-    with zipfile.ZipFile(built / _boot_config(built)["archive"]) as archive:
+    # a zip with its members stored, gzipped whole (a host sends a .zip as it is)
+    zipped = gzip.decompress((built / _boot_config(built)["archive"]).read_bytes())
+    with zipfile.ZipFile(io.BytesIO(zipped)) as archive:
         names = archive.namelist()
+        assert {info.compress_type for info in archive.infolist()} == {zipfile.ZIP_STORED}
     assert "integrator_lab/core/runner.py" in names
     assert {
         "integrator_lab/__init__.py",

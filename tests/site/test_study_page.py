@@ -12,7 +12,7 @@ import json
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from test_static_page import SYSTEMS, open_page, site  # noqa: F401 (fixtures)
+from pages import SYSTEMS, open_page, site  # noqa: F401 (fixtures)
 
 from integrator_lab.cli.study import CSV_COLUMNS
 

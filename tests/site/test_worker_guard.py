@@ -6,12 +6,12 @@ a built-in left it wrong after Remove; a study stopped for good when the worker 
 a correct method was blamed as "never returns" on a loaded machine.
 """
 
-# ruff: noqa: F811 - the tests take the page fixtures imported from test_static_page by name
+# ruff: noqa: F811 - the tests take the page fixtures imported from pages by name
 from __future__ import annotations
 
 import pytest
+from pages import SYSTEMS, open_page, site  # noqa: F401 - fixtures
 from test_editor import HANGING_CODE, RUN_TIMEOUT_MS, open_editor, run_python
-from test_static_page import SYSTEMS, open_page, site  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 

@@ -32,6 +32,7 @@ before.
 from __future__ import annotations
 
 import fnmatch
+import gzip
 import hashlib
 import importlib.resources
 import json
@@ -74,13 +75,19 @@ from integrator_lab.site.snapshot import (
     make_snapshot,
     pyodide_version,
 )
-from integrator_lab.site.stdlib import FULL_STDLIB, TrimUnavailable, trimmed_pyodide_dir
+from integrator_lab.site.stdlib import (
+    FULL_STDLIB,
+    TrimUnavailable,
+    stored_zip,
+    trimmed_pyodide_dir,
+)
 from integrator_lab.views import figures
 
 #: this module's names, and those of :mod:`.page_data` and :mod:`.hosting` that code imports
 #: from here (they lived here once)
 __all__ = [
     "ARCHIVE",
+    "CORE",
     "BOKEH_FILES",
     "COMPRESSIBLE",
     "CONTENT_SECURITY_POLICY",
@@ -116,7 +123,10 @@ __all__ = [
     "write_service_worker",
 ]
 
+#: the core's archive, as the snapshot and the bake use it while the site is built
 ARCHIVE = "py/integrator_lab.zip"
+#: the core as the page downloads it: that archive, members stored, gzipped whole
+CORE = "py/integrator_lab.zip.gz"
 #: front-end files copied as they are (index.html is a template, filled in by build_site)
 STATIC_FILES = ("start.js", "style.css", "editor.css")
 #: the folder of the page's ES modules (static/js/*.js, entry main.js), copied as it is
@@ -133,6 +143,15 @@ SERVICE_WORKER = "sw.js"
 ENTRY_TAG = '<script type="module" src="static/js/main.js"></script>'
 PAGE_TAG = f'<script type="module" src="{PAGE_MODULE}"></script>'
 BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
+#: Pyodide's files that the worker downloads gzipped (level 9) in their place and hands to
+#: Pyodide inflated as they arrive: the standard library (a host sends a .zip as it is; the
+#: trimmed zip's members are stored, so they compress together: stdlib.MEMBERS; 1.19 ->
+#: 1.11 MB) and the wasm (a host compresses it at its own level, commonly 6: 17 kB more)
+GZIPPED = {"python_stdlib.zip": "python_stdlib.zip.gz", "pyodide.asm.wasm": "pyodide.asm.wasm.gz"}
+STDLIB_GZ = GZIPPED["python_stdlib.zip"]
+#: Pyodide's package list: the page loads no package, so the site's is the list without them,
+#: and the worker has it from the boot config (no download)
+LOCK = "pyodide-lock.json"
 #: what loadPyodide fetches when no package is loaded
 PYODIDE_FILES = (
     "pyodide.mjs",
@@ -197,9 +216,10 @@ def _script_json(value) -> str:
 def boot_data(
     snapshot: dict | None,
     pyodide: str = "pyodide/",
-    archive: str = ARCHIVE,
+    archive: str = CORE,
     baked: dict | None = None,
     sizes: dict | None = None,
+    lock: str | None = None,
 ) -> dict:
     """What the worker needs first (static/start.js hands it over before BokehJS loads): the
     code a plain boot runs, the global that then holds the live loop, the build's Pyodide
@@ -207,7 +227,9 @@ def boot_data(
     Pyodide's files and the core's archive are (their names carry a content hash); and for the
     page, the default view's baked frames (:func:`bake.write_baked`), if any; and the sizes of
     the files the worker downloads (``{file: [bytes, bytes a host that compresses sends]}``),
-    for the page's progress bar."""
+    for the page's progress bar; ``gzipped``, the files it downloads gzipped in their place
+    (``{name: gzipped name}``, in Pyodide's folder); ``lock``, Pyodide's package list
+    (:func:`bare_lock`), if given."""
     return {
         "code": BOOT_CODE,
         "global": LIVE_GLOBAL,
@@ -216,7 +238,17 @@ def boot_data(
         "archive": archive,
         "baked": baked,
         "sizes": sizes or {},
+        "gzipped": dict(GZIPPED),
+        "lock": lock,
     }
+
+
+def bare_lock(lock: bytes) -> bytes:
+    """Pyodide's ``pyodide-lock.json`` without its packages (the page loads none, and ships
+    none: 27 kB less to download); its ``info`` (the ABI, the Python version) stays."""
+    data = json.loads(lock)
+    data["packages"] = {}
+    return json.dumps(data, separators=(",", ":"), sort_keys=True).encode()
 
 
 def _digest(data: bytes) -> str:
@@ -299,7 +331,6 @@ def build_site(
     for name in BOKEH_FILES:
         shutil.copyfile(bokeh_js / name, out / "bokeh" / name)
         bokeh_names[name] = _hash_name(out / "bokeh" / name) if hashed else name
-    archive_rel = ARCHIVE
     pack_archive(out / ARCHIVE)
     site_files: tuple[str, ...] = PYODIDE_FILES
     if trim:
@@ -313,6 +344,9 @@ def build_site(
                 file=sys.stderr,
             )
     pyodide_files = {name: (pyodide_dir / name).read_bytes() for name in site_files}
+    pyodide_files[LOCK] = bare_lock(pyodide_files[LOCK])
+    for name, packed in GZIPPED.items():
+        pyodide_files[packed] = gzip.compress(pyodide_files[name], 9, mtime=0)
     pyodide_rel = f"pyodide/{_folder_digest(pyodide_files)}/" if hashed else "pyodide/"
     (out / pyodide_rel).mkdir(parents=True, exist_ok=True)
     for name, data in pyodide_files.items():
@@ -343,13 +377,16 @@ def build_site(
                 "Python without it, a few seconds slower",
                 file=sys.stderr,
             )
-    if hashed:
-        archive_rel = f"py/{_hash_name(out / ARCHIVE)}"
     baked = None
     if bake:
-        baked = write_baked(config, out / BAKED, out / archive_rel, pyodide_dir, log=log)
+        baked = write_baked(config, out / BAKED, out / ARCHIVE, pyodide_dir, log=log)
     if baked is not None and hashed:
         baked["url"] = f"py/{_hash_name(out / BAKED)}"
+    # the page's core: the archive with its members stored, gzipped whole, in place of the zip
+    # (a host sends a .zip as it is; 145 -> 118 kB); the worker inflates it
+    (out / CORE).write_bytes(gzip.compress(stored_zip((out / ARCHIVE).read_bytes()), 9, mtime=0))
+    (out / ARCHIVE).unlink()
+    archive_rel = f"py/{_hash_name(out / CORE)}" if hashed else CORE
     sizes = {name: download_sizes(data, name) for name, data in pyodide_files.items()}
     sizes["core"] = download_sizes((out / archive_rel).read_bytes(), archive_rel)
     if frozen is not None:
@@ -366,7 +403,9 @@ def build_site(
         if template.count(f'"bokeh/{name}"') != 1:
             raise RuntimeError(f"static/index.html: expected one reference to bokeh/{name}")
         template = template.replace(f'"bokeh/{name}"', f'"bokeh/{hashed_name}"')
-    boot = boot_data(frozen, pyodide_rel, archive_rel, baked, sizes)
+    boot = boot_data(
+        frozen, pyodide_rel, archive_rel, baked, sizes, pyodide_files[LOCK].decode("utf-8")
+    )
     if hashed:
         # the page's own files get a hashed copy too, which the page names: the service
         # worker may then keep every file but index.html for as long as the build stands

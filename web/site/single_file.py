@@ -46,10 +46,10 @@ from integrator_lab.site.snapshot import SNAPSHOT
 EMBEDDED = (
     "pyodide/pyodide.mjs",
     "pyodide/pyodide.asm.mjs",
-    "pyodide/pyodide.asm.wasm",
-    "pyodide/python_stdlib.zip",
+    "pyodide/pyodide.asm.wasm.gz",
+    "pyodide/python_stdlib.zip.gz",  # (.gz: the worker asks for them in place of the files)
     "pyodide/pyodide-lock.json",
-    "py/integrator_lab.zip",
+    "py/integrator_lab.zip.gz",
 )
 #: the site's icon, linked from its page (inlined as a data: URL)
 ICON = "favicon.ico"

@@ -32,6 +32,10 @@ from integrator_lab.views.stdlib_guard import USER_MODULES
 #: the whole standard library, beside the trimmed one, for what a user imports beyond it
 FULL_STDLIB = "python_stdlib_full.zip"
 STDLIB = "python_stdlib.zip"
+#: the trimmed library's members are stored, not deflated one by one: the page downloads the
+#: zip gzipped whole (build.STDLIB_GZ), 6 % fewer bytes than the deflated zip, and Python reads
+#: its modules without inflating them. Part of the cache key: a change makes a new folder.
+MEMBERS = "stored"
 SCRIPT = Path(__file__).with_name("stdlib.mjs")
 COMPILE_SCRIPT = Path(__file__).with_name("pycompile.mjs")
 TIMEOUT = 300.0
@@ -115,6 +119,16 @@ def trim_zip(full: bytes, keep: set[str]) -> bytes:
     return buffer.getvalue()
 
 
+def stored_zip(source: bytes) -> bytes:
+    """``source`` (a zip) with the same members in the same order, each stored (no
+    compression); deterministic."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(source)) as given, zipfile.ZipFile(buffer, "w") as dest:
+        for info in given.infolist():
+            dest.writestr(info, given.read(info), compress_type=zipfile.ZIP_STORED)
+    return buffer.getvalue()
+
+
 def compile_zip(source: bytes, pyodide_dir: Path) -> bytes:
     """``source`` (a python_stdlib.zip) with its modules as bytecode for the pinned Pyodide
     (:mod:`pycompile.mjs`); raises :class:`TrimUnavailable` without Node or when it fails."""
@@ -133,11 +147,11 @@ def trimmed_pyodide_dir(archive: Path, pyodide_dir: Path, files, boot_code: str)
     full = (pyodide_dir / STDLIB).read_bytes()
     trimmed = trim_zip(full, set(used_files(Path(archive), pyodide_dir, boot_code)))
     key = hashlib.sha256(
-        trimmed + hashlib.sha256(full).digest() + COMPILE_SCRIPT.read_bytes()
+        trimmed + hashlib.sha256(full).digest() + COMPILE_SCRIPT.read_bytes() + MEMBERS.encode()
     ).hexdigest()[:16]
     folder = _cache_dir() / f"pyodide-{key}"
     if not (folder / STDLIB).is_file():
-        compiled = compile_zip(trimmed, pyodide_dir)
+        compiled = stored_zip(compile_zip(trimmed, pyodide_dir))
         partial = folder.with_name(f"{folder.name}.{os.getpid()}.part")
         shutil.rmtree(partial, ignore_errors=True)
         partial.mkdir(parents=True)

@@ -86,6 +86,10 @@ BAKE_WALL = 1.0 / 60.0
 #: the baked file's first bytes (then the header's length, its JSON and the float64 data)
 BAKE_MAGIC = b"ILBK"
 BAKE_FORMAT = 1
+#: significant digits of the baked frames' energy readouts (the bars beside the lanes, the
+#: breakdown, the followed value): geometry and labels drawn in pixels, where 6 digits are
+#: exact to a thousandth of a pixel; 17 digits made the file 25 kB larger gzipped
+BAKE_DISPLAY_DIGITS = 6
 
 
 def refusal(error: Exception, then: str) -> dict[str, Any] | None:
@@ -397,6 +401,24 @@ def _no_budget_limit() -> float:
     return math.inf
 
 
+def _display_rounded(view: dict[str, Any]) -> dict[str, Any]:
+    """An energy view (:meth:`Live.tick`'s ``frame["energy"]``) with its drawn readouts
+    (``bars``, ``breakdown``, ``followed``) rounded to :data:`BAKE_DISPLAY_DIGITS`; the rest
+    (the plot's ranges, the clipped marks) as it is."""
+
+    def rounded(value: Any) -> Any:
+        if isinstance(value, float) and math.isfinite(value):
+            return float(f"{value:.{BAKE_DISPLAY_DIGITS}g}")
+        if isinstance(value, (list, tuple, array)):
+            return [rounded(v) for v in value]
+        if isinstance(value, dict):
+            return {k: rounded(v) for k, v in value.items()}
+        return value
+
+    drawn = ("bars", "breakdown", "followed")
+    return {k: rounded(v) if k in drawn else v for k, v in view.items()}
+
+
 def _plain(value: Any) -> Any:
     """``value`` with its ``array('d')`` s as lists (for JSON)."""
     if isinstance(value, dict):
@@ -430,6 +452,7 @@ def baked_payload(view: dict[str, Any], ticks: int = BAKE_TICKS) -> bytes:
         shown = {}
         for name, frame in live.baked_tick(index).items():
             shown[name] = {k: v for k, v in frame.items() if k != "data"}
+            shown[name]["energy"] = _display_rounded(frame["energy"])
             shown[name]["size"] = len(frame["data"])
             data.extend(frame["data"])
         frames.append(shown)

@@ -1,0 +1,160 @@
+"""The static page in a real browser, shared by the tests of tests/site: the built site, served
+on 127.0.0.1 (the ``site`` fixture), one tab on it in headless Chromium (:class:`Page`, the
+``open_page`` fixture) and what the tests wait with (``SETTLE_JS``, ``NEXT_FRAMES_JS``).
+
+Every check reads what the page's worker computed (``window.integratorLab``), not just what a
+widget shows. A module takes the fixtures by importing them by name
+(``from pages import open_page, site``). The static page's own tests are
+test_static_page_controls.py, _faults.py, _drawing.py and _fields.py (one file until issue 25
+split it, so that two pytest-xdist processes share it out).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from builds import served_site
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+SYSTEMS = ("pendulum", "cradle", "spring")
+BOOT_TIMEOUT_MS = 60_000  # Pyodide boots in a few seconds; a loaded machine takes longer
+LOAD_TIMEOUT_MS = 180_000  # the page's load event, on a machine running far more than it has cores
+REQUIRE = os.environ.get("INTEGRATOR_LAB_REQUIRE_PYODIDE") == "1"
+
+
+#: resolves once every frame the worker posted before it is drawn: a ping answered by the worker
+#: (the protocol's own, static/worker.mjs; a worker's messages arrive in order, so the frames
+#: posted before the pong are in), then two animation frames (the page draws a frame it
+#: received in the next one)
+SETTLE_JS = """() => new Promise((resolve) => {
+    // pinged and answered on its watchdog's port (static/worker.mjs): the answer comes once
+    // the worker is done with what it was doing, after the frames it posted before
+    const early = window.integratorLabEarly;
+    const worker = early.worker;
+    const port = early.watchPorts.get(worker);
+    const id = `settle-${performance.now()}-${Math.random()}`;
+    const heard = (event) => {
+        if (event.data.type !== "pong" || event.data.id !== id) return;
+        port.removeEventListener("message", heard);
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)));
+    };
+    port.addEventListener("message", heard);
+    port.postMessage({ type: "ping", id });
+})"""
+#: resolves after two more animation frames: a scroll or a layout change is drawn
+NEXT_FRAMES_JS = (
+    "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+)
+
+
+def _missing(reason):
+    if REQUIRE:
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The site built by the real builder, served by a threaded HTTP server: built and started
+    once per process however many modules import this fixture (tests/builds.py)."""
+    from integrator_lab.site.pyodide_node import PyodideNotFound
+
+    try:
+        return served_site(tmp_path_factory)
+    except PyodideNotFound as exc:
+        _missing(str(exc))
+
+
+class Page:
+    """One tab on the site, recording console errors, page errors and every request."""
+
+    def __init__(
+        self, browser, site, query="", viewport=(1600, 1000), defer=False, **context_options
+    ):
+        self.context = browser.new_context(
+            viewport={"width": viewport[0], "height": viewport[1]}, **context_options
+        )
+        # loading, clicking, typing: a loaded machine takes longer than Playwright's 30 s
+        self.context.set_default_timeout(BOOT_TIMEOUT_MS)
+        self.context.set_default_navigation_timeout(LOAD_TIMEOUT_MS)
+        self.page = self.context.new_page()
+        self.errors, self.requests = [], []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.site = site
+        self.query = query
+        if not defer:  # deferred: the test routes requests first, then calls go()
+            self.go()
+
+    def go(self):
+        self.page.goto(self.site["url"] + self.query)
+
+    def js(self, expression, *args):
+        return self.page.evaluate(expression, *args)
+
+    def status(self):
+        return self.js("window.integratorLab.status()")
+
+    def settle(self):
+        """Until every frame the worker posted so far is drawn (after a pause, a step, a
+        reset: the frame that was in flight has landed)."""
+        self.js(SETTLE_JS)
+
+    def wait_sim_time_past(self, times, by=0.0):
+        """Until every system in ``times`` (name -> simTime) is more than ``by`` s further."""
+        self.wait(f"""(() => {{
+            const s = window.integratorLab.status().systems;
+            return Object.entries({json.dumps(times)}).every(
+                ([name, t]) => s[name].simTime > t + {by});
+        }})()""")
+
+    def wait(self, condition, timeout=BOOT_TIMEOUT_MS):
+        self.page.wait_for_function(condition, timeout=timeout)
+
+    def wait_live(self):
+        self.wait("window.integratorLab && window.integratorLab.status().ready")
+
+    def wait_samples(self, count, systems=SYSTEMS):
+        """Until every shown integrator of ``systems`` holds at least ``count`` samples."""
+        self.wait(f"""(() => {{
+            const s = window.integratorLab.status().systems;
+            return {list(systems)!r}.every((name) => s[name] && Object.values(
+                s[name].integrators).every((i) => i.samples >= {count}));
+        }})()""")
+
+    def sim_time(self, system):
+        return self.status()["systems"][system]["simTime"]
+
+    def set_model(self, name, prop, value):
+        self.js(
+            "([name, prop, value]) => { window.integratorLab.model(name)[prop] = value; }",
+            [name, prop, value],
+        )
+
+    def samples(self, system, integrator):
+        return self.js("([s, i]) => window.integratorLab.samples(s, i)", [system, integrator])
+
+    def messages(self):
+        # the page's list, then what each panel says under its fields (static/js/params.js)
+        return self.page.locator("#il-messages li, .il-panel-note:not([hidden])").all_inner_texts()
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def open_page(browser, site):
+    pages = []
+
+    def opener(query="", **options):
+        page = Page(browser, site, query, **options)
+        pages.append(page)
+        return page
+
+    yield opener
+    for page in pages:
+        page.close()
