@@ -7,7 +7,12 @@ import math
 
 import pytest
 
-from integrator_lab.views.geometry import OUTSIDE_COLOR, GeometrySession, color_of
+from integrator_lab.views.geometry import (
+    OUTSIDE_COLOR,
+    RING_FIT_FACTOR,
+    GeometrySession,
+    color_of,
+)
 from integrator_lab.views.geometry_figures import GeometryFigures
 
 METHODS = ["euler", "velocity-verlet", "rk4"]
@@ -64,6 +69,44 @@ def test_a_diverged_ring_leaves_the_picture():
     assert s.area_ratios()["velocity-verlet"] is None
     assert "velocity-verlet" not in s.ring_columns()["name"]
     assert all(math.isfinite(a) for ys in s.area_columns()["ys"] for a in ys)
+
+
+def test_the_rings_are_framed_on_those_that_kept_their_area_and_a_runaway_is_clipped():
+    """Explicit Euler's ring grows by (1 + (dt omega)^2) per step (1.15^120 = 2e7 in 6 s):
+    framed on it, the symplectic and RK4 rings would be dots. The window (both dashboards'
+    frame) holds the rings whose area stayed within RING_FIT_FACTOR of the start, with a
+    margin, and is square; Euler's ring reaches far outside it."""
+    s = session(0.05)
+    s.advance_to(6.0)
+    ratios = s.area_ratios()
+    assert ratios["euler"] > 1e5 * RING_FIT_FACTOR
+    x0, x1, y0, y1 = s.ring_window()
+    assert x1 - x0 == pytest.approx(y1 - y0)  # square: a circle is drawn round
+    rings = s.ring_columns()
+    extent = {}
+    for name, xs, ys in zip(rings["name"], rings["xs"], rings["ys"]):
+        extent[name] = (min(xs), max(xs), min(ys), max(ys))
+    kept = [extent["velocity-verlet"], extent["rk4"]]
+    for lo_x, hi_x, lo_y, hi_y in kept:  # held, with a margin
+        assert x0 < lo_x and hi_x < x1 and y0 < lo_y and hi_y < y1
+    # together they fill it but for the margin (each has drifted round the orbit its own way)
+    span = max(
+        max(e[1] for e in kept) - min(e[0] for e in kept),
+        max(e[3] for e in kept) - min(e[2] for e in kept),
+    )
+    assert x1 - x0 == pytest.approx(1.1 * span)
+    lo_x, hi_x, lo_y, hi_y = extent["euler"]
+    assert max(hi_x - lo_x, hi_y - lo_y) > 1000 * (x1 - x0)  # clipped
+    # the Panel dashboard's figure shows that window (the page's worker posts it)
+    figures = GeometryFigures()
+    figures.update(s)
+    phase = figures.figures["phase"]
+    assert [phase.x_range.start, phase.x_range.end, phase.y_range.start, phase.y_range.end] == [
+        x0,
+        x1,
+        y0,
+        y1,
+    ]
 
 
 def test_figures_take_the_columns():

@@ -140,17 +140,10 @@ function drawRings(system, update) {
   svg.replaceChildren();
   const rings = update.rings;
   if (!rings.xs.length) return;
-  // the axes fit the rings whose area stayed within a factor 100 of the start (a ring that
-  // ran away would shrink the others to dots); it is drawn clipped
-  const areas = update.areas ?? {};
-  let fit = rings.name.map((name, i) => i)
-    .filter((i) => Math.abs(Math.log10(areas[rings.name[i]] ?? 1)) <= 2);
-  if (!fit.length) fit = rings.name.map((name, i) => i);
-  let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
-  for (const i of fit) {
-    for (const x of rings.xs[i]) { x0 = Math.min(x0, x); x1 = Math.max(x1, x); }
-    for (const y of rings.ys[i]) { y0 = Math.min(y0, y); y1 = Math.max(y1, y); }
-  }
+  // framed as Python decided for both dashboards (views.geometry GeometrySession.ring_window:
+  // the rings whose area stayed near the start's; a runaway ring is drawn clipped)
+  if (!update.ring_window) return;
+  const [x0, x1, y0, y1] = update.ring_window;
   const at = geoScale(x0, x1, y0, y1);
   svg.appendChild(geoSvg("rect", { x: 0, y: 0, width: GEO_SIZE, height: GEO_SIZE,
                                    fill: "#fbfbfa", stroke: "#bbb" }));

@@ -394,6 +394,8 @@ export interface GeometryUpdateMessage {
   verdict_text?: string;
   dt?: number;
   rings?: Record<string, unknown>;
+  /** [x0, x1, y0, y1]: where the rings are framed (GeometrySession.ring_window), or null */
+  ring_window?: number[] | null;
   areas?: Record<string, number | null>;
   area_text?: string;
 }

@@ -67,8 +67,10 @@ class GeometryView:
             sizing_mode="stretch_width",
             css_classes=[css],
         )
-        self.layout.objects = [self.card]
+        # drawn before the card is shown: the models go to the page with their data. Set
+        # after, within this callback, the regions' data (set once) never reached the page
         self.advance(force=True)
+        self.layout.objects = [self.card]
 
     def advance(self, force: bool = False) -> None:
         """Follow the live run (:class:`~integrator_lab.views.geometry.GeometryFollower`);

@@ -35,6 +35,10 @@ AREA_HISTORY = 400
 MAX_RING_STEPS = 400
 #: a point outside a method's region is drawn in the dashboards' "diverged" grey
 OUTSIDE_COLOR = "#b0b0b0"
+#: the rings' axes fit the rings whose area stayed within this factor of the start: one that
+#: ran away (explicit Euler's grows by 1e16 in seconds) would shrink the others to dots; it is
+#: drawn clipped, its area plot says how far it went
+RING_FIT_FACTOR = 100.0
 
 #: every text of the view, in English and Japanese
 TEXTS = {
@@ -218,6 +222,33 @@ class GeometrySession:
             columns["name"].append(name)
         return columns
 
+    def ring_window(self) -> list[float] | None:
+        """``[x0, x1, y0, y1]``: a square window, centred on the rings whose area stayed within
+        :data:`RING_FIT_FACTOR` of the start (all of them if none did), that holds them with a
+        margin of 5 %; None when no ring is drawn. Both dashboards frame the rings with it."""
+        columns = self.ring_columns()
+        if not columns["xs"]:
+            return None
+        ratios = self.area_ratios()
+
+        def kept(name: str) -> bool:
+            ratio = ratios.get(name)
+            return ratio is None or (
+                ratio > 0 and abs(math.log10(ratio)) <= math.log10(RING_FIT_FACTOR)
+            )
+
+        fit = [i for i, name in enumerate(columns["name"]) if kept(name)]
+        fit = fit or list(range(len(columns["name"])))
+        xs = [x for i in fit for x in columns["xs"][i] if math.isfinite(x)]
+        ys = [y for i in fit for y in columns["ys"][i] if math.isfinite(y)]
+        if not xs or not ys:
+            return None
+        half = 0.55 * max(max(xs) - min(xs), max(ys) - min(ys))
+        if not half > 0:  # (a ring drawn as one point)
+            half = max(abs(xs[0]), abs(ys[0]), 1.0) * RING_RADIUS
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        return [cx - half, cx + half, cy - half, cy + half]
+
     def area_ratios(self) -> dict[str, float | None]:
         """The latest area ratio per integrator (None once its ring diverged)."""
         return {
@@ -330,6 +361,7 @@ class Geometries:
                 update["dt"] = session.dt
                 follower.shown()
             update["rings"] = session.ring_columns()
+            update["ring_window"] = session.ring_window()
             update["areas"] = areas = session.area_ratios()
             update["area_text"] = (
                 text("area.title", self.lang)

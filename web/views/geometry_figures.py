@@ -50,6 +50,10 @@ class GeometryFigures:
         region.legend.label_text_font_size = "10px"
         phase = figure(
             title=text("phase.title", lang),
+            # (framed by GeometrySession.ring_window, as the page frames them: a runaway ring
+            # would otherwise shrink the others to dots)
+            x_range=Range1d(start=-1.0, end=1.0),
+            y_range=Range1d(start=-1.0, end=1.0),
             width=width,
             height=height,
             tools="",
@@ -83,4 +87,9 @@ class GeometryFigures:
         if points:
             self.points.data = session.point_columns()
         self.rings.data = session.ring_columns()
+        window = session.ring_window()
+        if window is not None:
+            phase = self.figures["phase"]
+            phase.x_range.update(start=window[0], end=window[1])
+            phase.y_range.update(start=window[2], end=window[3])
         self.areas.data = session.area_columns()
