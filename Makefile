@@ -18,12 +18,11 @@ CHECK_TIER := not browser and not pyodide and not server and not slow
 #: pytest-xdist processes for that tier, CPU-bound (tests/core: 177 -> 139 s of wall time with
 #: -n 2 on this 2-core machine, shared). PYTEST_WORKERS=0: one process.
 PYTEST_WORKERS ?= 2
-#: the browser, server and Pyodide tier runs in one process by default: in two
-#: (BROWSER_XDIST="-n 2 --dist loadfile": a test file's server and pages stay in one process,
-#: each builds the site once and has its own Chromium) it took 31 min instead of 37 on a clean
-#: clone, every test passing (2026-11-27; earlier two-process runs broke timing-sensitive tests,
-#: two of them the Panel dashboard's own races since fixed): docs/developing.rst, issue 25
-BROWSER_XDIST ?=
+#: the browser, server and Pyodide tier runs in two processes (a test file's server and pages
+#: stay in one process, each builds the site once and has its own Chromium; the static page's
+#: tests in four files, so that the two share them out): 31 min instead of 37 on a clean clone,
+#: every test passing (2026-11-27): docs/developing.rst, issue 25. BROWSER_XDIST= runs it in one.
+BROWSER_XDIST ?= -n 2 --dist loadfile
 #: a failed browser or server test is run once more before it fails the tier: these tests
 #: drive a real Chromium and a real server on a shared two-core machine, where a test that
 #: passes alone has timed out under load (issue 25). A rerun is reported ("R" in the progress,
