@@ -6,31 +6,25 @@
 // and a finger all work; a press that misses every body is left alone (a touch there scrolls
 // the page as before).
 //
-// A lane's geometry comes from the worker's layout (views.live: `origins`, the offset of each
-// lane in the view, and the system's `pivots` about it), that is from the core's
-// scene_geometry(); the parameters set are the core's declarations, clamped to their ranges:
-// pendulum θ₀ (and ω₀ = 0), spring x₀ (and v₀ = 0), cradle: the ball grabbed and every ball
-// to its left are lifted (`lifted`), pulled out to the left by `angle` (the declarations only
-// lift the leftmost balls, to the left, from 0 to 1.5 rad).
+// Which body a press takes and what the pointer sets are dragmath.js's, the rules of
+// web/views/drag.py (the Panel dashboard's), under a parity test (tests/js/drag.test.mjs); a
+// lane's geometry and the rules' numbers come from the worker's layout (views.live:
+// `origins`, the offset of each lane in the view, the system's `pivots` about it, `drag`).
+// This file does the pointer events, the preview and the note of a clamped value.
 
 import { SYSTEMS } from "./data.js";
 import { systemTitle, t } from "./i18n.js";
 import { live } from "./live.js";
 import { model } from "./models.js";
+import { dragValues, hitBody } from "./dragmath.js";
 import { paramDecl, readableName, say, span } from "./params.js";
 import { state, saveState } from "./urlstate.js";
 import { configureSystem, send } from "./worker.js";
-
-// a press within this many pixels of a body's edge still grabs it (a fingertip is broad)
-const GRAB_PX = 12;
-// what a drag sets, per system: the parameters fixed to zero with it
-const AT_REST = { pendulum: { omega0: 0 }, spring: { v0: 0 } };
 
 function sceneView(system) {
   return Bokeh.index.query_one((v) => v.model && v.model.name === `${system}:scene`);
 }
 
-// the pointer in the scene's data coordinates, and the size of one pixel there
 // the scene's hover tooltips (integrator, order) would cover the body being dragged
 function showTips(view, shown) {
   const Hover = Bokeh.Models.get("HoverTool");
@@ -43,6 +37,7 @@ function showTips(view, shown) {
   }
 }
 
+// the pointer in the scene's data coordinates, and the size of one pixel there
 function toData(view, event) {
   const box = view.el.getBoundingClientRect();
   const frame = view.frame;
@@ -56,69 +51,10 @@ function toData(view, event) {
   };
 }
 
-// the body under the pointer: {lane, ball} (nearest centre within its size + GRAB_PX)
-function hit(system, view, at) {
+// the body under the pointer: {lane, ball} (the rules: dragmath.js, views/drag.py)
+function hit(system, at) {
   const layout = live.systems[system].layout;
-  const bodies = model(`${system}:scene:bodies`).data;
-  const lanes = layout.integrators.length;
-  const perLane = lanes ? layout.counts.bodies / lanes : 0;
-  let best = null;
-  for (let row = 0; row < layout.counts.bodies; row += 1) {
-    if (state.hidden.includes(bodies.integrator[row])) continue;
-    let x = bodies.x[row];
-    let y = bodies.y[row];
-    if (!Number.isFinite(x) || !Number.isFinite(y)) { x = bodies.fx[row]; y = bodies.fy[row]; }
-    if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
-    const dx = Math.abs(x - at.x) / at.pixel;
-    const dy = Math.abs(y - at.y) / at.pixel;
-    const halfW = bodies.w[row] / 2 / at.pixel + GRAB_PX;
-    const halfH = bodies.h[row] / 2 / at.pixel + GRAB_PX;
-    const inside = layout.shape === "rect" ? dx <= halfW && dy <= halfH
-      : Math.hypot(dx, dy) <= halfW;
-    const distance = Math.hypot(dx, dy);
-    if (inside && (!best || distance < best.distance)) {
-      best = { lane: Math.floor(row / perLane), ball: row % perLane, distance };
-    }
-  }
-  return best;
-}
-
-// a value rounded to what one pixel can tell (`unit` per pixel), never finer than 1e-6
-function toPixel(value, unit) {
-  const digits = Math.min(6, Math.max(0, Math.ceil(-Math.log10(unit))));
-  return Number(value.toFixed(digits));
-}
-function clampTo(p, x) {
-  const lo = p.min === null ? -Infinity : p.min;
-  const hi = p.max === null ? Infinity : p.max;
-  return Math.min(Math.max(x, lo), hi);
-}
-
-// the parameters a pointer at `at` asks for, each {name: [wanted, set]}
-function wanted(system, drag, at) {
-  const layout = live.systems[system].layout;
-  const [ox, oy] = layout.origins[drag.lane];
-  const params = state.params[system];
-  const set = (name, value, unit) => {
-    const p = paramDecl(system, name);
-    const rounded = toPixel(value, unit);
-    return [p, rounded, clampTo(p, rounded)];
-  };
-  if (system === "pendulum") {
-    const [px, py] = layout.pivots[0];
-    // x = L sin θ, y = −L cos θ about the pivot: θ from the downward vertical
-    const theta = Math.atan2(at.x - (px + ox), -(at.y - (py + oy)));
-    return [set("theta0", theta, at.pixel / params.length)];
-  }
-  if (system === "cradle") {
-    const [px, py] = layout.pivots[drag.ball];
-    // lifted balls are pulled out to the left: the angle is positive to the left
-    const angle = Math.atan2(-(at.x - (px + ox)), -(at.y - (py + oy)));
-    return [set("angle", angle, at.pixel / params.length),
-            [paramDecl(system, "lifted"), drag.ball + 1, drag.ball + 1]];
-  }
-  // the spring: the mass's x is its displacement from rest (drawn at the lane's origin)
-  return [set("x0", at.x - ox, at.pixel)];
+  return hitBody(model(`${system}:scene:bodies`).data, layout, state.hidden, at);
 }
 
 // the initial positions (view coordinates) of each ball of a lane, for `params`
@@ -206,12 +142,12 @@ function move(event) {
   if (!drag || event.pointerId !== drag.pointerId) return;
   event.preventDefault();
   const at = toData(drag.view, event);
-  const asked = wanted(drag.system, drag, at);
-  const params = Object.assign({}, state.params[drag.system], AT_REST[drag.system] || {});
-  for (const [p, , set] of asked) params[p.name] = set;
-  drag.params = params;
-  drag.clamped = asked.filter(([, value, set]) => value !== set);
-  preview(drag.system, params);
+  const { system, lane, ball } = drag;
+  const { values, clamped } = dragValues(system, live.systems[system].layout,
+    state.params[system], (name) => paramDecl(system, name), lane, ball, at);
+  drag.params = Object.assign({}, state.params[system], values);
+  drag.clamped = clamped;
+  preview(system, drag.params);
 }
 
 function release(event) {
@@ -242,13 +178,13 @@ function release(event) {
 function press(event) {
   if (drag || (event.pointerType === "mouse" && event.button !== 0)) return;
   for (const system of state.systems) {
-    if (!SYSTEMS.includes(system) || !live.systems[system].layout) continue;
-    if (system !== "pendulum" && system !== "cradle" && system !== "spring") continue;
+    const layout = SYSTEMS.includes(system) ? live.systems[system].layout : null;
+    if (!layout || !layout.drag.draggable.includes(system)) continue;
     const view = sceneView(system);
     if (!view || !view.el.isConnected) continue;
     const at = toData(view, event);
     if (!at.inside) continue;
-    const found = hit(system, view, at);
+    const found = hit(system, at);
     if (!found) return;
     // the body is taken: no text selection, no scrolling, no Bokeh gesture
     event.preventDefault();
@@ -280,11 +216,12 @@ function hover(event) {
   if (drag || event.pointerType !== "mouse" || event.buttons) return;
   let over = null;
   for (const system of state.systems) {
-    if (!live.systems[system].layout) continue;
+    const layout = live.systems[system].layout;
+    if (!layout || !layout.drag.draggable.includes(system)) continue;
     const view = sceneView(system);
     if (!view || !view.el.isConnected) continue;
     const at = toData(view, event);
-    if (at.inside && hit(system, view, at)) over = view;
+    if (at.inside && hit(system, at)) over = view;
   }
   if (hovered && hovered !== over) hovered.el.style.cursor = "";
   if (over) over.el.style.cursor = "grab";

@@ -16,16 +16,16 @@ It uses the dashboard's ``systems``, ``panels``, ``runs``, ``live``, ``settings`
 from __future__ import annotations
 
 import functools
-import math
 
 from bokeh import events
+from bokeh.core.property.descriptors import UnsetValueError
 
 from integrator_lab.core import SYSTEMS
 from integrator_lab.views import i18n
-from integrator_lab.views.scene import clamp_to
+from integrator_lab.views.drag import DRAGGABLE, drag_values, grabbed
 
-#: systems whose bodies can be dragged in the scene to set the initial state
-DRAGGABLE = ("pendulum", "cradle", "spring")
+#: the scene's width in pixels assumed before the browser has said it (``inner_width``)
+ASSUMED_WIDTH_PX = 600
 
 
 class DragMixin:
@@ -39,21 +39,20 @@ class DragMixin:
             fig.on_event(events.PanStart, functools.partial(self._drag_start, name))
             fig.on_event(events.Pan, functools.partial(self._drag_move, name))
             fig.on_event(events.PanEnd, functools.partial(self._drag_end, name))
+            # the browser reports the plot's width in pixels to a server that listens for it
+            fig.on_change("inner_width", _width_known)
 
     def _drag_start(self, name: str, event) -> None:
         run = self.runs.get(name)
         if run is None or event.x is None or event.y is None:
             return
-        scene = run.scene
-        # a fingertip's margin: 3 % of the view's width
-        grab = 0.03 * abs(scene.x_range[1] - scene.x_range[0])
         hidden = set(self.hidden)
         states = [
             None if lane_name in hidden else lane.q
             for lane_name, lane in zip(run.integrators, run.runner.lanes)
         ]
-        found = scene.body_at(states, event.x, event.y, grab)
-        if found is None or run.integrators[found[0]] in hidden:
+        found = grabbed(run.scene, states, event.x, event.y, self._drag_pixel(name))
+        if found is None:
             return
         self._drag = {"system": name, "lane": found[0], "ball": found[1], "clamped": {}}
         self.live.hold(name, True)
@@ -64,20 +63,28 @@ class DragMixin:
         if drag is None or drag["system"] != name or event.x is None or event.y is None:
             return
         run = self.runs[name]
-        wanted = run.scene.dragged_params(drag["lane"], drag["ball"], event.x, event.y)
-        declared = {p.name: p for p in SYSTEMS[name].PARAMS}
-        # a millionth of the view: finer than any pixel, and a short number in the fields
-        digits = max(0, 6 - math.ceil(math.log10(abs(run.scene.x_range[1]))))
-        values, drag["clamped"] = {}, {}
-        for key, value in wanted.items():
-            if declared[key].kind == "float":
-                value = round(value, 3 if key != "x0" else digits)
-            kept, clamped = clamp_to(declared[key], value)
-            if clamped:
-                drag["clamped"][key] = (value, kept)
-            values[key] = kept
+        values, drag["clamped"] = drag_values(
+            run.scene,
+            SYSTEMS[name].PARAMS,
+            run.system.params,
+            drag["lane"],
+            drag["ball"],
+            event.x,
+            event.y,
+            self._drag_pixel(name),
+        )
         # each new value rebuilds the run (at t = 0, paused while held): the preview
         self.settings[name].param.update(**values)
+
+    def _drag_pixel(self, name: str) -> float:
+        """One screen pixel of system ``name``'s scene, in view units (its x range over the
+        plot's inner width, which the browser reports)."""
+        run, fig = self.runs[name], self.panels[name].scene_fig
+        try:
+            width = fig.inner_width or ASSUMED_WIDTH_PX
+        except UnsetValueError:  # not reported yet
+            width = ASSUMED_WIDTH_PX
+        return abs(run.scene.x_range[1] - run.scene.x_range[0]) / width
 
     def _drag_end(self, name: str, event) -> None:
         drag = self._drag
@@ -93,3 +100,7 @@ class DragMixin:
         # a run whose view fits the new state (while held it kept the old one's layout); the
         # notes go with it
         self._rebuild_requested.add(name)
+
+
+def _width_known(_attr: str, _old: object, _new: object) -> None:
+    """Nothing to do: listening makes the browser send the plot's inner width."""

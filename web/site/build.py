@@ -167,6 +167,7 @@ WORKER_MODULES = (
     "integrators.py",
     "samples.py",
     "scene.py",
+    "drag.py",
     "energy.py",
     "system_run.py",
     "live.py",

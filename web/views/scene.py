@@ -424,12 +424,15 @@ class Scene:
     def body_at(
         self, states: Sequence[list[float] | None], x: float, y: float, grab: float = 0.0
     ) -> tuple[int, int] | None:
-        """The body under the view point ``(x, y)`` with the lanes at ``states``:
+        """The body under the view point ``(x, y)`` with the lanes at ``states`` (None: a
+        lane not drawn, whose bodies cannot be taken; not finite: drawn where it was last):
         ``(lane, ball)`` of the nearest centre within its half size plus ``grab``, or None."""
         best = None
         half_w, half_h = self._body_w / 2.0 + grab, self._body_h / 2.0 + grab
         for lane, q in enumerate(states):
-            if q is None or not all_finite(q):
+            if q is None:
+                continue
+            if not all_finite(q):
                 q = self._last_q.get(lane, self._initial_q)
             placed, _segments = self._draw(lane, q)
             for ball, (bx, by, _pinned, _angle) in enumerate(placed):

@@ -20,6 +20,7 @@ from typing import Any
 
 from integrator_lab.core import INTEGRATORS, Runner, get_system
 from integrator_lab.core.custom import MethodDefinition
+from integrator_lab.views import drag
 from integrator_lab.views.energy import EnergyView, bar_layout
 from integrator_lab.views.integrators import color_of, integrator_label
 from integrator_lab.views.samples import (
@@ -176,6 +177,8 @@ class SystemRun:
             # the page maps a dragged body back to the initial state (static/js/drag.js)
             "origins": [list(o) for o in scene.offsets],
             "pivots": [list(p) for p in scene.geometry.pivots],
+            # the rules of a drag (views.drag), which the page applies pointer by pointer
+            "drag": drag.rules(),
             "exact_curve": curve,
             "columns": list(SAMPLE_COLUMNS),
         }
