@@ -95,6 +95,7 @@ class StudyView:
             options={self._text(f"study.measure.{m}"): m for m in ERROR_MEASURES},
             value="error",
             width=190,
+            css_classes=[f"{css}-measure"],
         )
         self.run_button = pn.widgets.Button(
             label=self._text("study.run"), color="primary", width=100, css_classes=[f"{css}-run"]
@@ -140,13 +141,17 @@ class StudyView:
         )
         self.layout.objects = [self.card]
 
-    def _show_diagrams(self) -> None:
+    def _show_diagrams(self, measure: str) -> None:
         # the diagrams are made with the first study, not before: building six figures per
         # session would hold the server's one thread at every page load, and a page that
         # never studies would get figures to lay out for nothing
         if self.figures is not None:
+            self.figures.set_measure(measure)
             return
         self.figures = StudyFigures(self.system, lang=self.lang)
+        # labelled before they are shown: a change made to new models within the callback
+        # that shows them can be lost on the way to the page (as the geometry view's were)
+        self.figures.set_measure(measure)
         self.card.extend(
             [
                 pn.pane.Bokeh(self.figures.figures["convergence"], sizing_mode="stretch_width"),
@@ -183,8 +188,7 @@ class StudyView:
             self._show_error(self._text("study.of", system=self._title(), error=error))
             return
         self._show_error(None)
-        self._show_diagrams()
-        self.figures.set_measure(self.session.measure)
+        self._show_diagrams(self.session.measure)
         self.progress.value = 0
         self._say(self._text("study.starting"))
 
