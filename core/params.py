@@ -7,6 +7,7 @@ with one message that names the parameter and what is accepted.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, overload
 
@@ -127,6 +128,9 @@ def _fmt(x: float) -> str:
     return f"{x:g}"
 
 
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 def _to_number(value: object) -> int | float | None:
     """Accept ints, floats and numeric strings; reject bools, None and everything else."""
     if isinstance(value, bool):
@@ -134,15 +138,15 @@ def _to_number(value: object) -> int | float | None:
     if isinstance(value, (int, float)):
         return value
     if isinstance(value, str):
+        # a decimal number as people write it (the page's fields read the same grammar):
+        # not Python's other spellings ("1_0", "inf", Arabic-Indic digits, ...)
         text = value.strip()
+        if _DECIMAL.fullmatch(text) is None:
+            return None
         try:
             return int(text)
         except ValueError:
-            pass
-        try:
             return float(text)
-        except ValueError:
-            return None
     return None
 
 

@@ -64,8 +64,16 @@ export function showDt(system, dt, recommended) {
 }
 
 // -- what a rejected value says: the parameter, what was typed, the range, what is kept --
-function shortNumber(x) {
-  return String(Number(x.toPrecision(6)));
+// a number in 6 significant digits, as Python's "%g" writes it (views.i18n._short): "0.5",
+// "123456", "1e+12", "2.5e-05"
+export function shortNumber(x) {
+  if (!Number.isFinite(x) || x === 0) return String(x);
+  const [mantissa, e] = x.toExponential(5).split("e");
+  const exponent = Number(e);
+  if (exponent >= -4 && exponent < 6) return String(Number(x.toPrecision(6)));
+  const digits = mantissa.includes(".") ? mantissa.replace(/\.?0+$/, "") : mantissa;
+  const sign = exponent < 0 ? "-" : "+";
+  return `${digits}e${sign}${String(Math.abs(exponent)).padStart(2, "0")}`;
 }
 function withUnit(text, p) {
   return p.unit ? `${text} ${p.unit.replace(" or ", t("unit.or"))}` : text;

@@ -148,6 +148,15 @@ def test_numeric_strings_are_accepted_and_converted():
     assert cradle.n == 3
 
 
+@pytest.mark.parametrize("typed", ["1_0", "\u0661", "inf", "nan", "Infinity", "0x10", "1e", ""])
+def test_only_decimal_numbers_as_people_write_them_are_read_from_strings(typed):
+    """Python's float() also reads "1_0" (10), Arabic-Indic digits, "inf": a field of the
+    page refuses them (static/js/params.js, held to this by tests/js/params.test.mjs), and so
+    does the core, whatever reads the string (a link, the command line)."""
+    with pytest.raises(ValueError, match="mass"):
+        get_system("spring", mass=typed)
+
+
 @pytest.mark.parametrize("system_name", list(SYSTEMS))
 def test_unknown_parameter_name_lists_the_valid_ones(system_name):
     with pytest.raises(ValueError) as info:
