@@ -121,7 +121,7 @@ def new_page(browser, server, requests_seen, request):
     """Open a fresh browser context (a new session) on the dashboard; closed afterwards."""
     contexts = []
 
-    def open_page(viewport=(1500, 1000)):
+    def open_page(viewport=(1500, 1000), query=""):
         context = browser.new_context(
             viewport={"width": viewport[0], "height": viewport[1]}, accept_downloads=True
         )
@@ -132,7 +132,7 @@ def new_page(browser, server, requests_seen, request):
         page.on("request", lambda r: requests_seen.append(r.url))
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
-        page.goto(server.url)
+        page.goto(server.url + query)
         page.wait_for_function(LOADED_JS, timeout=LOAD_TIMEOUT_MS)
         return page
 
