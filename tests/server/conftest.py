@@ -309,5 +309,10 @@ def my_session(server, page) -> dict:
     the server has, e.g. those of earlier tests, not ended yet)."""
     label = session_label(session_id_of(page))
     sessions = [s for s in server.status()["sessions"] if s["session"] == label]
-    assert len(sessions) == 1, (label, server.status()["sessions"])
+    # (on failure: which sessions the server ended lately, and why)
+    assert len(sessions) == 1, (
+        label,
+        server.status()["sessions"],
+        [line for line in server.log().splitlines() if " ended: " in line][-5:],
+    )
     return sessions[0]

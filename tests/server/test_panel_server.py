@@ -189,7 +189,7 @@ def test_energy_error_is_signed_gain_up_loss_down_and_log_scale_greys_in_breakdo
     assert checkbox.is_enabled()
     page.get_by_role("button", name="Energy breakdown").click()
     wait_until(lambda: not checkbox.is_enabled(), what="Log scale to grey out")
-    page.locator(".il-log_scale-tip").wait_for(state="visible", timeout=10_000)
+    page.locator(".il-log_scale-tip").wait_for(state="visible")
     wait_until(
         lambda: page.evaluate(
             "() => { const m = Bokeh.documents[0].get_model_by_name('spring:line:total:euler');"
@@ -209,7 +209,7 @@ def test_view_options_switch_plots(new_page):
     page.get_by_role("button", name="Energy breakdown").click()
     # the pointer rests on the button, whose hint shows after a moment: the hint must not
     # cover the checkboxes next to it (Panel's default, to the right, covered them)
-    page.locator(".bk-Tooltip").first.wait_for(state="visible", timeout=10_000)
+    page.locator(".bk-Tooltip").first.wait_for(state="visible")
     wait_until(
         lambda: page.evaluate(
             "() => { const m = Bokeh.documents[0].get_model_by_name('spring:line:kinetic:rk4');"

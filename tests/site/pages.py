@@ -56,6 +56,30 @@ def _missing(reason):
     pytest.skip(reason)
 
 
+#: installed in every page before its scripts run: records each text the page says (a message
+#: on the list, a panel's note) in ``window.ilSaid`` as it appears, so that a test can wait on
+#: what was said even when a note went away again (notes leave after 4 s: a loaded machine may
+#: take longer than that to get to the check)
+SAID_JS = """(() => {
+    window.ilSaid = [];
+    let shown = new Set();
+    const look = () => {
+        const now = new Set();
+        for (const el of document.querySelectorAll(
+            "#il-messages li, .il-panel-note:not([hidden])")) {
+            const text = el.textContent;
+            now.add(text);
+            if (!shown.has(text)) window.ilSaid.push(text);
+        }
+        shown = now;
+    };
+    new MutationObserver(look).observe(document, {
+        subtree: true, childList: true, characterData: true, attributes: true,
+        attributeFilter: ["hidden"],
+    });
+})()"""
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     """The site built by the real builder, served by a threaded HTTP server: built and started
@@ -80,6 +104,7 @@ class Page:
         # loading, clicking, typing: a loaded machine takes longer than Playwright's 30 s
         self.context.set_default_timeout(BOOT_TIMEOUT_MS)
         self.context.set_default_navigation_timeout(LOAD_TIMEOUT_MS)
+        self.context.add_init_script(SAID_JS)
         self.page = self.context.new_page()
         self.errors, self.requests = [], []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
@@ -141,6 +166,11 @@ class Page:
     def messages(self):
         # the page's list, then what each panel says under its fields (static/js/params.js)
         return self.page.locator("#il-messages li, .il-panel-note:not([hidden])").all_inner_texts()
+
+    def wait_said(self, predicate, timeout=BOOT_TIMEOUT_MS):
+        """Until the page has said (``SAID_JS``) a text for which the JavaScript ``predicate``
+        (a function of the text) is true, whether or not it is still on the page."""
+        self.wait(f"window.ilSaid && window.ilSaid.some({predicate})", timeout=timeout)
 
     def close(self):
         self.context.close()

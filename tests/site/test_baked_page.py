@@ -87,7 +87,9 @@ def test_the_default_page_moves_with_baked_frames_before_python_is_ready(open_pa
     page.wait_live()
     status = page.status()
     assert status["bake"] == "handed over"
-    assert 1 <= status["bakedFrames"] <= BAKE_TICKS
+    # each frame drawn once per play: more than once only when the frames ran out before
+    # Python was up and were played again from their start (a loaded machine)
+    assert 1 <= status["bakedFrames"] <= BAKE_TICKS * (1 + status["bakeReplays"])
     assert page.errors == []
 
 

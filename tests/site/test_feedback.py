@@ -35,7 +35,7 @@ def test_a_typed_value_that_is_no_number_is_said_once_and_can_be_dismissed(open_
     field.click()
     field.press("Control+a")
     field.press_sequentially("abc")
-    page.wait("!document.getElementById('il-note-spring').hidden", timeout=5_000)
+    page.wait("!document.getElementById('il-note-spring').hidden")
     text = _notes(page, "spring")
     assert '"abc" is not a number' in text and text.startswith("Damped spring, time step dt")
     assert f"kept {kept} s" in text
@@ -58,13 +58,13 @@ def test_a_decimal_comma_is_read_as_a_point_and_said_so_never_dropped(open_page)
     field.click()
     field.press("Control+a")
     field.press_sequentially("0,05")
-    page.wait("!document.getElementById('il-note-spring').hidden", timeout=5_000)
+    page.wait("!document.getElementById('il-note-spring').hidden")
     text = _notes(page, "spring")
     assert text.startswith("Damped spring, time step dt: the decimal comma is read as a point")
     # 0.05, never "005"
     assert field.input_value() == "0.05"
     field.press("Enter")
-    page.wait("window.integratorLab.state().dt.spring === 0.05", timeout=5_000)
+    page.wait("window.integratorLab.state().dt.spring === 0.05")
     assert kept != 0.05
     assert page.messages() == [text]
     assert page.errors == []

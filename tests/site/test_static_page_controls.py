@@ -149,11 +149,7 @@ def test_url_state_round_trips(open_page, browser, site):
     clip = open_page(query, permissions=["clipboard-read", "clipboard-write"])
     clip.wait("document.documentElement.dataset.drawn === '1'")
     clip.page.get_by_role("button", name="Copy link").click()
-    clip.wait(
-        "[...document.querySelectorAll('#il-messages li, .il-panel-note:not([hidden])')]"
-        ".some((li) => li.textContent.includes('copied'))",
-        timeout=10_000,
-    )
+    clip.wait_said("(said) => said.includes('copied')")
     assert clip.js("navigator.clipboard.readText()") == clip.js("window.integratorLab.link()")
 
 
@@ -257,7 +253,6 @@ def test_panels_follow_the_order_of_systems_and_the_picker(open_page):
         "[...document.querySelectorAll('#il-messages li,"
         " .il-panel-note:not([hidden])')].some((li) =>"
         " li.textContent === 'Choose at least one system.')",
-        timeout=5_000,
     )
     assert page.js("window.integratorLab.state().systems") == ["pendulum"]
     # ticking the spring again brings it back, last, and running

@@ -564,7 +564,6 @@ def test_the_phase_plot_ticked_on_after_the_start_is_drawn_with_its_exact_orbit(
     page.wait(
         "['pendulum', 'cradle', 'spring'].every((s) => Bokeh.index.query_one((v) => v.model"
         " && v.model.name === `${s}:phase`) !== null)",
-        timeout=10_000,
     )
     page.wait("window.integratorLab.status().systems.spring.simTime > 2")
     for system in SYSTEMS:

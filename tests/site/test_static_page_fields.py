@@ -89,7 +89,6 @@ def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
             f"[...document.querySelectorAll('#il-messages li,"
             " .il-panel-note:not([hidden])')].some((li) =>"
             f" li.textContent.startsWith({starting!r}))",
-            timeout=5_000,
         )
         return [m for m in page.messages() if m.startswith(starting)][-1]
 
@@ -157,7 +156,6 @@ def test_settings_the_core_refuses_keep_the_running_simulation(open_page):
         "[...document.querySelectorAll('#il-messages li,"
         " .il-panel-note:not([hidden])')].some((li) =>"
         " li.textContent.endsWith('kept the settings in force.'))",
-        timeout=5_000,
     )
     (text,) = [m for m in page.messages() if m.endswith("kept the settings in force.")]
     assert text.startswith("Newton's cradle: ") and "at most 'balls'" in text
@@ -189,7 +187,7 @@ def test_the_fields_below_the_plots_are_drawn_just_after_the_first_paint(open_pa
     after the first paint, each in its place, and work as if drawn with the rest."""
     page = open_page()
     page.wait_live()
-    page.wait("window.integratorLab.status().allDrawn", timeout=10_000)
+    page.wait("window.integratorLab.status().allDrawn")
     marks = page.js(
         "Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))"
     )
@@ -209,7 +207,6 @@ def test_the_fields_below_the_plots_are_drawn_just_after_the_first_paint(open_pa
     field.press("Enter")
     page.wait(
         "document.querySelectorAll('#il-messages li, .il-panel-note:not([hidden])').length > 0",
-        timeout=5_000,
     )
     assert f"{balls.max + 1} is outside" in page.messages()[-1]
     assert field.input_value() == str(balls.default)
@@ -225,7 +222,6 @@ def _wait_dt(page, system, dt):
     page.wait(
         f"window.integratorLab.state().dt.{system} === {dt!r} && "
         f"window.integratorLab.status().systems.{system}.dt === {dt!r}",
-        timeout=10_000,
     )
 
 
@@ -257,30 +253,21 @@ def test_times_two_and_half_change_the_running_time_step(open_page):
     page.wait_live()
     page.page.get_by_role("button", name="×2", exact=True).click()
     _wait_dt(page, "spring", hi)
-    text = f"{page.js(f'String({lo!r})')}–{page.js(f'String({hi!r})')} s"  # as JS prints them
-    page.wait(
-        "[...document.querySelectorAll('#il-messages li,"
-        " .il-panel-note:not([hidden])')].some((li) =>"
-        f" li.textContent.startsWith('Damped spring, time step dt: ') &&"
-        f" li.textContent.includes({text!r}))",
-        timeout=5_000,
+    text = f"{lo:g}–{hi:g} s"  # written as Python writes them (%g), in every front end
+    page.wait_said(
+        f"(said) => said.startsWith('Damped spring, time step dt: ') && said.includes({text!r})"
     )
     # already at the end: a click says so again, of the step it would have given (the panel's
     # note shows the latest of its messages)
     page.page.get_by_role("button", name="×2", exact=True).click()
-    twice = page.js(f"String({2 * hi!r})")
-    page.wait(
-        "[...document.querySelectorAll('#il-messages li,"
-        " .il-panel-note:not([hidden])')].some((li) =>"
-        f" li.textContent.includes({twice + ' s is outside ' + text!r}))",
-        timeout=5_000,
-    )
+    twice = f"{2 * hi:g}"
+    page.wait_said(f"(said) => said.includes({twice + ' s is outside ' + text!r})")
     assert _dt_state(page, "spring") == hi
     page = open_page(f"?systems=spring&spring.dt={lo * 1.5:g}")
     page.wait_live()
     page.page.get_by_role("button", name="÷2", exact=True).click()
     _wait_dt(page, "spring", lo)
-    assert [m for m in page.messages() if text in m]
+    page.wait_said(f"(said) => said.includes({text!r})")
     assert page.errors == []
 
 
@@ -316,7 +303,7 @@ def test_dragging_the_slider_sets_dt_on_a_log_scale(open_page):
     middle = base["x"] + base["width"] / 2
     page.page.mouse.move(middle, handle["y"] + handle["height"] / 2, steps=8)
     page.page.mouse.up()
-    page.wait(f"window.integratorLab.state().dt.pendulum !== {recommended!r}", timeout=5_000)
+    page.wait(f"window.integratorLab.state().dt.pendulum !== {recommended!r}")
     dt = _dt_state(page, "pendulum")
     # within one slider step and one pixel of the track (a linear scale would give ~0.25 s)
     step = page.js("window.integratorLab.model('pendulum:dt:slider').step")

@@ -27,6 +27,10 @@ STALLED_CLIENT_TIMEOUT = 30.0
 #: before its first acknowledgement a page may still be loading (the updates sent meanwhile
 #: are lost): it owes one only after this long (s), or the timeout if longer
 FIRST_ACK_GRACE = 30.0
+#: a look for stalled clients that comes this much later (s) than the one before found the
+#: server itself busy (a document being built blocks its loop): the acknowledgements that
+#: arrived meanwhile have not been read yet, so it ends nobody this time
+SERVER_BUSY_GAP = 2.0
 
 
 def session_label(session_id: str | None) -> str | None:
@@ -42,6 +46,7 @@ class CallbackRegistry:
 
     def __init__(self):
         self._live = {}
+        self._looked: float | None = None  # when end_stalled last looked
 
     def started(self, dashboard) -> None:
         self._live[id(dashboard)] = dashboard
@@ -66,6 +71,9 @@ class CallbackRegistry:
         """End every served session whose page has owed an acknowledgement for longer
         than ``timeout`` seconds."""
         now = time.perf_counter()
+        looked, self._looked = self._looked, now
+        if looked is not None and now - looked > SERVER_BUSY_GAP:
+            return  # the server was busy, not the clients: read what they sent first
         for dashboard in list(self._live.values()):
             limit = timeout if dashboard.acknowledged else max(timeout, FIRST_ACK_GRACE)
             if dashboard.stalled_for(now) > limit:
