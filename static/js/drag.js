@@ -13,11 +13,10 @@
 // This file does the pointer events, the preview and the note of a clamped value.
 
 import { SYSTEMS } from "./data.js";
-import { systemTitle, t } from "./i18n.js";
 import { live } from "./live.js";
 import { model } from "./models.js";
 import { dragValues, hitBody } from "./dragmath.js";
-import { paramDecl, readableName, say, span } from "./params.js";
+import { clampNoteText, paramDecl, say } from "./params.js";
 import { state, saveState } from "./urlstate.js";
 import { configureSystem, send } from "./worker.js";
 
@@ -127,15 +126,6 @@ function preview(system, params) {
     .map(([c, v]) => [c, Array.from(v, () => NaN)]));
 }
 
-function clampNote(system, clamped) {
-  const unit = (p) => (p.unit ? ` ${p.unit}` : "");
-  const parts = clamped.map(([p, value, set]) => t("drag.clamped", {
-    name: readableName(p, system), value: `${value}${unit(p)}`, span: span(p),
-    set: `${set}${unit(p)}`,
-  }));
-  say(system, t("drag.note", { system: systemTitle(system), parts: parts.join(t("drag.join")) }));
-}
-
 let drag = null; // {system, lane, ball, pointerId, view, params}
 
 function move(event) {
@@ -167,7 +157,7 @@ function release(event) {
     send({ type: "hold", system, value: false });
     return;
   }
-  if (clamped.length) clampNote(system, clamped);
+  if (clamped.length) say(system, clampNoteText(system, clamped));
   state.params[system] = params;
   saveState();
   // a new run from the dragged state, at t = 0 (the worker rebuilds the system)

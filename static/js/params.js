@@ -118,6 +118,17 @@ export function sayClamped(system, wanted, set) {
     span: span(DT_DECL), set, end: t(set === DT_LO ? "dt.smallest" : "dt.largest"),
   }));
 }
+// A drag past a parameter's range (drag.js): each value as dragged, the range and what was
+// set, in the words of views.i18n.drag_note (the numbers as %g); `clamped` is
+// [[decl, dragged to, set], ...]
+export function clampNoteText(system, clamped) {
+  const unit = (p) => (p.unit ? ` ${p.unit}` : "");
+  const parts = clamped.map(([p, value, set]) => t("drag.clamped", {
+    name: readableName(p, system), value: `${shortNumber(value)}${unit(p)}`, span: span(p),
+    set: `${shortNumber(set)}${unit(p)}`,
+  }));
+  return t("drag.note", { system: systemTitle(system), parts: parts.join(t("drag.join")) });
+}
 export function say(system, text) {
   const note = document.getElementById(`il-note-${system}`);
   note.replaceChildren(document.createTextNode(text), dismissButton(() => { note.hidden = true; }));

@@ -82,7 +82,43 @@ def main() -> None:
                 for lang in ("en", "ja")
             }
             cases.append({"system": system, "name": p.name, "words": words, "typed": answers(p)})
-    json.dump({"pageData": page_data(DashboardConfig()), "cases": cases}, sys.stdout)
+    json.dump(
+        {"pageData": page_data(DashboardConfig()), "cases": cases, "dragNotes": drag_notes()},
+        sys.stdout,
+    )
+
+
+def drag_notes() -> list:
+    """What a drag past the ranges says (views.i18n.drag_note), for each parameter a drag
+    sets (views.scene ``dragged_params``), past either end (to a value %g shortens), alone
+    and two of a system's together, in English and in Japanese."""
+    dragged = {
+        "pendulum": ["theta0", "omega0"],
+        "cradle": ["angle", "lifted"],
+        "spring": ["x0", "v0"],
+    }
+    out = []
+    for system, names in dragged.items():
+        declared = {p.name: p for p in SYSTEMS[system].PARAMS}
+        picks = []
+        for name in names:
+            p = declared[name]
+            for end, past in ((p.max, 1.0), (p.min, -1.0)):
+                if end is None:
+                    continue
+                step = 1 if p.kind == "int" else (abs(end) or 1.0) / 3
+                picks.append([(p, end + past * step, end)])
+        if all(pick for pick in picks):
+            picks.append([pick[0] for pick in picks[:: max(1, len(picks) // 2)]][:2])
+        for clamped in picks:
+            out.append(
+                {
+                    "system": system,
+                    "clamped": [[p.name, value, kept] for p, value, kept in clamped],
+                    "note": {lang: i18n.drag_note(system, clamped, lang) for lang in ("en", "ja")},
+                }
+            )
+    return out
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ globalThis.document = {
 };
 globalThis.location = { search: "" };
 Object.defineProperty(globalThis, "navigator", { value: { languages: ["en"] }, configurable: true });
-const { checkParam, expected, span, readableName, shortNumber } =
+const { checkParam, clampNoteText, expected, span, readableName, shortNumber } =
   await import("../../static/js/params.js");
 const { setLanguage } = await import("../../static/js/i18n.js");
 const { DECL } = await import("../../static/js/data.js");
@@ -68,3 +68,14 @@ test("a number is written as Python's %g writes it", () => {
     [999999.5, "1e+06"], [100, "100"]];
   for (const [x, want] of cases) assert.equal(shortNumber(x), want, String(x));
 });
+
+for (const lang of ["en", "ja"]) {
+  test(`a drag past a range says in ${lang} what views.i18n.drag_note says`, () => {
+    setLanguage(lang);
+    assert.ok(truth.dragNotes.length >= 12);
+    for (const c of truth.dragNotes) {
+      const clamped = c.clamped.map(([name, value, set]) => [decl(c.system, name), value, set]);
+      assert.equal(clampNoteText(c.system, clamped), c.note[lang]);
+    }
+  });
+}

@@ -454,7 +454,7 @@ def drag_note(
     system: str, clamped: Iterable[tuple[Param, float, float]], lang: str = DEFAULT_LANGUAGE
 ) -> str:
     """What a drag past a parameter's range says: ``clamped`` is ``[(p, dragged to, set)]``
-    (drag.js ``clampNote``)."""
+    (the page: params.js ``clampNoteText``, held to this by tests/js/params.test.mjs)."""
 
     def unit(p: Param) -> str:
         return f" {p.unit}" if p.unit else ""
