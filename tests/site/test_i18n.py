@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from pages import SYSTEMS, open_page, site  # noqa: F401 (fixtures)
+from pages import NEXT_FRAMES_JS, SYSTEMS, open_page, site  # noqa: F401 (fixtures)
 
 from integrator_lab.core import SYSTEMS as DECLARED_SYSTEMS
 from integrator_lab.views import i18n
@@ -333,24 +333,28 @@ HEADER_JS = """(() => {
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("viewport", [(390, 844), (800, 900), (1440, 900), (1920, 1080)])
-def test_the_header_keeps_language_switch_and_tagline_apart(open_page, viewport):  # noqa: F811
+def test_the_header_keeps_language_switch_and_tagline_apart(open_page):  # noqa: F811
     """The header's rows (static/style.css): the language switch at the right of the title,
     never over it; the tagline between the two on a wide window (>= 1000 px, one row for
     the first screen's room), on its own row below them on a narrow one, left out on a
-    phone (<= 600 px)."""
-    page = open_page("?lang=ja", viewport=viewport)
+    phone (<= 600 px). One page, its window resized through the widths (the rules are
+    media queries, applied as the window changes)."""
+    viewports = [(390, 844), (800, 900), (1440, 900), (1920, 1080)]
+    page = open_page("?lang=ja", viewport=viewports[0])
     page.wait("document.documentElement.dataset.drawn === '1'")
-    header = page.js(HEADER_JS)
-    assert abs(header["right"]) <= 1, header  # at the header's right edge
-    assert not header["overlap"], header
-    width = viewport[0]
-    if width <= 600:
-        assert not header["shown"], header
-    elif width >= 1000:
-        assert header["shown"] and header["between"] and header["taglineApart"], header
-    else:
-        assert header["shown"] and header["below"] >= 0, header
+    for width, height in viewports:
+        page.page.set_viewport_size({"width": width, "height": height})
+        page.wait(f"window.innerWidth === {width}")
+        page.js(NEXT_FRAMES_JS)  # laid out for the new width
+        header = page.js(HEADER_JS)
+        assert abs(header["right"]) <= 1, (width, header)  # at the header's right edge
+        assert not header["overlap"], (width, header)
+        if width <= 600:
+            assert not header["shown"], (width, header)
+        elif width >= 1000:
+            assert header["shown"] and header["between"] and header["taglineApart"], header
+        else:
+            assert header["shown"] and header["below"] >= 0, (width, header)
     assert page.errors == []
 
 

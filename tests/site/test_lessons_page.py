@@ -1,6 +1,10 @@
 """The Lessons menu of the static page, in Chromium on the real built site: every lesson
 (integrator_lab.views.scenarios) loads its view with no message, goes live and shows its
-note; choosing one from the menu updates the URL; closing the note drops it from the URL."""
+note, and its note holds on the page: the lesson sets the energy view its note speaks of (the
+log view for ``log=1``, else the linear one), and each claim of the note (the sign and size of
+a named integrator's energy error at the time the note names, or its divergence) holds on the
+samples the page plots; Replay starts the lesson again from t = 0. Choosing a lesson from the
+menu updates the URL; closing the note drops it from the URL."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ import pages
 import pytest
 from axe import axe_violations
 
-from integrator_lab.views.scenarios import SCENARIOS, link
+from integrator_lab.views.scenarios import SCENARIOS, claim_holds, claim_value, link
 
 # the page tests' fixtures: the built site, served, and a tab on it
 site = pages.site
@@ -50,8 +54,10 @@ def _check_state(page, scenario):
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
-def test_each_lesson_loads_without_a_message_goes_live_and_shows_its_note(open_page, scenario):
-    page = open_page(link(scenario))
+def test_each_lesson_loads_without_a_message_goes_live_shows_its_note_and_its_claims_hold(
+    open_page, scenario
+):
+    page = open_page(link(scenario), viewport=(1440, 900))
     page.wait_live()
     page.wait_samples(2, scenario.settings()["systems"])
     note = page.page.locator("#il-lesson")
@@ -74,6 +80,37 @@ def test_each_lesson_loads_without_a_message_goes_live_and_shows_its_note(open_p
     page.wait("window.integratorLab.status().allDrawn")
     page.js("window.integratorLabA11y.fixWidgets()")
     assert axe_violations(page.page) == []
+    _claims_hold_then_replay(page, scenario)
+
+
+def _claims_hold_then_replay(page, lesson):
+    settings = lesson.settings()
+    mode = "log" if settings.get("log") else "linear"
+    until = {}
+    for claim in lesson.claims:
+        until[claim.system] = max(until.get(claim.system, 0.0), claim.t)
+    for system, t in until.items():
+        page.wait(
+            f"window.integratorLab.status().systems['{system}'].simTime >= {t}", timeout=240_000
+        )
+    status = page.status()["systems"]
+    for system in until:
+        assert status[system]["energy"]["mode"] == mode
+    for claim in lesson.claims:
+        if claim.kind == "diverged":
+            at = status[claim.system]["integrators"][claim.integrator]["divergedAt"]
+            assert at is not None and at <= claim.t, claim
+            continue
+        samples = page.samples(claim.system, claim.integrator)
+        value = claim_value(claim, samples["t"], samples["error"])
+        assert claim_holds(claim, value), (claim, value)
+    # Replay: the lesson again from t = 0
+    system = next(iter(until))
+    before = page.status()["systems"][system]["simTime"]
+    page.page.locator(".il-lesson-replay").click()
+    page.wait(f"window.integratorLab.status().systems['{system}'].simTime < {before}")
+    assert page.js("window.integratorLab.state().lesson") == lesson.id
+    assert page.errors == []
 
 
 def test_the_menu_loads_a_lesson_and_the_url_follows(open_page):

@@ -22,7 +22,11 @@ THROTTLE = 6
 #: replaces a silent worker after 4.5 s of wall time at most once a method runs (its design
 #: cap), plus a ping period and the page's own delays. How soon it stops one on an idle
 #: machine (about 1.3-2 s) is measured, not asserted: the issue's 2 s / 5 s are targets.
-IDLE_STOP_S = THROTTLED_STOP_S = 7.0
+IDLE_STOP_S = 7.0
+#: the same with the page's CPU throttled six times on a loaded machine, where the page's own
+#: delays grow: 7.9 s measured once on a clean clone's run (load average 7 on two cores); the
+#: fault it guards against is a loop never stopped
+THROTTLED_STOP_S = 15.0
 
 
 def wait_all_advance(page, by, timeout=60_000, systems=SYSTEMS):
