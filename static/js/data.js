@@ -1,8 +1,11 @@
+// @ts-check
 // Integrator Lab page: the build-time page data (embedded as JSON by integrator-lab build)
 // and the page's constants. Everything the page knows about systems, parameters, integrators
 // and the frame buffer's layout comes from here, never restated.
 
-export const data = JSON.parse(document.getElementById("il-data").textContent);
+/** @type {any} */
+export const data = JSON.parse(
+  /** @type {HTMLElement} */ (document.getElementById("il-data")).textContent ?? "");
 /** @type {string[]} */
 export const SYSTEMS = data.systems;
 export const DECL = data.declarations; // system name -> describe()

@@ -1,3 +1,4 @@
+// @ts-check
 // Integrator Lab: an energy view applied to the energy plot's Bokeh models, for the static
 // page (plots.js) and the Panel dashboard's page (web/server/page.py joins this file to
 // web/server/js/apply_frames.js into one module): one home for both (issue 26). No imports:
@@ -45,7 +46,7 @@ export function applyEnergyView(find, system, view, marksShape, options = {}) {
   if (bars && view.bars) bars.setv({ data: view.bars }, options); // E/E0 beside each lane
   const marks = find(`${system}:energy:clipped`);
   const rows = view.clipped ? view.clipped.t.length : 0;
-  if (marks && (rows || marks.data.name.some((name) => name))) {
+  if (marks && (rows || marks.data.name.some((/** @type {string} */ name) => name))) {
     marks.setv({ data: paddedMarks(view.clipped, marksShape) }, options);
   }
 }

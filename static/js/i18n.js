@@ -1,3 +1,4 @@
+// @ts-check
 // Integrator Lab page: the language of the page and its texts (the one catalog,
 // integrator_lab.views.i18n, embedded in the page data; see that module for how to add one).
 //
@@ -19,19 +20,23 @@ export function browserLanguage() {
 }
 function urlLanguage() {
   const raw = new URLSearchParams(location.search).get("lang");
-  return LANGUAGES.includes(raw) ? raw : null;
+  return raw !== null && LANGUAGES.includes(raw) ? raw : null;
 }
 
 let current = urlLanguage() || browserLanguage();
 export const language = () => current;
+/** @param {string} lang */
 export function setLanguage(lang) {
   if (LANGUAGES.includes(lang)) current = lang;
 }
 
-const fill = (template, values) =>
+/** @typedef {Record<string, unknown>} Values the {placeholders} of a text and what fills them */
+const fill = (/** @type {string} */ template, /** @type {Values | undefined} */ values) =>
   values ? template.replace(/\{(\w+)\}/g, (all, k) => (k in values ? String(values[k]) : all))
     : template;
-/** The text `key` in the current language (English where it has none), filled from `values`. */
+/** The text `key` in the current language (English where it has none), filled from `values`.
+ * @param {string} key
+ * @param {Values} [values] */
 export function t(key, values) {
   const entry = I18N.catalog[key];
   if (!entry) return key;
@@ -39,11 +44,12 @@ export function t(key, values) {
 }
 /** The name integrator `name` is shown by (views.i18n.integrator_name): a built-in's short
  * name in the current language, a user's method its own. */
+/** @param {string} name */
 export function integratorName(name) {
   return I18N.catalog[`name.${name}`] ? t(`name.${name}`) : name;
 }
 /** The system's title in the current language. */
-export const systemTitle = (system) => t(`system.${system}`);
+export const systemTitle = (/** @type {string} */ system) => t(`system.${system}`);
 /** A parameter's label (the core's Param.label, or its translation). */
-export const paramLabel = (system, p) =>
+export const paramLabel = (/** @type {string} */ system, /** @type {{name: string, label: string}} */ p) =>
   I18N.catalog[`param.${system}.${p.name}`] ? t(`param.${system}.${p.name}`) : p.label;

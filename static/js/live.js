@@ -1,3 +1,4 @@
+// @ts-check
 // Integrator Lab page: what the page knows about the running simulation (for status() and
 // the boot messages), and each panel's status line.
 
@@ -41,14 +42,16 @@ export const live = {
 
 // the texts of views.shared (in the page's language: views.i18n), filled as its
 // status_text / diverged_text do
+/** @param {string} name  @param {number} at */
 export function divergedText(name, at) {
   return t("status.diverged", { name: integratorName(name), at: Number(at.toPrecision(TEXTS.digits.at)).toString() });
 }
+/** @param {string} system  @param {number} time  @param {number | null} rtf */
 export function setStatusText(system, time, rtf) {
   const shownTime = time.toFixed(TEXTS.digits.time);
   const shown = rtf === null ? TEXTS.noRate : rtf.toFixed(TEXTS.digits.rtf);
   // plain text outside Bokeh: a Bokeh Div would re-lay the panel out at every update
-  document.getElementById(`il-status-${system}`).textContent =
+  /** @type {HTMLElement} */ (document.getElementById(`il-status-${system}`)).textContent =
     live.systems[system].stopped ? t("status.stopped", { time: shownTime })
       // the baked frames ran out before Python was up (baked.js): the picture holds
       : live.holding && !live.ready && !live.error ? t("status.starting", { time: shownTime })

@@ -1,3 +1,4 @@
+// @ts-check
 // Integrator Lab page: the study view's part of the page state and of the URL query:
 // `study=spring,pendulum` (the panels that show their study) and per system
 // `SYSTEM.study.duration`, `.dtmax`, `.dtmin` (s), `.points` and `.error` (which error the
@@ -19,18 +20,24 @@ export function defaultStudyState() {
   return { study: [], studySettings: Object.fromEntries(SYSTEMS.map((s) => [s, {}])) };
 }
 
-/** The accepted values of one study setting, as words (for messages and the fields). */
+/** @typedef {{study: string[], studySettings: Record<string, Record<string, any>>}} StudyState
+ *    the study's part of the page state */
+/** @typedef {import("./geometrystate.js").Fallback} Fallback */
+
+/** The accepted values of one study setting, as words (for messages and the fields).
+ * @param {string} field */
 export function studyExpected(field) {
-  const range = (lo, hi) => ({ lo, hi });
-  if (field === "duration") return t("expect.duration", range(...STUDY.durationRange));
+  const range = (/** @type {number[]} */ [lo, hi]) => ({ lo, hi });
+  if (field === "duration") return t("expect.duration", range(STUDY.durationRange));
   if (field === "dt_max" || field === "dt_min") {
-    return t("expect.dt_or_empty", range(...data.dtRange));
+    return t("expect.dt_or_empty", range(data.dtRange));
   }
-  if (field === "points") return t("expect.int", range(...STUDY.pointsRange));
+  if (field === "points") return t("expect.int", range(STUDY.pointsRange));
   return t("expect.one_of", { names: STUDY.measures.join(", ") });
 }
 
-/** A study setting checked, or undefined when refused ("" = the default, for dt bounds). */
+/** A study setting checked, or undefined when refused ("" = the default, for dt bounds).
+ * @param {string} field  @param {string} raw */
 export function checkStudySetting(field, raw) {
   if (field === "error") return STUDY.measures.includes(raw) ? raw : undefined;
   if ((field === "dt_max" || field === "dt_min") && String(raw).trim() === "") return null;
@@ -41,7 +48,9 @@ export function checkStudySetting(field, raw) {
   return checkRange(raw, field === "duration" ? STUDY.durationRange : data.dtRange);
 }
 
-/** Read `study` or `SYSTEM.study.NAME` into `state`; false if the key is not the study's. */
+/** Read `study` or `SYSTEM.study.NAME` into `state`; false if the key is not the study's.
+ * @param {StudyState} state  @param {string} key  @param {string} raw
+ * @param {Fallback} fallback */
 export function readStudyKey(state, key, raw, fallback) {
   if (key === "study") {
     const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
@@ -69,7 +78,8 @@ export function readStudyKey(state, key, raw, fallback) {
   return true;
 }
 
-/** The study's part of the query (only what differs from the defaults). */
+/** The study's part of the query (only what differs from the defaults).
+ * @param {StudyState} state  @param {URLSearchParams} query */
 export function writeStudyKeys(state, query) {
   if (state.study.length) query.set("study", state.study.join(","));
   for (const system of SYSTEMS) {
@@ -83,7 +93,8 @@ export function writeStudyKeys(state, query) {
   }
 }
 
-/** A system's study settings: the defaults with what the state changed. */
+/** A system's study settings: the defaults with what the state changed.
+ * @param {StudyState} state  @param {string} system */
 export function studySettings(state, system) {
   return { ...STUDY.defaults[system], ...state.studySettings[system] };
 }
