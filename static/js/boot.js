@@ -1,3 +1,4 @@
+// @ts-check
 // Integrator Lab page: a boot that fails or takes long says what failed and what to do.
 
 import { BOOT_SLOW_MS } from "./data.js";
@@ -5,6 +6,7 @@ import { t } from "./i18n.js";
 import { setLoading, bootAlert } from "./messages.js";
 import { live } from "./live.js";
 
+/** @param {string} file  @param {string} detail */
 function bootAdvice(file, detail) {
   const advice = [t("boot.reload")];
   if (/^HTTP 404\b/.test(detail)) {
@@ -23,6 +25,7 @@ function bootAdvice(file, detail) {
   }
   return advice.join(" ");
 }
+/** @param {string} file  @param {string} detail */
 export function bootFailed(file, detail) {
   if (live.error || live.ready) return; // the first failure is the cause
   live.error = t("boot.failed", { file, detail, advice: bootAdvice(file, detail) });
@@ -38,12 +41,14 @@ export function bootSlow() {
   setLoading(t("boot.slow.short", { what }));
 }
 // The worker failed before it said anything: its own file did not load or run.
+/** @param {ErrorEvent | Event} event */
 export function workerFailed(event) {
   const file = "static/worker.mjs";
   fetch(file, { method: "HEAD", cache: "no-store" }).then((response) => {
     const type = response.headers.get("content-type") || "no type";
     if (!response.ok) bootFailed(file, `HTTP ${response.status} ${response.statusText}`.trim());
     else if (!/javascript/.test(type)) bootFailed(file, `served as ${type}, not as JavaScript`);
-    else bootFailed(file, event.message || "the browser could not run it as a module worker");
+    else bootFailed(file, ("message" in event && event.message) ||
+      "the browser could not run it as a module worker");
   }, (error) => bootFailed(file, `the download failed: ${error.message}`));
 }

@@ -51,5 +51,6 @@ export function integratorName(name) {
 /** The system's title in the current language. */
 export const systemTitle = (/** @type {string} */ system) => t(`system.${system}`);
 /** A parameter's label (the core's Param.label, or its translation). */
-export const paramLabel = (/** @type {string} */ system, /** @type {{name: string, label: string}} */ p) =>
+/** @param {string} system  @param {{name: string, label: string}} p */
+export const paramLabel = (system, p) =>
   I18N.catalog[`param.${system}.${p.name}`] ? t(`param.${system}.${p.name}`) : p.label;

@@ -24,7 +24,8 @@ const realTarget = (/** @type {KeyboardEvent} */ event) =>
 /** @param {EventTarget | null} el */
 function typing(el) {
   if (!(el instanceof Element)) return false;
-  if (/** @type {HTMLElement} */ (el).isContentEditable || el.closest?.("[contenteditable=''], [contenteditable=true]")) {
+  if (/** @type {HTMLElement} */ (el).isContentEditable ||
+      el.closest?.("[contenteditable=''], [contenteditable=true]")) {
     return true;
   }
   const tag = el.tagName;

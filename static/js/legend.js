@@ -1,3 +1,4 @@
+// @ts-check
 // Integrator Lab page: the one legend of the page, near the controls: a chip per selected
 // integrator in its colour, with its name and order; a click (or Enter/Space: chips are
 // buttons) hides or shows that integrator in every panel, without restarting the run.
@@ -9,8 +10,9 @@ import { state, saveState } from "./urlstate.js";
 import { userNames } from "./method.js";
 import { t } from "./i18n.js";
 
-const legend = document.getElementById("il-legend");
+const legend = /** @type {HTMLElement} */ (document.getElementById("il-legend"));
 
+/** @param {string} name */
 function toggle(name) {
   state.hidden = state.hidden.includes(name)
     ? state.hidden.filter((n) => n !== name) : [...state.hidden, name];
@@ -21,7 +23,9 @@ function toggle(name) {
 
 // Built with DOM calls and textContent only: nothing here is ever parsed as HTML.
 export function showLegend() {
-  const chips = new Map(Array.from(legend.children, (chip) => [chip.dataset.integrator, chip]));
+  /** @type {HTMLCollectionOf<HTMLButtonElement>} */
+  const children = /** @type {any} */ (legend.children);
+  const chips = new Map(Array.from(children, (chip) => [chip.dataset.integrator, chip]));
   const wanted = [...state.integrators, ...userNames()]; // the user's method last
   if (wanted.join() !== [...chips.keys()].join()) {
     legend.replaceChildren(...wanted.map((name) => {
@@ -42,13 +46,13 @@ export function showLegend() {
       return chip;
     }));
   }
-  for (const chip of legend.children) { // labels in the page's language (a user's: its own)
-    const name = chip.dataset.integrator;
+  for (const chip of children) { // labels in the page's language (a user's: its own)
+    const name = chip.dataset.integrator ?? "";
     const text = INTEGRATORS.includes(name) ? t(`label.${name}`)
       : data.labels[name] || name;
-    const label = chip.querySelector(".il-chip-label");
+    const label = /** @type {HTMLElement} */ (chip.querySelector(".il-chip-label"));
     if (label.textContent !== text) label.textContent = text;
     chip.title = INTEGRATORS.includes(name) ? t(`about.${name}`) : data.abouts[name] || name;
-    chip.setAttribute("aria-pressed", String(!state.hidden.includes(chip.dataset.integrator)));
+    chip.setAttribute("aria-pressed", String(!state.hidden.includes(name)));
   }
 }

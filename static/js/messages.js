@@ -59,7 +59,9 @@ export function quote(value) {
 
 /** @param {string} text  @param {boolean} [failed] */
 export function setLoading(text, failed) {
-  /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".il-loading")).forEach((el) => {
+  /** @type {NodeListOf<HTMLElement>} */
+  const notes = document.querySelectorAll(".il-loading");
+  notes.forEach((el) => {
     const span = /** @type {HTMLElement} */ (el.querySelector("span"));
     span.removeAttribute("data-i18n"); // what the boot says now, not the build's fixed text
     span.textContent = text;

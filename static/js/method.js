@@ -1,3 +1,4 @@
+// @ts-check
 // Integrator Lab page: the user's own method as the page knows it (static/js/editor.js edits
 // it, the worker runs it): its name once the worker runs it, the names it has had (their lines
 // stay in the plots, hidden) and the hooks by which the worker's side reports on it.

@@ -1,3 +1,4 @@
+// @ts-check
 // Integrator Lab page: nothing needs a mouse. On a touch screen a swipe over a plot scrolls
 // the page (no drag or wheel tool of the plots is active there, since an active one takes
 // the touch; the toolbar still turns them on), and a widget's "?" help opens on a tap (or a
@@ -20,7 +21,8 @@ export function releaseTouch() {
   }
 }
 
-const help = document.getElementById("il-help");
+const help = /** @type {HTMLElement} */ (document.getElementById("il-help"));
+/** @param {HTMLElement} icon */
 function showHelp(icon) {
   help.textContent = icon.title;
   help.hidden = false;
@@ -34,8 +36,8 @@ export function helpOnTap() {
   // one listener for every widget, even those drawn later: the click's composed path
   // reaches into the widgets' (open) shadow roots
   document.addEventListener("click", (event) => {
-    const icon = event.composedPath().find((el) => el instanceof HTMLElement &&
-      el.classList.contains("bk-description") && el.title);
+    const icon = /** @type {HTMLElement | undefined} */ (event.composedPath().find((el) =>
+      el instanceof HTMLElement && el.classList.contains("bk-description") && el.title));
     if (icon) event.preventDefault(); // the icon sits in a <label>: no click on its field
     if (icon && (help.hidden || help.textContent !== icon.title)) showHelp(icon);
     else help.hidden = true;

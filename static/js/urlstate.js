@@ -16,7 +16,8 @@ function defaultState() {
   return {
     systems: SYSTEMS.slice(),
     integrators: DEFAULTS.integrators.slice(),
-    hidden: [], // integrators toggled off in the legend: they run, but are not drawn
+    // integrators toggled off in the legend: they run, but are not drawn
+    hidden: /** @type {string[]} */ ([]),
     speed: DEFAULTS.speed, playing: DEFAULTS.playing && !reducedMotion(), exact: DEFAULTS.exact,
     energy: DEFAULTS.energy, log: DEFAULTS.log, phase: DEFAULTS.phase,
     embed: DEFAULTS.embed, dt: Object.assign({}, DEFAULTS.dt),

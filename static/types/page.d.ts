@@ -23,6 +23,10 @@ declare global {
     bakedArrived?: (msg: BakedMessage) => void;
   }
 
+  /** BokehJS (its own script, loaded before the page's): untyped here */
+  // eslint-disable-next-line no-var
+  var Bokeh: any;
+
   interface Window {
     /** set by static/start.js, which runs first (startWorker says so if it did not) */
     integratorLabEarly: IntegratorLabEarly;
