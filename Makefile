@@ -68,8 +68,9 @@ test-js: venv node_modules
 # Guardrails, run by `make test` first: ruff (lint, and format at line length 100; `make format`
 # applies it), mypy --strict on the core and web/views (pyproject.toml), ESLint on the JavaScript
 # (not on web/site/bundle/: Pyodide's files as `make dist` copies them), and tsc on the page's and
-# the worker's JavaScript that sends or receives their messages (the files with `// @ts-check`,
-# against static/types/protocol.d.ts; two configurations: the page's globals are not a worker's).
+# the worker's JavaScript that sends or receives their messages and on 14 more of the page's
+# modules (the files with `// @ts-check`, listed in static/tsconfig*.json, against
+# static/types/*.d.ts; two configurations: the page's globals are not a worker's).
 .PHONY: lint format typecheck-core
 lint: venv node_modules
 	@printf '\n======== lint: ruff, mypy (core and views, strict), eslint, tsc ========\n'
