@@ -119,14 +119,17 @@ def test_a_throttled_cold_load_moves_throughout_shows_growing_progress_and_queue
     assert status["boot"] == "plain"
     assert "Mbit/s" in status["bootFallback"] or "link" in status["bootFallback"]
     # the bar is determinate: its total is the bytes a compressing host sends for Python's
-    # files, its numbers only grow, it reached the total, and it said so in words
+    # files, its numbers only grow, it reached the total, and it said so in words (what the
+    # bar showed is read by polling, which a loaded machine's page thread answers seconds
+    # apart; how often it moved and where it ended, from the page's own count)
     progress = [p for p in recorded["progress"] if p["shown"]]
     totals = {p["total"] for p in progress}
     assert len(totals) == 1
     total = totals.pop()
     loaded = [p["loaded"] for p in progress]
-    assert loaded == sorted(loaded) and len(set(loaded)) >= 5
-    assert loaded[-1] == total
+    assert loaded == sorted(loaded) and len(set(loaded)) >= 2
+    assert status["progress"]["loaded"] == status["progress"]["total"] == total
+    assert status["progress"]["updates"] >= 5
     numbers = [
         tuple(map(float, m.groups()))
         for p in progress
