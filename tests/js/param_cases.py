@@ -100,16 +100,13 @@ def drag_notes() -> list:
     out = []
     for system, names in dragged.items():
         declared = {p.name: p for p in SYSTEMS[system].PARAMS}
-        picks = []
+        past_max, past_min = [], []
         for name in names:
-            p = declared[name]
-            for end, past in ((p.max, 1.0), (p.min, -1.0)):
-                if end is None:
-                    continue
-                step = 1 if p.kind == "int" else (abs(end) or 1.0) / 3
-                picks.append([(p, end + past * step, end)])
-        if all(pick for pick in picks):
-            picks.append([pick[0] for pick in picks[:: max(1, len(picks) // 2)]][:2])
+            p = declared[name]  # (every dragged parameter is bounded at both ends)
+            step = 1 if p.kind == "int" else (abs(p.max) or 1.0) / 3
+            past_max.append((p, p.max + step, p.max))
+            past_min.append((p, p.min - step, p.min))
+        picks = [[one] for one in past_max + past_min] + [past_max]  # alone, then together
         for clamped in picks:
             out.append(
                 {
