@@ -215,9 +215,12 @@ export function lastLine(error) {
  * @param {BakedInfo} baked */
 async function fetchBaked(baked) {
   try {
-    const started = performance.now();
     const response = await realFetch.call(self, new URL(baked.url, siteURL));
     if (!response.ok) throw new Error(`${baked.url}: HTTP ${response.status}`);
+    // the link's rate from the answer's first bytes on: the wait before them is the
+    // server's and the round trip's, not the link's (counted in, a fast link with some
+    // latency, or a local server on a busy machine, measured a few Mbit/s)
+    const started = performance.now();
     const gzipped = new Uint8Array(await response.arrayBuffer());
     const rate = gzipped.length / Math.max(performance.now() - started, 1);
     // inflated here: the page's thread is busy drawing the dashboard meanwhile, and a
@@ -484,8 +487,9 @@ async function bootPython() {
   let pyodide = null;
   /** @type {string | null} */
   let fallback = null;
-  if (useSnapshot && config.snapshot?.pyodide !== version) {
-    fallback = `the snapshot was made by Pyodide ${config.snapshot?.pyodide}, this is ${version}`;
+  if (config.snapshot?.url && config.snapshot.pyodide !== version) {
+    // said whether or not the link would have fetched it: it could never be used
+    fallback = `the snapshot was made by Pyodide ${config.snapshot.pyodide}, this is ${version}`;
   } else if (useSnapshot) {
     // a snapshot that does not arrive rejects this before loadPyodide awaits it: handled
     // here, or the worker reports an unhandled rejection to the page (the fallback says why)

@@ -54,10 +54,7 @@ from integrator_lab.server.changes import ChangesMixin
 from integrator_lab.server.controls import settings_class
 from integrator_lab.server.drag import DRAGGABLE as DRAGGABLE
 from integrator_lab.server.drag import DragMixin
-from integrator_lab.server.flow import ACK_EVERY as ACK_EVERY
-from integrator_lab.server.flow import ACK_TIMEOUT as ACK_TIMEOUT
 from integrator_lab.server.flow import MAX_TICK_WALL, TICK_MS, FlowMixin
-from integrator_lab.server.flow import MAX_UNACKED as MAX_UNACKED
 from integrator_lab.server.flow import STATUS_PERIOD as STATUS_PERIOD
 from integrator_lab.server.geometry import GeometryView
 from integrator_lab.server.layout import LayoutMixin

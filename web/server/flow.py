@@ -37,7 +37,7 @@ from integrator_lab.core import INTEGRATORS
 from integrator_lab.server import transport
 from integrator_lab.server.page import page_script
 from integrator_lab.server.sandbox import off_loop
-from integrator_lab.server.sessions import LOAD, session_label
+from integrator_lab.server.sessions import ACK_EVERY, LOAD, browser_ready, session_label
 from integrator_lab.views import i18n
 from integrator_lab.views.energy_figures import MARKS
 from integrator_lab.views.live import SystemRun
@@ -49,19 +49,6 @@ TICK_MS = 45
 #: the time and real-time factor above each panel change this often (s): a new text
 #: re-lays out the whole page in the browser, far costlier than moving the plots
 STATUS_PERIOD = 0.5
-#: the page acknowledges every this many updates once it has painted them (each
-#: acknowledgement costs the server a full patch decode, a millisecond or two)
-ACK_EVERY = 2
-#: updates a browser may be behind before its session skips updates (the simulation
-#: goes on; the next update carries everything since). A browser that paints slower than
-#: the updates come gets fewer, larger ones: with 4 and 8 (acknowledged when applied, not
-#: painted) a page at 1500x1000 on a 2-core machine without a GPU painted 4 frames a
-#: second, its thread busy all the time (a click waited seconds); with 2 and 2, acknowledged
-#: once painted, 10 frames a second and the thread 75 % busy
-MAX_UNACKED = ACK_EVERY
-#: a client that never acknowledges (one that runs no JavaScript) still gets an update
-#: this often (s)
-ACK_TIMEOUT = 1.0
 #: longest wall time one tick covers (s): after a stall the clock skips the rest
 MAX_TICK_WALL = 0.25
 # the dashboard's log, by the name it has always had (its module's, app)
@@ -87,6 +74,7 @@ class FlowMixin:
         self.updates = 0
         self._acked = 0
         self._last_update = 0.0
+        self._last_ack = 0.0  # when the last acknowledgement came (perf_counter s)
         self._fresh: set[str] = set(self.systems)  # systems whose next frame replaces all
         # a system stays fresh until the page acknowledges a frame that carried it so: a
         # frame sent while the page is still loading its document is lost (see _on_echo)
@@ -152,11 +140,17 @@ class FlowMixin:
     def _browser_ready(self, now: float) -> bool:
         """Whether the browser has shown (nearly) all we sent: a slow browser gets fewer
         updates, never a growing queue of them."""
-        return self.updates - self._acked <= MAX_UNACKED or now - self._last_update > ACK_TIMEOUT
+        return browser_ready(
+            self.updates - self._acked,
+            acknowledged=self._acked > 0,
+            since_update=now - self._last_update,
+            since_ack=now - self._last_ack,
+        )
 
     def _on_echo(self, attr, old, new) -> None:
         if new:
             self._acked = max(self._acked, int(new[0]))
+            self._last_ack = time.perf_counter()
             if self._ack_due is not None and self._acked >= self._ack_due[0]:
                 self._ack_due = None
             # every frame from _fresh_since on replaced the system's data: one applied is enough

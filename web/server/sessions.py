@@ -33,6 +33,44 @@ FIRST_ACK_GRACE = 30.0
 SERVER_BUSY_GAP = 2.0
 
 
+#: the page acknowledges every this many updates, once it has painted them (each
+#: acknowledgement costs the server a full patch decode, a millisecond or two)
+ACK_EVERY = 2
+#: updates a browser may be behind before its session skips updates (the simulation goes
+#: on; the next update carries everything since). A browser that paints slower than the
+#: updates come gets fewer, larger ones: with 4 and 8 (acknowledged when applied, not
+#: painted) a page at 1500x1000 on a 2-core machine without a GPU painted 4 frames a second,
+#: its thread busy all the time (a click waited seconds); with 2 and 2, acknowledged once
+#: painted, 10 frames a second and the thread 75 % busy
+MAX_UNACKED = ACK_EVERY
+#: a page that has acknowledged nothing yet (still loading its document, which loses what
+#: is sent meanwhile; or a client that runs no JavaScript) gets an update this often (s)
+ACK_TIMEOUT = 1.0
+#: once a page has acknowledged an update, nothing sent to it is lost (a websocket delivers
+#: every message, in order): a page behind is slow, and another update would only lengthen
+#: its queue. It gets one anyway after this long (s) without an update or acknowledgement
+#: (a frame it could not apply is not acknowledged; the next may be)
+RESEND_TIMEOUT = 5.0
+
+
+def browser_ready(
+    behind: int, *, acknowledged: bool, since_update: float, since_ack: float
+) -> bool:
+    """Whether a session sends its page the next update: ``behind`` updates sent and not
+    acknowledged, whether the page ever ``acknowledged`` one, and how long (s) since the
+    last update was sent and since the last acknowledgement came.
+
+    A slow page gets fewer updates, never a growing queue of them: with a fixed timeout
+    instead (one update a second, whatever the page acknowledged) a page that took longer
+    than that to paint one fell further behind every second, until the stalled-client
+    watchdog ended its session."""
+    if behind <= MAX_UNACKED:
+        return True
+    if not acknowledged:
+        return since_update > ACK_TIMEOUT
+    return min(since_update, since_ack) > RESEND_TIMEOUT
+
+
 def session_label(session_id: str | None) -> str | None:
     """A session's name in ``/status`` and the log: a digest of its id, which cannot be
     used to open the session."""
