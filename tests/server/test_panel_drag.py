@@ -70,7 +70,8 @@ def _slow(page, system, server):
 def _paused(page, server, system):
     """Pause, and wait until the page shows the paused run's last frame: the bodies the page
     shows are then where the server's run has them (the server takes the body under the
-    pointer in its run; a loaded machine lags the page behind the run)."""
+    pointer as its last updates placed it; a loaded machine lags the page further behind
+    than those, and the drag's target is read from the page)."""
     page.get_by_role("button", name="Pause").click()
     wait_until(lambda: not my_session(server, page)["playing"], what="the pause")
     server_time = my_session(server, page)["systems"][system]["time"]
@@ -161,5 +162,38 @@ def test_a_held_body_pauses_only_its_own_system():
         for _ in range(3):
             board._update(0.05)
         assert board.runs["pendulum"].runner.time > 0.0
+    finally:
+        board.stop()
+
+
+def test_a_press_takes_the_body_where_the_page_drew_it_not_where_the_run_has_since_moved_it():
+    """In Python: the page shows an update a round trip and a paint old. A press on the bob
+    where the last update sent put it takes the bob, though the run has swung it on since
+    (hit-tested against the run as it is now, the press missed a swinging bob)."""
+    from bokeh import events
+
+    from integrator_lab.server.app import Dashboard
+    from integrator_lab.views.drag import GRAB_PX
+
+    board = Dashboard()
+    try:
+        run = board.runs["pendulum"]
+        scene, length = run.scene, run.system.params["length"]
+        (px, py), (ox, oy) = scene.geometry.pivots[0], scene.offsets[0]
+
+        def bob():  # lane 0's bob at L (sin θ, −cos θ) from its pivot
+            theta = run.runner.lanes[0].q[0]
+            return (px + ox + length * math.sin(theta), py + oy - length * math.cos(theta))
+
+        for _ in range(5):
+            board._update(0.05)  # sent: the page draws these
+        drawn = bob()
+        for _ in range(4):
+            board._update(0.05, show=False)  # the run goes on; no update sent yet
+        pixel = board._drag_pixel("pendulum")
+        assert math.dist(drawn, bob()) > 2 * GRAB_PX * pixel  # far apart on the screen
+        fig = board.panels["pendulum"].scene_fig
+        fig._trigger_event(events.PanStart(fig, x=drawn[0], y=drawn[1]))
+        assert board._drag is not None and board._drag["lane"] == 0, board._drag
     finally:
         board.stop()

@@ -3,7 +3,8 @@ static page's ``static/js/drag.js`` does the same).
 
 :class:`DragMixin`, a part of :class:`~integrator_lab.server.app.Dashboard`, owns the
 scenes' pan events (:meth:`~DragMixin._init_drag`) and the drag they make: the press picks
-the body under the pointer (of a lane drawn), holds its system, and each move sets the
+the body under the pointer (of a lane drawn, where the page drew it: the last updates'
+states, ``FlowMixin._shown_states``), holds its system, and each move sets the
 system's settings to where the body is, clamped to the core's bounds (each new value
 rebuilds the run at t = 0: the preview); the release lets the system go and asks for a
 rebuild whose view fits the new state, with a note of any value clamped.
@@ -46,12 +47,17 @@ class DragMixin:
         run = self.runs.get(name)
         if run is None or event.x is None or event.y is None:
             return
+        # the body under the pointer where the page drew it: the page shows an update a
+        # round trip and a paint old, and a swinging bob has moved on since in the run
         hidden = set(self.hidden)
-        states = [
-            None if lane_name in hidden else lane.q
-            for lane_name, lane in zip(run.integrators, run.runner.lanes)
-        ]
-        found = grabbed(run.scene, states, event.x, event.y, self._drag_pixel(name))
+        found = None
+        for shown in self._shown_states(name):
+            states = [
+                None if lane_name in hidden else q for lane_name, q in zip(run.integrators, shown)
+            ]
+            found = grabbed(run.scene, states, event.x, event.y, self._drag_pixel(name))
+            if found is not None:
+                break
         if found is None:
             return
         self._drag = {"system": name, "lane": found[0], "ball": found[1], "clamped": {}}

@@ -27,6 +27,7 @@ import html
 import json
 import logging
 import time
+from collections import deque
 
 import numpy as np
 import panel as pn
@@ -49,6 +50,9 @@ TICK_MS = 45
 #: the time and real-time factor above each panel change this often (s): a new text
 #: re-lays out the whole page in the browser, far costlier than moving the plots
 STATUS_PERIOD = 0.5
+#: updates whose bodies' places are kept, per system, for a press to be hit-tested against
+#: what the page shows (a page is at most a few updates behind: see sessions.browser_ready)
+SENT_STATES_KEPT = 8
 #: longest wall time one tick covers (s): after a stall the clock skips the rest
 MAX_TICK_WALL = 0.25
 # the dashboard's log, by the name it has always had (its module's, app)
@@ -94,6 +98,9 @@ class FlowMixin:
             ),
         )
         self._echo.on_change("tags", self._on_echo)
+        # where each of the last updates left every lane's bodies, per system: (sequence
+        # number, run, states); the page shows one of these, not the run as it is now
+        self._sent_states: dict[str, deque] = {}
         self._moved: set[str] = set()  # systems that moved since the last update
         self._diverged = {name: {} for name in self.systems}  # as last shown in the plots
 
@@ -309,6 +316,11 @@ class FlowMixin:
                 )
         self._moved.clear()
         self.updates += 1
+        for entry in systems:
+            run = self.runs[entry["name"]]
+            states = [list(lane.q) for lane in run.runner.lanes]
+            kept = self._sent_states.setdefault(entry["name"], deque(maxlen=SENT_STATES_KEPT))
+            kept.append((self.updates, run, states))
         carries_fresh = bool(sent_fresh)
         if self._served:
             for name in sent_fresh:
@@ -326,6 +338,17 @@ class FlowMixin:
         if meta["ack"] and self._ack_due is None:
             self._ack_due = (self.updates, time.perf_counter())
         self._carrier.tags = [json.dumps(meta, allow_nan=False)]
+
+    def _shown_states(self, name: str) -> list[list[list[float]]]:
+        """The states of system ``name``'s lanes the page may be showing, the likeliest
+        first: as of the last update it acknowledged (painted), then as sent since (under
+        way, or painted and not acknowledged yet), then the run's as it is now."""
+        run = self.runs[name]
+        sent = [(seq, states) for seq, r, states in self._sent_states.get(name, ()) if r is run]
+        painted = [i for i, (seq, _) in enumerate(sent) if seq <= self._acked]
+        start = painted[-1] if painted else 0
+        now = [list(lane.q) for lane in run.runner.lanes]
+        return [states for _, states in sent[start:]] + [now]
 
     def _tell_method_stopped(self, name: str, reasons: dict) -> None:
         """The user's method stopped on system ``name`` (its step raised, its process was
