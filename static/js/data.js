@@ -20,7 +20,8 @@ export const TEXTS = data.texts; // status and divergence texts (views.shared)
 export const STATUS_INTERVAL_MS = 250; // how often the "t = ... · real time" lines refresh
 export const PARAM_DEBOUNCE_MS = 150; // spinner clicks in a row restart the system once
 export const MAX_MESSAGES = 20; // older messages make room for new ones
-export const STREAM_INTERVAL_MS = 150; // how often a system's energy and phase plots take samples
+// how often a system's energy and phase plots take samples (views.shared, as the Panel page)
+export const STREAM_INTERVAL_MS = data.streamIntervalMs;
 export const BOOT_SLOW_MS = 30000; // a boot still running after this long is said to be slow
 
 export const BREAKDOWN = data.energyAxis.breakdownKinds; // total, kinetic, ... (figures.py)

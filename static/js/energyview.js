@@ -52,6 +52,22 @@ export function applyEnergyView(find, system, view, marksShape, options = {}) {
 }
 
 /**
+ * Only the energy bars beside the lanes of energy view `view` (as for applyEnergyView): they
+ * are in the scene, which repaints every frame anyway, while the energy plot takes the range
+ * and marks with the samples they describe (every STREAM_INTERVAL_MS: a range or marks set
+ * at every frame repainted every energy plot at every frame, its axes measured again).
+ *
+ * @param {(name: string) => any} find
+ * @param {string} system
+ * @param {?{bars: ?Object<string, any[]>}} view
+ * @param {Object} [options]
+ */
+export function applyEnergyBars(find, system, view, options = {}) {
+  const bars = view && view.bars && find(`${system}:scene:energy-bars`);
+  if (bars) bars.setv({ data: view.bars }, options);
+}
+
+/**
  * The clipped marks (none: null) filled up with blank rows to a fixed count
  * (views.energy_figures.MARK_ROWS: a source that changes length at the frame rate breaks
  * BokehJS's colour-by-column text); a blank number (null in the JSON) is NaN.

@@ -10,7 +10,7 @@ import { state, saveState } from "./urlstate.js";
 import { live, divergedText, setStatusText } from "./live.js";
 import { model, quietly } from "./models.js";
 import { showDt } from "./params.js";
-import { sampleSource, showEnergyView } from "./plots.js";
+import { energyViews, noteEnergyView, sampleSource, showEnergyView } from "./plots.js";
 import { methodHooks, userNames } from "./method.js";
 
 // -- applying what the worker sends ------------------------------------------------------
@@ -170,7 +170,9 @@ export function relabelSystem(system) {
 
 // Streaming into a line re-processes all of its points, so the energy and phase plots
 // take new samples in batches: at most one system per animation frame, each about every
-// STREAM_INTERVAL_MS. The animation itself moves every frame.
+// STREAM_INTERVAL_MS, and the energy plot's range and clipped marks with them (the latest
+// energy view: set at every frame, they repainted every energy plot at every frame). The
+// animation itself moves every frame.
 function flushSamples(system) {
   const entry = live.systems[system];
   for (const [name, columns] of Object.entries(entry.pending)) {
@@ -178,13 +180,15 @@ function flushSamples(system) {
   }
   entry.pending = {};
   entry.lastFlush = performance.now();
+  if (entry.viewDue) showEnergyView(system, energyViews[system]);
+  entry.viewDue = false;
 }
 export function flushDue() {
   const now = performance.now();
   let oldest = null;
   for (const system of state.systems) {
     const entry = live.systems[system];
-    if (!Object.keys(entry.pending).length) continue;
+    if (!Object.keys(entry.pending).length && !entry.viewDue) continue;
     if (!state.playing) flushSamples(system); // a step or a reset: show it at once
     else if (now - entry.lastFlush >= STREAM_INTERVAL_MS &&
              (!oldest || entry.lastFlush < live.systems[oldest].lastFlush)) oldest = system;
@@ -258,9 +262,15 @@ export function applyFrame(system, f) {
     }
     entry.received += count;
   }
-  if (entry.fresh) entry.pending = {};
+  // the y-range and clipped marks (views.energy): with the samples they describe, at once
+  // for those that replaced the plot's
+  if (noteEnergyView(system, f.energy)) entry.viewDue = true;
+  if (entry.fresh) {
+    entry.pending = {};
+    if (entry.viewDue) showEnergyView(system, f.energy);
+    entry.viewDue = false;
+  }
   entry.fresh = false;
-  showEnergyView(system, f.energy); // the y-range and clipped marks (views.energy)
   entry.frames += 1;
   entry.simTime = f.time;
   entry.realTimeFactor = f.rtf === undefined ? null : f.rtf;

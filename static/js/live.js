@@ -26,6 +26,7 @@ export const live = {
   systems: Object.fromEntries(SYSTEMS.map((s) => [s, {
     simTime: 0, realTimeFactor: null, received: 0, layout: null, diverged: {},
     lastStatus: 0, frames: 0, pending: {}, lastFlush: 0, alerts: [], stopped: false,
+    viewDue: false, // a frame's energy view waits for the next flush of samples (frames.js)
     dragging: false, // a body of this system is being dragged (drag.js)
     // its settings as the user left them are not the worker's yet: a change waits for its
     // debounce (editing), or the answer to an earlier request is still on its way (request:
@@ -37,6 +38,7 @@ export const live = {
 /** @typedef {{simTime: number, realTimeFactor: number | null, received: number, layout: any,
  *    diverged: Record<string, number>, lastStatus: number, frames: number,
  *    pending: Record<string, any>, lastFlush: number, alerts: string[], stopped: boolean,
+ *    viewDue: boolean,
  *    dragging: boolean, editing: boolean, request: number, scene?: Record<string, any>,
  *    fresh?: boolean, counts?: Record<string, number>}} LiveSystem */
 

@@ -8,7 +8,7 @@ import { state } from "./urlstate.js";
 import { userMethod, userNames } from "./method.js";
 import { showHeld } from "./documents.js";
 import { fit, firstEnergyHeight } from "./layout.js";
-import { applyEnergyView } from "./energyview.js";
+import { applyEnergyBars, applyEnergyView } from "./energyview.js";
 
 // -- view options (display only, no simulation change) ---------------------------------
 // Lines are built on demand, like figures.PanelModels.line does in Python: only for the
@@ -105,6 +105,14 @@ export function showEnergyView(system, view) {
     mode, range: view[mode], bars: view.bars,
     clipped: mode === "linear" ? inLanguage(view.clipped) : null,
   }, data.energyView.marks);
+}
+// A frame's energy view, kept (status().energy; showEnergyView applies it with the samples
+// it describes, frames.js flushSamples) and its bars beside the lanes drawn at once
+export function noteEnergyView(system, view) {
+  if (!view) return false;
+  energyViews[system] = view;
+  applyEnergyBars(findModel, system, view);
+  return true;
 }
 // The baked frames' marks name the integrators by their code names (the build has no
 // language): the worker's name them as the page does (Live.set_shown_names)

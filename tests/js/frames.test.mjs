@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 
 register("./stub_hooks.mjs", import.meta.url);
 const stub = await import("./page_stub.mjs");
-const { applyFrame } = await import("../../static/js/frames.js");
+const { applyFrame, flushDue } = await import("../../static/js/frames.js");
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PYTHON = process.env.PYTHON || `${ROOT}.venv/bin/python`;
@@ -99,3 +99,37 @@ for (const system of SYSTEMS) {
     }
   });
 }
+
+test("a fresh frame's energy view is shown at once, a later one's with its samples' flush", () => {
+  const system = "spring";
+  stub.configure(truth.frameLayout, truth.integrators);
+  stub.state.exact = true;
+  stub.state.systems = [system];
+  stub.state.playing = true;
+  const c = truth.cases[system];
+  const entry = stub.freshSystem(system, c.counts);
+  // (the view itself is views.energy's; here only when it reaches the plot matters)
+  const view = (k) => ({ linear: [-k, k], log: [-12, 0], clipped: null, bars: null });
+  applyFrame(system, { ...frameOf(c), energy: view(1) });
+  assert.deepEqual(stub.energyViewsShown, [[system, view(1)]]); // with the samples it replaced
+  applyFrame(system, { ...frameOf(c), energy: view(2) });
+  applyFrame(system, { ...frameOf(c), energy: view(3) });
+  // set at every frame, the range and marks repainted the energy plot at every frame
+  assert.equal(stub.energyViewsShown.length, 1);
+  assert.ok(entry.viewDue && Object.keys(entry.pending).length);
+  entry.lastFlush = performance.now(); // flushed just now: nothing is due yet
+  flushDue();
+  assert.equal(stub.energyViewsShown.length, 1);
+  entry.lastFlush = performance.now() - stub.STREAM_INTERVAL_MS;
+  flushDue(); // the samples and the latest view go together
+  assert.deepEqual(stub.energyViewsShown, [[system, view(1)], [system, view(3)]]);
+  assert.deepEqual(entry.pending, {});
+  const [name] = c.frame.lanes[0];
+  const n = c.samples[name].t.length;
+  assert.equal(stub.sampleSource(system, name).data.t.length, 3 * n); // replaced, then two
+  // paused (a step): at once
+  stub.state.playing = false;
+  applyFrame(system, { ...frameOf(c), energy: view(4) });
+  flushDue();
+  assert.deepEqual(stub.energyViewsShown.at(-1), [system, view(4)]);
+});

@@ -14,7 +14,16 @@ export const STREAM_INTERVAL_MS = 150;
 
 const models = new Map();
 export function model(name) {
-  if (!models.has(name)) models.set(name, { name, data: {}, visible: false });
+  if (!models.has(name)) {
+    models.set(name, {
+      name, data: {}, visible: false,
+      stream(columns) { // as a ColumnDataSource's: appended (no rollover needed here)
+        for (const [c, values] of Object.entries(columns)) {
+          this.data[c] = [...(this.data[c] ?? []), ...values];
+        }
+      },
+    });
+  }
   return models.get(name);
 }
 export function sampleSource(system, name) {
@@ -45,6 +54,7 @@ export function configure(frameLayout, integrators) {
   state.integrators = integrators.slice();
   models.clear();
   statusTexts.length = 0;
+  energyViewsShown.length = 0;
 }
 
 /** A system as live.js keeps it, its layout applied (frames.js's applyLayout sets these). */
@@ -52,11 +62,17 @@ export function freshSystem(system, counts, scene = {}) {
   live.systems[system] = {
     simTime: 0, realTimeFactor: null, received: 0, layout: null, diverged: {}, lastStatus: 0,
     frames: 0, pending: {}, lastFlush: 0, alerts: [], stopped: false, dragging: false,
-    counts, scene, fresh: true,
+    viewDue: false, counts, scene, fresh: true,
   };
   return live.systems[system];
 }
 
 // plots.js's energy view (views.energy, carried by each frame): what frames.js hands over
 export const energyViewsShown = [];
+export const energyViews = {};
 export function showEnergyView(system, view) { energyViewsShown.push([system, view]); }
+export function noteEnergyView(system, view) {
+  if (!view) return false;
+  energyViews[system] = view;
+  return true;
+}

@@ -32,6 +32,7 @@ def test_page_data_carries_the_shared_ranges_and_texts(page_data):
     assert page_data["dtRange"] == list(shared.DT_RANGE)
     assert page_data["speedRange"] == list(shared.SPEED_RANGE)
     assert page_data["rollover"] == shared.ROLLOVER
+    assert page_data["streamIntervalMs"] == shared.STREAM_INTERVAL_MS
     assert page_data["texts"]["diverged"] == shared.DIVERGED_TEXT
     assert page_data["texts"]["status"] == shared.STATUS_TEXT
 

@@ -43,7 +43,12 @@ from integrator_lab.views import i18n
 from integrator_lab.views.energy_figures import MARKS
 from integrator_lab.views.live import SystemRun
 from integrator_lab.views.scene import exact_curve
-from integrator_lab.views.shared import ROLLOVER, describe_error, frame_layout
+from integrator_lab.views.shared import (
+    ROLLOVER,
+    STREAM_INTERVAL_MS,
+    describe_error,
+    frame_layout,
+)
 
 #: period of each session's callback (ms): a little over 20 updates per second
 TICK_MS = 45
@@ -92,6 +97,7 @@ class FlowMixin:
                 "apply_frames",
                 echo=self._echo,
                 rollover=ROLLOVER,
+                interval=STREAM_INTERVAL_MS,
                 layout=frame_layout(),
                 integrators=list(INTEGRATORS),
                 marks=MARKS,
@@ -333,6 +339,7 @@ class FlowMixin:
         meta = {
             "seq": self.updates,
             "ack": carries_fresh or self.updates % ACK_EVERY == 0,
+            "playing": self.playing,  # paused (a step): the plots take the samples at once
             "systems": systems,
         }
         if meta["ack"] and self._ack_due is None:

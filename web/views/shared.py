@@ -24,6 +24,11 @@ DT_SLIDER_STEPS = 470
 DT_DIGITS = 3
 #: samples kept per integrator and plot (older ones roll over): bounded memory
 ROLLOVER = 3000
+#: how often (ms) a system's energy and phase plots take the samples that came meanwhile,
+#: with the energy view that describes them, on both pages: streaming into a line
+#: re-processes all of its points and repaints the plot, its axes measured again (the scene
+#: moves at every frame)
+STREAM_INTERVAL_MS = 150
 
 #: columns streamed to the energy and phase plots, one row per sample
 #: (``error``: the signed relative energy error; ``log_gain`` / ``log_loss``: the log view's
@@ -140,6 +145,7 @@ def page_constants() -> dict[str, Any]:
         "dtRange": list(DT_RANGE),
         "dtDigits": DT_DIGITS,
         "rollover": ROLLOVER,
+        "streamIntervalMs": STREAM_INTERVAL_MS,
         "frameLayout": frame_layout(),
         "texts": {
             "status": STATUS_TEXT,
