@@ -309,10 +309,29 @@ def my_session(server, page) -> dict:
     the server has, e.g. those of earlier tests, not ended yet)."""
     label = session_label(session_id_of(page))
     sessions = [s for s in server.status()["sessions"] if s["session"] == label]
-    # (on failure: which sessions the server ended lately, and why)
+    # (on failure: which sessions the server ended lately, and why, and what the page saw)
     assert len(sessions) == 1, (
         label,
         server.status()["sessions"],
         [line for line in server.log().splitlines() if " ended: " in line][-5:],
+        _page_flow(page),
     )
     return sessions[0]
+
+
+#: what a page knows of the updates it was sent (for a failure's message)
+PAGE_FLOW_JS = """() => {
+    const carrier = Bokeh.documents[0]?.get_model_by_name("flow:carrier");
+    const echo = Bokeh.documents[0]?.get_model_by_name("flow:echo");
+    return {hidden: document.hidden, visibility: document.visibilityState,
+            focus: document.hasFocus(), applied: carrier?.appliedSeq ?? null,
+            last: carrier?.tags?.length ? JSON.parse(carrier.tags[0]).seq : null,
+            echoed: echo?.tags?.[0] ?? null, uptime: performance.now()};
+}"""
+
+
+def _page_flow(page) -> object:
+    try:
+        return page.evaluate(PAGE_FLOW_JS)
+    except Exception as exc:  # noqa: BLE001 - a courtesy of a failure's message
+        return f"(the page did not answer: {exc})"

@@ -10,6 +10,9 @@ Measures, each run in a fresh browser context (cold cache), then once more after
   below its plots), drawn after the first paint, being drawn too (``il:all-drawn``);
 - **fps**: animation frames per second the page paints (``requestAnimationFrame`` callbacks)
   and how many of them show new simulation data, over a measuring window;
+- **page CPU**: CPU time of the page's main thread (where BokehJS paints) per wall second
+  over the same window, and per frame with new data (DevTools' ``ThreadTime``): what a live
+  page costs a laptop, and a test machine running two pages at once;
 - **real-time factor** per panel with the default integrators: simulated seconds per wall
   second over the same window (1.0 means the panel keeps up with real time);
 - **page weight**: bytes of every file the page fetched.
@@ -61,7 +64,8 @@ _FPS_SCRIPT = """(seconds) => new Promise((resolve) => {
     for (const [name, s] of Object.entries(status.systems)) {
       rtf[name] = (s.simTime - s0[name].simTime) / wall;
     }
-    resolve({fps: frames / wall, dataFps: (status.framesDrawn - drawn0) / wall, rtf,
+    resolve({fps: frames / wall, dataFps: (status.framesDrawn - drawn0) / wall, rtf, wall,
+             dataFrames: status.framesDrawn - drawn0,
              pageRtf: Object.fromEntries(Object.entries(status.systems).map(
                ([n, s]) => [n, s.realTimeFactor]))});
   }
@@ -103,7 +107,11 @@ def measure_once(browser, url, site_dir, seconds, screenshot=None) -> dict:
             "performance.getEntriesByName('il:all-drawn')[0]?.startTime ?? NaN"
         )
         page.wait_for_timeout(1500)  # let the JIT and the cost estimates settle
+        devtools = context.new_cdp_session(page)
+        devtools.send("Performance.enable")
+        cpu0 = _thread_time(devtools)
         result = page.evaluate(_FPS_SCRIPT, seconds)
+        cpu = _thread_time(devtools) - cpu0
         timings = page.evaluate("window.integratorLab.status().workerTimings")
         boot = page.evaluate("window.integratorLab.status().boot")
         if screenshot:
@@ -139,6 +147,8 @@ def measure_once(browser, url, site_dir, seconds, screenshot=None) -> dict:
         "python_boot": timings.get("pyodide", float("nan")) / 1000,
         "fps": result["fps"],
         "data_fps": result["dataFps"],
+        "cpu": cpu / result["wall"],
+        "cpu_per_frame": cpu / max(result["dataFrames"], 1),
         "rtf": result["rtf"],
         "weight": weight,
         "transfer": transfer,
@@ -146,6 +156,12 @@ def measure_once(browser, url, site_dir, seconds, screenshot=None) -> dict:
         "foreign": [u for u in fetched if not u.startswith(origin)],
         "errors": errors,
     }
+
+
+def _thread_time(devtools) -> float:
+    """CPU seconds the page's main thread has used (DevTools' Performance metrics)."""
+    metrics = devtools.send("Performance.getMetrics")["metrics"]
+    return next(m["value"] for m in metrics if m["name"] == "ThreadTime")
 
 
 #: files already compressed: a host sends them as they are
@@ -203,7 +219,12 @@ def compare(site_dirs, results) -> str:
     for site, rs in zip(site_dirs, results):
         draw = statistics.median(r["first_draw"] for r in rs)
         live = statistics.median(r["live"] for r in rs)
-        lines.append(f"  {str(site):40s} first draw {draw:5.3f} s  live {live:5.3f} s")
+        cpu = statistics.median(r["cpu_per_frame"] for r in rs) * 1000
+        fps = statistics.median(r["data_fps"] for r in rs)
+        lines.append(
+            f"  {str(site):40s} first draw {draw:5.3f} s  live {live:5.3f} s  "
+            f"{fps:4.1f} frames/s, {cpu:5.1f} ms main-thread CPU per frame"
+        )
     for site, rs in zip(site_dirs[1:], results[1:]):
         deltas = [r["first_draw"] - a["first_draw"] for r, a in zip(rs, results[0])]
         lines.append(
@@ -240,6 +261,8 @@ def report(results, seconds) -> str:
         f"{med('warm_live'):.2f} s",
         f"  frames per second              {med('fps'):6.1f}     (goal {GOALS['fps']};"
         f" {med('data_fps'):.1f} of them with new simulation data)",
+        f"  page's main thread CPU         {med('cpu'):6.2f} s/s  "
+        f"({med('cpu_per_frame') * 1000:.1f} ms per frame with new data)",
     ]
     for system in SYSTEMS:
         rtf = statistics.median(r["rtf"][system] for r in results if system in r["rtf"])
