@@ -267,7 +267,7 @@ export function applyFrame(system, f) {
   if (noteEnergyView(system, f.energy)) entry.viewDue = true;
   if (entry.fresh) {
     entry.pending = {};
-    if (entry.viewDue) showEnergyView(system, f.energy);
+    if (entry.viewDue) showEnergyView(system, energyViews[system]);
     entry.viewDue = false;
   }
   entry.fresh = false;
