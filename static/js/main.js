@@ -34,8 +34,10 @@ import { keepOffline } from "./offline.js";
 import { initA11y } from "./a11y.js";
 import { fixWidgets } from "./widgetnames.js";
 import { wireKeys } from "./keys.js";
+import { lightenRepaint } from "./bokehpaint.js";
 
 publishApi();
+lightenRepaint(Bokeh); // before anything is drawn: every paint restyles the page less
 showLessons();
 localize(); // the page's own texts at once (the dashboard's when it is drawn)
 wireLanguageSwitch();
@@ -64,30 +66,11 @@ for (const system of SYSTEMS) {
       whenShown: state.phase ? [] : [`${system}:phase`],
     }));
 }
-// BokehJS rewrites each renderer's inline style sheet after every paint, even when the text
-// is the same, and every rewrite makes the browser recompute styles (several times a
-// frame). Skipping identical rewrites changes nothing else; if BokehJS's internals ever
-// differ, this does nothing.
-function avoidNeedlessRestyles() {
-  const view = Bokeh.index.query_one((v) => v.model && v.model.name === `${SYSTEMS[0]}:scene`);
-  let proto = view && view._computed_style ? Object.getPrototypeOf(view._computed_style) : null;
-  while (proto && !Object.prototype.hasOwnProperty.call(proto, "_update")) {
-    proto = Object.getPrototypeOf(proto);
-  }
-  if (!proto || proto._integratorLabPatched || !("el" in view._computed_style)) return;
-  const update = proto._update;
-  proto._update = function (css) {
-    if (!this.el || this.el.textContent !== css) update.call(this, css);
-  };
-  proto._integratorLabPatched = true;
-}
-
 // Python starts now, beside BokehJS drawing the dashboard: its snapshot's download is I/O,
 // and the worker has its own thread
 startWorker();
 keepOffline(handlers); // once Python is up: the service worker keeps this visit's files
 Promise.all(embeds).then(() => {
-  try { avoidNeedlessRestyles(); } catch { /* an optimisation only */ }
   setWidgetsFromState();
   // what depends on the state follows the language too (the fixed texts: localize.js)
   onLanguage(() => {

@@ -20,6 +20,8 @@ CHECK_LOG_JS = """() => {
         if (model.css_classes && model.css_classes.includes("il-log_scale")) model.active = true;
     }
 }"""
+LIGHT_REPAINT_JS = """() => Bokeh.require("core/dom").InlineStyleSheet.prototype._update.ilLight
+    === true"""
 RANGE_JS = """(system) => {
     const r = Bokeh.documents[0].get_model_by_name(`${system}:energy:y`);
     return [r.start, r.end];
@@ -68,4 +70,7 @@ def test_panel_energy_view_follows_the_bounded_methods_and_clips_the_runaway(pag
     wait_until(
         lambda: not any(read(page, "spring:energy:clipped", ["text"])["text"]), what="no marks"
     )
+    # the page repaints its moving glyphs as the static page does (static/js/bokehpaint.js,
+    # whose effect tests/site/test_static_page_drawing.py counts): the shared script ran
+    assert page.evaluate(LIGHT_REPAINT_JS)
     assert page.errors == []

@@ -45,6 +45,7 @@ def script_source(name: str) -> str:
 SHARED_MODULES = {
     "apply_frames": ("energyview",),  # the energy view on the energy plot's models
     "widget_names": ("widgetnames",),  # the names and labels of the widgets, focus rings
+    "light_repaint": ("bokehpaint",),  # BokehJS repaints moving glyphs without restyling
 }
 
 
@@ -81,6 +82,9 @@ class PageMixin:
         self._doc = doc
         # BokehJS announces a lost websocket only in the console; the page says it
         doc.js_on_event("connection_lost", page_script("connection_lost", banner=self.banner))
+        # every frame moves glyphs: BokehJS repaints them without restyling the page (the
+        # static page's own patch, static/js/bokehpaint.js)
+        doc.js_on_event("document_ready", page_script("light_repaint"))
         # on a touch screen a swipe over a plot scrolls the page (as on the static page)
         plots = [
             fig for models in self.panels.values() for fig in (models.energy_fig, models.phase_fig)

@@ -8,7 +8,7 @@ clipped at its edge. Both front ends build their energy plot through
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from bokeh.models import (
     BasicTicker,
@@ -26,6 +26,13 @@ from integrator_lab.views.dashboard_config import Namer
 from integrator_lab.views.energy import BAR_COLUMNS, LOG_FLOOR, MARK_COLUMNS, MODES, EnergyView
 
 #: the linear view's ticks: the relative error in percent, signed ("+1.5", "−0.5", "0")
+#: the level of every renderer a frame moves (a scene's bodies, links and energy bars):
+#: BokehJS paints a plot's "overlay" level on a canvas layer of its own, and when only
+#: renderers of that level changed it repaints that layer alone, the rest (the lanes'
+#: fixtures and labels, the scale bar, the marks) kept as painted. On the default level,
+#: every frame repainted the whole scene, its texts measured and drawn again.
+MOVING: Final = "overlay"
+
 PERCENT_TICK_CODE = """
 const pct = Number((tick * 100).toPrecision(6));
 if (pct === 0) return "0";
@@ -172,6 +179,7 @@ def add_energy_bars(fig: figure, n: Namer) -> ColumnDataSource:
         source=source,
         fill_color="#f2f2f2",
         line_color="#b0b0b0",
+        level=MOVING,
         name=n("scene:energy-bar-tracks"),
     )
     fig.quad(
@@ -183,6 +191,7 @@ def add_energy_bars(fig: figure, n: Namer) -> ColumnDataSource:
         fill_color="fill",
         fill_alpha=0.75,
         line_color=None,
+        level=MOVING,
         name=n("scene:energy-bar-fills"),
     )
     # the 100 % tick: E = E0
@@ -194,6 +203,7 @@ def add_energy_bars(fig: figure, n: Namer) -> ColumnDataSource:
         source=source,
         line_color="#222222",
         line_width=2,
+        level=MOVING,
         name=n("scene:energy-bar-ticks"),
     )
     # the signed percentage: under the bar at its right end, or after it (views.energy.bar_layout)
@@ -210,6 +220,7 @@ def add_energy_bars(fig: figure, n: Namer) -> ColumnDataSource:
         text_color="fill",
         background_fill_color="white",
         background_fill_alpha=0.8,
+        level=MOVING,
         name=n("scene:energy-bar-texts"),
     )
     return source

@@ -36,6 +36,7 @@ from bokeh.plotting import figure
 from integrator_lab.core import INTEGRATORS
 from integrator_lab.views import energy_figures, i18n
 from integrator_lab.views.dashboard_config import Namer
+from integrator_lab.views.energy_figures import MOVING
 from integrator_lab.views.scene import GHOST_COLOR, SCENE_ASPECT, Scene, color_of
 from integrator_lab.views.shared import FRAME_SCENE
 
@@ -163,8 +164,10 @@ def body_glyph(
         style = dict(fill_color="color", fill_alpha=0.55, line_color="color", line_width=1.5)
     x, y = ("fx", "fy") if diverged else ("x", "y")
     if shape == "rect":
-        return fig.rect(x, y, width="w", height="h", source=source, name=rname, **style)
-    return fig.circle(x, y, radius="r", source=source, name=rname, **style)
+        return fig.rect(
+            x, y, width="w", height="h", source=source, name=rname, level=MOVING, **style
+        )
+    return fig.circle(x, y, radius="r", source=source, name=rname, level=MOVING, **style)
 
 
 def add_ghost(
@@ -182,6 +185,7 @@ def add_ghost(
             line_width=2,
             line_dash="dashed",
             line_alpha=0.7,
+            level=MOVING,
             name=n("scene:ghost-links-renderer"),
         ),
         body_glyph(
@@ -209,6 +213,7 @@ def add_lanes(
         source=src["links"],
         line_color=DIVERGED_COLOR,
         line_width=2,
+        level=MOVING,
         name=n("scene:diverged-links-renderer"),
     )
     diverged_bodies = body_glyph(
@@ -228,6 +233,7 @@ def add_lanes(
         line_color="color",
         line_width=2,
         line_alpha=0.8,
+        level=MOVING,
         name=n("scene:links-renderer"),
     )
     bodies = body_glyph(fig, src["bodies"], shape, ghost=False, rname=n("scene:bodies-renderer"))
@@ -242,6 +248,7 @@ def add_lanes(
         fill_color="color",
         line_color="white",
         line_width=1.5,
+        level=MOVING,
         name=n("scene:edge-arrows-renderer"),
     )
     fig.add_tools(HoverTool(renderers=[bodies], tooltips=[("", "@about")]))
@@ -270,6 +277,7 @@ def add_diverged_marks(fig: figure, src: Mapping[str, ColumnDataSource], n: Name
             y_offset=7,
             source=marks,
             name=n("scene:diverged-marks"),
+            level=MOVING,  # over the bodies (which moved to that level), painted after them
             background_fill_color="white",
             background_fill_alpha=0.85,
         )
