@@ -188,9 +188,13 @@ def test_a_press_takes_the_body_where_the_page_drew_it_not_where_the_run_has_sin
         for _ in range(5):
             board._update(0.05)  # sent: the page draws these
         drawn = bob()
-        for _ in range(4):
-            board._update(0.05, show=False)  # the run goes on; no update sent yet
         pixel = board._drag_pixel("pendulum")
+        # the run goes on, no update sent yet, until the bob is far from where it was drawn
+        # (a tick takes as many steps as its time budget allows: fewer on a loaded machine)
+        for _ in range(200):
+            board._update(0.05, show=False)
+            if math.dist(drawn, bob()) > 2 * GRAB_PX * pixel:
+                break
         assert math.dist(drawn, bob()) > 2 * GRAB_PX * pixel  # far apart on the screen
         fig = board.panels["pendulum"].scene_fig
         fig._trigger_event(events.PanStart(fig, x=drawn[0], y=drawn[1]))
