@@ -25,7 +25,6 @@ from integrator_lab.views import i18n
 from integrator_lab.views.dashboard_config import Namer
 from integrator_lab.views.energy import BAR_COLUMNS, LOG_FLOOR, MARK_COLUMNS, MODES, EnergyView
 
-#: the linear view's ticks: the relative error in percent, signed ("+1.5", "−0.5", "0")
 #: the level of every renderer a frame moves (a scene's bodies, links and energy bars):
 #: BokehJS paints a plot's "overlay" level on a canvas layer of its own, and when only
 #: renderers of that level changed it repaints that layer alone, the rest (the lanes'
@@ -33,6 +32,7 @@ from integrator_lab.views.energy import BAR_COLUMNS, LOG_FLOOR, MARK_COLUMNS, MO
 #: every frame repainted the whole scene, its texts measured and drawn again.
 MOVING: Final = "overlay"
 
+#: the linear view's ticks: the relative error in percent, signed ("+1.5", "−0.5", "0")
 PERCENT_TICK_CODE = """
 const pct = Number((tick * 100).toPrecision(6));
 if (pct === 0) return "0";
