@@ -304,7 +304,7 @@ def test_an_overdamped_spring_never_stops_the_other_systems(open_page):
 
 
 # -- the cost of a frame -----------------------------------------------------------------------
-def test_a_live_frame_lays_the_page_out_less_than_once(open_page):
+def test_a_live_frame_does_not_restyle_the_page_per_moving_glyph(open_page):
     """A moving glyph's frame does not make the browser lay the page out again: BokehJS
     rewrote a stylesheet per moving glyph at every paint, and each rewrite forced a style
     recalculation and a layout before the next text a canvas drew (static/js/bokehpaint.js):
