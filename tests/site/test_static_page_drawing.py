@@ -7,6 +7,7 @@ its colour and lane and in view at coarse steps, and the phase plots.
 # ruff: noqa: F811 - the tests take the page fixtures imported from pages by name
 from __future__ import annotations
 
+import json
 import math
 import time
 from pathlib import Path
@@ -333,6 +334,46 @@ def test_a_live_frame_does_not_restyle_the_page_per_moving_glyph(open_page):
     said = f"{styles1 - styles0} recalculations, {layouts1 - layouts0} layouts, {frames} frames"
     assert (layouts1 - layouts0) / frames < 2.0, said
     assert (styles1 - styles0) / frames < 4.0, said
+
+
+#: a line's glyph views (BokehJS's GlyphRendererView): how many points each holds, and the
+#: screen coordinates of the glyph and of the muted glyph (those of its last paint)
+_LINE_VIEWS_JS = """(name) => {
+    const view = Bokeh.index.query_one((v) => v.model && v.model.name === name);
+    const size = (glyph) => glyph._data_size ?? 0;  // (data_size: the base glyph's, for a copy)
+    return {
+        glyph: size(view.glyph), muted: size(view.muted_glyph),
+        selection: size(view.selection_glyph), decimated: size(view.decimated_glyph),
+        sy: Array.from(view.glyph.sy ?? []), mutedSy: Array.from(view.muted_glyph.sy ?? []),
+    };
+}"""
+
+
+def test_a_lines_new_data_goes_to_its_glyph_and_its_muted_view_catches_up_when_muted(open_page):
+    """BokehJS gives a renderer's new data to five views of its glyph (the glyph, its muted,
+    selected, non-selected and decimated copies); the page draws with the glyph alone, so the
+    others take new data only when their renderer can draw with them (static/js/bokehpaint.js:
+    more than half of a live frame's script). A line muted then is drawn from its data of now,
+    point for point where the glyph would draw it."""
+    page = open_page("?systems=pendulum&integrators=rk4")
+    page.wait_live()
+    page.wait_samples(200, systems=("pendulum",))
+    name = "pendulum:line:error:rk4"
+    page.settle()
+    views = page.js(_LINE_VIEWS_JS, name)
+    assert views["glyph"] >= 200
+    # the copies hold none of the run's points (the page patched BokehJS before its first draw)
+    assert views["muted"] == views["selection"] == views["decimated"] == 0, views
+    page.js("(name) => { window.integratorLab.model(name).muted = true; }", name)
+    page.wait(
+        f"""(() => {{
+            const v = ({_LINE_VIEWS_JS})({json.dumps(name)});
+            return v.muted === v.glyph && v.mutedSy.length === v.glyph;
+        }})()"""
+    )
+    views = page.js(_LINE_VIEWS_JS, name)
+    assert views["mutedSy"] == pytest.approx(views["sy"], abs=1e-9)
+    assert page.errors == []
 
 
 # -- the scene: every integrator in view, in its colour, in its own lane ----------------------

@@ -120,9 +120,15 @@ class EnergyPlot:
 
 
 def finish_plot(fig: figure) -> None:
-    """What the energy and the phase plot share: no logo, room for the y axis's labels."""
+    """What the energy and the phase plot share: no logo, room for the y axis's labels, and
+    every point drawn while the plot is panned or zoomed (no level of detail)."""
     fig.toolbar.logo = None
     fig.min_border_left = 60
+    # BokehJS draws a plot with more points than `lod_threshold` (2,000) from every tenth
+    # while it is panned, from a copy of each line it keeps for that; a line holds up to
+    # ROLLOVER (3,000) points, which a canvas draws in a frame, and the copy would take a
+    # line's new data at every frame (static/js/bokehpaint.js feeds a glyph alone otherwise)
+    fig.lod_threshold = None
 
 
 def energy_figure(n: Namer) -> figure:
