@@ -96,16 +96,17 @@ export function playBake(bake, handoff) {
   requestAnimationFrame(drawBaked);
 }
 
-function applyBaked(index) {
+function applyBaked(index, scene) {
   const { header, data, offsets } = baked.bake;
   for (const [system, f] of Object.entries(header.frames[index])) {
     const at = offsets[index][system];
-    applyFrame(system, Object.assign({}, f, { data: data.subarray(at, at + f.size) }));
+    applyFrame(system, Object.assign({}, f, { data: data.subarray(at, at + f.size) }), scene);
   }
 }
 
 // Once per animation frame: every baked frame due by now (never ahead of real time), so that
-// the plots get every sample even when the browser skips animation frames.
+// the plots get every sample even when the browser skips animation frames; the scenes take
+// the last one's picture only (each picture given to BokehJS costs its renderers' update).
 function drawBaked() {
   if (!baked.playing) return;
   const { header } = baked.bake;
@@ -116,7 +117,7 @@ function drawBaked() {
     while (baked.shown < due) {
       baked.shown += 1;
       baked.framesDrawn += 1;
-      applyBaked(baked.shown);
+      applyBaked(baked.shown, baked.shown === due);
     }
     live.framesDrawn += 1;
     flushDue();

@@ -211,7 +211,9 @@ function showAlerts(system, alerts) {
 // called with (system, time, source) after each frame a system draws (status.js's onFrame)
 export const frameHooks = [];
 
-export function applyFrame(system, f) {
+// `scene`: false for a frame the next one replaces before the browser draws (baked frames
+// caught up with in one animation frame): its samples go to the plots, its picture nowhere.
+export function applyFrame(system, f, scene = true) {
   const entry = live.systems[system];
   if (!entry.counts || entry.dragging) return; // a dragged body shows the pointer's state
   showAlerts(system, f.alerts || []);
@@ -230,7 +232,7 @@ export function applyFrame(system, f) {
   // the empty ones and the hidden ghost
   for (const [role, columns] of SCENE_LAYOUT) {
     const n = entry.counts[role];
-    const shown = n > 0 && (state.exact || !role.startsWith("ghost"));
+    const shown = scene && n > 0 && (state.exact || !role.startsWith("ghost"));
     if (!shown) {
       at += n * columns.length;
       continue;
