@@ -23,7 +23,45 @@ export default function firstScreen({rule, panels, extra}) {
   const aspects = new Map(Object.values(panels).map((p) => [p.scene,
     p.scene.width > 0 && p.scene.height > 0 ? p.scene.width / p.scene.height : 4 / 3]));
 
+  // BokehJS lays out a model's whole root again at each size it is given (LayoutDOMView's
+  // invalidate_layout, once per property: width, height, sizing mode, alignment), and this
+  // page's root holds every panel: the first fit gave fifteen, 3.3 s of the page's thread
+  // (a CDP profile of a fresh session). So the sizes are set with that held, and each root
+  // is laid out once after. (`Bokeh.require` of "models/layouts/layout_dom": BokehJS 3.9,
+  // not its documented API; without it, laid out as before.)
+  const layoutView = (() => {
+    try {
+      return Bokeh.require("models/layouts/layout_dom").LayoutDOMView;
+    } catch {
+      return null;
+    }
+  })();
+  function layOutOnce(change) {
+    const proto = layoutView?.prototype;
+    if (typeof proto?.invalidate_layout !== "function") {
+      change();
+      return;
+    }
+    const own = proto.invalidate_layout;
+    const roots = new Set();
+    proto.invalidate_layout = function () {
+      let view = this;
+      while (view.parent instanceof layoutView) view = view.parent;
+      roots.add(view);
+    };
+    try {
+      change();
+    } finally {
+      proto.invalidate_layout = own;
+      for (const root of roots) root.invalidate_layout();
+    }
+  }
+
   function fit() {
+    layOutOnce(fitNow);
+  }
+
+  function fitNow() {
     for (const [, p] of shown()) {
       const scene = viewOf(p.scene);
       const width = viewOf(p.box).el.getBoundingClientRect().width;
@@ -68,13 +106,15 @@ export default function firstScreen({rule, panels, extra}) {
   // on a phone the lessons and the controls fold behind one button (page.py's
   // _controls_toggle), as the static page folds them into one bar
   if (window.innerWidth <= rule.phone_width) {
-    for (const doc of Bokeh.documents) {
-      for (const model of doc.all_models) {
-        const classes = model.css_classes ?? [];
-        if (classes.includes("il-controls")) model.setv({visible: false}, quiet);
-        if (classes.includes("il-controls-toggle")) model.setv({visible: true}, quiet);
+    layOutOnce(() => {
+      for (const doc of Bokeh.documents) {
+        for (const model of doc.all_models) {
+          const classes = model.css_classes ?? [];
+          if (classes.includes("il-controls")) model.setv({visible: false}, quiet);
+          if (classes.includes("il-controls-toggle")) model.setv({visible: true}, quiet);
+        }
       }
-    }
+    });
   }
 
   window.integratorLab = Object.assign(window.integratorLab || {}, {layout});
