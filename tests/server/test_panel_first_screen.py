@@ -128,11 +128,17 @@ def test_on_a_phone_the_controls_fold_and_a_scene_with_its_energy_plot_fills_the
         page.wait_for_function(_SETTLED, polling=100, timeout=120_000)
         pause = page.locator(".il-playing button, .il-playing").first
         assert not pause.is_visible()
-        boxes = page.evaluate("window.integratorLab.layout()")["pendulum"]
+        layout = page.evaluate("window.integratorLab.layout()")
+        boxes = layout["pendulum"]
         for role in ("scene", "energy"):
             assert _inside(boxes[role], *size), (role, boxes[role])
             x, y, w, h = boxes[role]
             assert page.evaluate(_FIGURE_AT, [x + w / 2, y + h / 2]) == f"pendulum:{role}"
+        # the panels below, scrolled to, are as large: each fits the first screen as the first
+        # does (the static page's rule), not the room left below its place on the long page
+        for system in ("cradle", "spring"):
+            for role in ("scene", "energy"):
+                assert layout[system][role][2:] == boxes[role][2:], (system, role, layout)
         page.locator(".il-controls-toggle button").first.tap()
         pause.wait_for(state="visible")
         assert errors == []

@@ -62,10 +62,16 @@ export default function firstScreen({rule, panels, extra}) {
   }
 
   function fitNow() {
-    for (const [, p] of shown()) {
+    const panelsShown = shown();
+    // on a phone the panels stand one under the other, each read scrolled to its top: each
+    // gets the room the first one has (as on the static page); measured from its own top, a
+    // panel below the fold had none and shrank to the smallest scene
+    const phone = window.innerWidth <= rule.phone_width;
+    const first = panelsShown.length ? viewOf(panelsShown[0][1].scene) : null;
+    for (const [, p] of panelsShown) {
       const scene = viewOf(p.scene);
       const width = viewOf(p.box).el.getBoundingClientRect().width;
-      const top = scene.el.getBoundingClientRect().top + window.scrollY;
+      const top = (phone ? first : scene).el.getBoundingClientRect().top + window.scrollY;
       const room = window.innerHeight - top - rule.bottom;
       const aspect = aspects.get(p.scene);
       const energy = Math.floor(clamp(room * rule.energy_share, rule.energy_min, rule.energy_max));
