@@ -31,7 +31,8 @@
 // "models/renderers/glyph_renderer"); where they are missing, nothing changes.
 
 /**
- * Makes BokehJS repaint moving glyphs without restyling the page (see above); once per page.
+ * Makes BokehJS repaint moving glyphs without restyling the page, and feed a renderer's new
+ * data to its glyph alone while it draws with no other view of it (see above); once per page.
  *
  * @param {any} bokeh  the page's `Bokeh`
  * @returns {boolean} whether BokehJS was patched (false: another BokehJS, left as it is)
