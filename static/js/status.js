@@ -44,6 +44,7 @@ export function status() {
   return { ready, error: live.error, notice: live.notice,
            running: state.playing && !live.offscreen, offscreen: live.offscreen,
            framesDrawn: live.framesDrawn, restarts: live.restarts, workerTimings: live.workerTimings,
+           lastHang: live.lastHang ?? null, // what the watchdog went by when it last stopped one
            boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems,
            allDrawn: everyPartDrawn(), // the parts out of sight too (documents.js)
            method: methodStatus(), progress: { ...progress }, offline: { ...offline },

@@ -140,6 +140,7 @@ let lastAnswer = 0; // performance.now() of the last answer
 let slowest = 0; // the worker's longest call into Python of late (ms), as it last said
 let pingId = 0;
 let starting = false; // a definition was being started at the last round
+let longestRound = 0; // ms: the longest round of the timer since the last answer (a busy page)
 // called when a worker was replaced (it stopped answering, or it was renewed: see
 // renewWorker), with the reason: "hung" or "renewed"; study.js starts its studies again
 /** @type {((why: "hung" | "renewed") => void)[]} */
@@ -159,6 +160,7 @@ function watch() {
   if (!worker || !watchPort || !workerUp || !workerBooted || !watchWanted()) {
     silence = 0;
     lastAnswer = now;
+    longestRound = 0;
     return;
   }
   if (starting && !userMethod.sending) {
@@ -166,11 +168,16 @@ function watch() {
     // pongs may come a moment after its answer)
     silence = 0;
     lastAnswer = now;
+    longestRound = 0;
   }
   starting = userMethod.sending;
   silence += Math.min(round, SILENCE_STEP_MS);
+  longestRound = Math.max(longestRound, round);
   const stuck = !userMethod.sending && now - lastAnswer > HANG_REAL_MS;
   if (silence > hangLimit() || stuck) {
+    // what the watchdog went by, for status() (a test that finds a stop late says why)
+    live.lastHang = { silentMs: now - lastAnswer, countedMs: silence, limitMs: hangLimit(),
+                      slowestMs: slowest, longestRoundMs: longestRound, byWallTime: stuck };
     replaceWorker("hung", now - lastAnswer);
     return;
   }
@@ -184,6 +191,7 @@ function heard(event) {
   answered = true;
   silence = 0;
   lastAnswer = performance.now();
+  longestRound = 0;
   slowest = Number(event.data.slowest) || 0;
 }
 

@@ -60,6 +60,8 @@ def _missing(reason):
 #: on the list, a panel's note) in ``window.ilSaid`` as it appears, so that a test can wait on
 #: what was said even when a note went away again (notes leave after 4 s: a loaded machine may
 #: take longer than that to get to the check)
+TIMER_PROBE_MS = 50  # Page.time_timers' period
+
 SAID_JS = """(() => {
     window.ilSaid = [];
     let shown = new Set();
@@ -171,6 +173,27 @@ class Page:
         """Until the page has said (``SAID_JS``) a text for which the JavaScript ``predicate``
         (a function of the text) is true, whether or not it is still on the page."""
         self.wait(f"window.ilSaid && window.ilSaid.some({predicate})", timeout=timeout)
+
+    def time_timers(self):
+        """From now on, note how late the page's timers run (``held_up_ms``)."""
+        self.js(
+            """() => {
+                window.ilTimerRounds = [performance.now()];
+                setInterval(() => window.ilTimerRounds.push(performance.now()), TIMER_PROBE_MS);
+            }""".replace("TIMER_PROBE_MS", str(TIMER_PROBE_MS))
+        )
+
+    def held_up_ms(self, start, end):
+        """How long, of ``start`` to ``end`` (ms of the page's performance.now()), the page
+        could not run a timer (``time_timers`` first): its thread busy (drawing, a long task)
+        or not given a core (a loaded machine). What the page measures by its timers (its
+        watchdog) cannot be sooner than the time its timers lost."""
+        rounds = self.js("window.ilTimerRounds")
+        held = 0.0
+        for before, after in zip(rounds, rounds[1:]):
+            late = after - before - TIMER_PROBE_MS  # this round's wait beyond its period
+            held += max(0.0, min(after, end) - max(after - late, start)) if late > 0 else 0.0
+        return held
 
     def close(self):
         self.context.close()
