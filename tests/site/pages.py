@@ -56,12 +56,12 @@ def _missing(reason):
     pytest.skip(reason)
 
 
+TIMER_PROBE_MS = 50  # Page.time_timers' period, ms
+
 #: installed in every page before its scripts run: records each text the page says (a message
 #: on the list, a panel's note) in ``window.ilSaid`` as it appears, so that a test can wait on
 #: what was said even when a note went away again (notes leave after 4 s: a loaded machine may
 #: take longer than that to get to the check)
-TIMER_PROBE_MS = 50  # Page.time_timers' period
-
 SAID_JS = """(() => {
     window.ilSaid = [];
     let shown = new Set();

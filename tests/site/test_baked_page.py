@@ -83,7 +83,7 @@ def test_the_default_page_moves_with_baked_frames_before_python_is_ready(open_pa
     # the loading notes went with the first baked frame
     assert page.page.locator(".il-loading:visible").count() == 0
     # the baked frames run out after their 4 s (or a change ends them): the worker goes on
-    page.wait("window.integratorLab.status().source === 'worker'", timeout=30_000)
+    page.wait("window.integratorLab.status().source === 'worker'", timeout=pages.BOOT_TIMEOUT_MS)
     page.wait_live()
     status = page.status()
     assert status["bake"] == "handed over"
@@ -96,12 +96,12 @@ def test_the_default_page_moves_with_baked_frames_before_python_is_ready(open_pa
 def test_the_worker_goes_on_from_the_last_baked_frame_with_no_seam(open_page):
     page = _recording_page(open_page)
     page.go()
-    page.wait("window.integratorLab.status().source === 'worker'", timeout=30_000)
+    page.wait("window.integratorLab.status().source === 'worker'", timeout=pages.BOOT_TIMEOUT_MS)
     # a second of the worker's frames after the handoff
     page.wait(
         "(() => { const s = window.integratorLab.status().systems;"
         " return Object.values(s).every((x) => x.simTime > 5.0); })()",
-        timeout=30_000,
+        timeout=pages.BOOT_TIMEOUT_MS,
     )
     page.page.get_by_role("button", name="Pause").click()
     page.wait("!window.integratorLab.status().running")
@@ -184,7 +184,7 @@ def test_a_change_during_the_baked_frames_hands_over_where_they_stood(open_page)
     page = _recording_page(open_page)
     page.page.add_init_script(PAUSE_AT_20_BAKED)
     page.go()
-    page.wait("window.pausedAt !== undefined", timeout=30_000)
+    page.wait("window.pausedAt !== undefined", timeout=pages.BOOT_TIMEOUT_MS)
     paused_at = page.js("window.pausedAt")
     assert paused_at["bake"] == "playing" and paused_at["source"] == "baked", paused_at
     page.wait("!window.integratorLab.status().running")

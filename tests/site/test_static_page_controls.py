@@ -258,12 +258,12 @@ def test_panels_follow_the_order_of_systems_and_the_picker(open_page):
     # ticking the spring again brings it back, last, and running
     picker.get_by_role("button", name=DECLARED_SYSTEMS["spring"].title).click()
     page.wait("new URLSearchParams(location.search).get('systems') === 'pendulum,spring'")
-    page.wait("window.integratorLab.status().systems.spring.simTime > 0.3", timeout=20_000)
+    page.wait("window.integratorLab.status().systems.spring.simTime > 0.3")
     assert page.page.locator('.il-panel[data-system="spring"]').is_visible()
     spring, pendulum = box("spring"), box("pendulum")
     assert (pendulum["y"], pendulum["x"]) < (spring["y"], spring["x"])
     # and the default view (all three, in order) drops the query key again
     picker.get_by_role("button", name=DECLARED_SYSTEMS["cradle"].title).click()
-    page.wait("window.integratorLab.status().systems.cradle?.simTime > 0.2", timeout=20_000)
+    page.wait("window.integratorLab.status().systems.cradle?.simTime > 0.2")
     assert page.js("window.integratorLab.state().systems") == ["pendulum", "spring", "cradle"]
     assert page.errors == []
