@@ -19,8 +19,6 @@
 const found = new Map();
 /** @type {Map<string, Model>} */
 const held = new Map(); // name -> model, of the parts held back from their documents
-/** @type {Map<string, Model>} */
-const made = new Map(); // name -> the last model made here with that name
 /** @type {Map<string, Model | null>} */
 const names = new Map(); // name -> model, of every document (null: more than one)
 let parts = 0; // parts held or released
@@ -40,13 +38,8 @@ function documentNames() {
 }
 /** @param {string} name  @returns {Model | null} */
 export function findModel(name) {
-  const known = found.get(name);
+  const known = found.get(name); // (a model made here: from its making on)
   if (known && known.document) return known;
-  const mine = made.get(name);
-  if (mine && mine.document) {
-    found.set(name, mine);
-    return mine;
-  }
   const part = held.get(name);
   if (part) return part;
   let model = documentNames().get(name);
@@ -91,6 +84,6 @@ export function onChange(widget, property, fn) {
 export function newModel(type, attrs) {
   const cls = Bokeh.Models.get(type);
   const model = new cls(attrs || {});
-  if (attrs?.name) made.set(attrs.name, model);
+  if (attrs?.name) found.set(attrs.name, model); // found once it joins a document
   return model;
 }

@@ -153,30 +153,34 @@ export function hangLimit() {
   return Math.min(HANG_MAX_MS, Math.max(HANG_MS, SLOW_FACTOR * slowest));
 }
 
+/** No silence from `now` on (an answer, or nothing to watch). @param {number} now */
+function heardAt(now) {
+  silence = 0;
+  lastAnswer = now;
+  longestRound = 0;
+}
+
 function watch() {
   const now = performance.now();
   const round = lastWatch ? now - lastWatch : PING_MS;
   lastWatch = now;
   if (!worker || !watchPort || !workerUp || !workerBooted || !watchWanted()) {
-    silence = 0;
-    lastAnswer = now;
-    longestRound = 0;
+    heardAt(now);
     return;
   }
   if (starting && !userMethod.sending) {
     // the worker answered the definition just now: the silence of its start is over (its
     // pongs may come a moment after its answer)
-    silence = 0;
-    lastAnswer = now;
-    longestRound = 0;
+    heardAt(now);
   }
   starting = userMethod.sending;
   silence += Math.min(round, SILENCE_STEP_MS);
   longestRound = Math.max(longestRound, round);
   const stuck = !userMethod.sending && now - lastAnswer > HANG_REAL_MS;
-  if (silence > hangLimit() || stuck) {
+  const limit = hangLimit();
+  if (silence > limit || stuck) {
     // what the watchdog went by, for status() (a test that finds a stop late says why)
-    live.lastHang = { silentMs: now - lastAnswer, countedMs: silence, limitMs: hangLimit(),
+    live.lastHang = { silentMs: now - lastAnswer, countedMs: silence, limitMs: limit,
                       slowestMs: slowest, longestRoundMs: longestRound, byWallTime: stuck };
     replaceWorker("hung", now - lastAnswer);
     return;
@@ -189,9 +193,7 @@ function watch() {
 function heard(event) {
   if (event.data?.type !== "pong") return;
   answered = true;
-  silence = 0;
-  lastAnswer = performance.now();
-  longestRound = 0;
+  heardAt(performance.now());
   slowest = Number(event.data.slowest) || 0;
 }
 
