@@ -15,7 +15,11 @@ from bokeh.models import (
     BasicTickFormatter,
     ColumnDataSource,
     CustomJSTickFormatter,
+    Quad,
     Range1d,
+    Scatter,
+    Segment,
+    Text,
     TickFormatter,
 )
 from bokeh.models.annotations import Label
@@ -121,30 +125,34 @@ def add_energy_view(fig: figure, n: Namer) -> ColumnDataSource:
     it went; returns their source (``energy:clipped``, columns
     :data:`~integrator_lab.views.energy.MARK_COLUMNS`)."""
     source = ColumnDataSource(padded_marks({}), name=n("energy:clipped"))
-    fig.scatter(
-        "t",
-        "y",
-        source=source,
-        marker={"field": "marker"},
-        size=11,
-        fill_color="color",
-        line_color="white",
+    fig.add_glyph(
+        source,
+        Scatter(
+            x="t",
+            y="y",
+            marker={"field": "marker"},
+            size=11,
+            fill_color="color",
+            line_color="white",
+        ),
         name=n("energy:clipped-arrows"),
     )
-    fig.text(  # type: ignore[call-arg]  # (Bokeh's hint: Text has background_fill_*, TextArgs not)
-        "label_t",
-        "y",
-        text="text",
-        source=source,
-        text_color="color",
-        text_align="right",
-        text_baseline={"field": "baseline"},
-        x_offset=-10,
-        y_offset={"field": "offset"},
-        text_font_size="12px",
-        text_font_style="bold",
-        background_fill_color="white",
-        background_fill_alpha=0.8,
+    fig.add_glyph(
+        source,
+        Text(
+            x="label_t",
+            y="y",
+            text="text",
+            text_color="color",
+            text_align="right",
+            text_baseline={"field": "baseline"},
+            x_offset=-10,
+            y_offset={"field": "offset"},
+            text_font_size="12px",
+            text_font_style="bold",
+            background_fill_color="white",
+            background_fill_alpha=0.8,
+        ),
         name=n("energy:clipped-labels"),
     )
     # the zero line is where the exact motion's books stay (its error is 0): said on it
@@ -171,55 +179,51 @@ def add_energy_bars(fig: figure, n: Namer) -> ColumnDataSource:
     a tick at 100 %, filled in the gain or the loss colour, and the signed percentage on it;
     returns the source (``scene:energy-bars``) every frame sets."""
     source = ColumnDataSource({c: [] for c in BAR_COLUMNS}, name=n("scene:energy-bars"))
-    fig.quad(
-        left="x0",
-        right="x1",
-        bottom="y0",
-        top="y1",
-        source=source,
-        fill_color="#f2f2f2",
-        line_color="#b0b0b0",
+    fig.add_glyph(
+        source,
+        Quad(
+            left="x0", right="x1", bottom="y0", top="y1", fill_color="#f2f2f2", line_color="#b0b0b0"
+        ),
         level=MOVING,
         name=n("scene:energy-bar-tracks"),
     )
-    fig.quad(
-        left="x0",
-        right="xe",
-        bottom="y0",
-        top="y1",
-        source=source,
-        fill_color="fill",
-        fill_alpha=0.75,
-        line_color=None,
+    fig.add_glyph(
+        source,
+        Quad(
+            left="x0",
+            right="xe",
+            bottom="y0",
+            top="y1",
+            fill_color="fill",
+            fill_alpha=0.75,
+            line_color=None,
+        ),
         level=MOVING,
         name=n("scene:energy-bar-fills"),
     )
     # the 100 % tick: E = E0
-    fig.segment(
-        x0="xm",
-        y0="y0",
-        x1="xm",
-        y1="y1",
-        source=source,
-        line_color="#222222",
-        line_width=2,
+    fig.add_glyph(
+        source,
+        Segment(x0="xm", y0="y0", x1="xm", y1="y1", line_color="#222222", line_width=2),
         level=MOVING,
         name=n("scene:energy-bar-ticks"),
     )
     # the signed percentage: under the bar at its right end, or after it (views.energy.bar_layout)
-    fig.text(  # type: ignore[call-arg]  # (Bokeh's hint: Text has background_fill_*, TextArgs not)
-        "tx",
-        "ty",
-        text="text",
-        source=source,
-        text_align={"field": "talign"},
-        text_baseline={"field": "tbaseline"},
-        y_offset=1,
-        text_font_size="10px",
-        text_font_style="bold",
-        text_color="fill",
-        background_fill_color="white",
-        background_fill_alpha=0.8,
+    fig.add_glyph(
+        source,
+        Text(
+            x="tx",
+            y="ty",
+            text="text",
+            text_align={"field": "talign"},
+            text_baseline={"field": "tbaseline"},
+            y_offset=1,
+            text_font_size="10px",
+            text_font_style="bold",
+            text_color="fill",
+            background_fill_color="white",
+            background_fill_alpha=0.8,
+        ),
         level=MOVING,
         name=n("scene:energy-bar-texts"),
     )

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bokeh.models import ColumnDataSource, CustomJSHover, DataRange1d, HoverTool
+from bokeh.models import ColumnDataSource, CustomJSHover, DataRange1d, HoverTool, Line
 from bokeh.models.annotations import Legend, LegendItem, Span
 from bokeh.models.renderers import GlyphRenderer
 from bokeh.plotting import figure
@@ -225,13 +225,15 @@ def breakdown_style_items(fig: figure, n: Namer) -> list[LegendItem]:
     empty = ColumnDataSource({"t": [nan], "y": [nan]}, name=n("energy:style-source"))
     items = []
     for kind in BREAKDOWN_KINDS:
-        swatch: GlyphRenderer[Any] = fig.line(
-            "t",
-            "y",
-            source=empty,
-            line_color="#666666",
-            line_width=ENERGY_LINE_STYLES[kind]["line_width"],
-            line_dash=ENERGY_LINE_STYLES[kind]["line_dash"],
+        swatch: GlyphRenderer[Any] = fig.add_glyph(
+            empty,
+            Line(
+                x="t",
+                y="y",
+                line_color="#666666",
+                line_width=ENERGY_LINE_STYLES[kind]["line_width"],
+                line_dash=ENERGY_LINE_STYLES[kind]["line_dash"],
+            ),
         )
         items.append(
             LegendItem(

@@ -68,7 +68,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from bokeh.layouts import column, row
-from bokeh.models import Axis, Column, ColumnDataSource, Grid, Range1d, Row
+from bokeh.models import Axis, Column, ColumnDataSource, Grid, Line, Range1d, Row
 from bokeh.models.annotations import Label, LegendItem
 from bokeh.models.renderers import GlyphRenderer
 
@@ -314,13 +314,10 @@ class SystemFigures:
                 self.samples[integrator] = ColumnDataSource(
                     {c: [] for c in SAMPLE_COLUMNS}, name=self._n(f"samples:{integrator}")
                 )
-            self.lines[key] = fig.line(
-                style.pop("x"),
-                style.pop("y"),
-                source=self.samples[integrator],
-                line_color=color_of(integrator),
+            self.lines[key] = fig.add_glyph(
+                self.samples[integrator],
+                Line(line_color=color_of(integrator), **style),
                 name=line_name(self.system_name, kind, integrator),
-                **style,
             )
         return self.lines[key]
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bokeh.models import ColumnDataSource, DataRange1d
+from bokeh.models import ColumnDataSource, DataRange1d, Line
 from bokeh.models.renderers import GlyphRenderer
 from bokeh.plotting import figure
 
@@ -66,13 +66,9 @@ def build_phase_plot(n: Namer, system: System) -> PhasePlot:
     fig = phase_figure(n, system)
     finish_plot(fig)
     exact = ColumnDataSource({"q": [], "v": []}, name=n("phase:exact"))
-    ghost = fig.line(
-        "q",
-        "v",
-        source=exact,
-        line_color=GHOST_COLOR,
-        line_width=2,
-        line_dash="dashed",
+    ghost = fig.add_glyph(
+        exact,
+        Line(x="q", y="v", line_color=GHOST_COLOR, line_width=2, line_dash="dashed"),
         name=n("phase:exact-renderer"),
     )
     return PhasePlot(fig=fig, exact=exact, ghost=ghost)

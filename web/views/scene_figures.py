@@ -19,6 +19,7 @@ from typing import Any, cast
 
 from bokeh.models import (
     AllIndices,
+    Circle,
     ColumnDataSource,
     CustomJS,
     Filter,
@@ -27,6 +28,10 @@ from bokeh.models import (
     IntersectionFilter,
     InversionFilter,
     Range1d,
+    Rect,
+    Scatter,
+    Segment,
+    Text,
 )
 from bokeh.models.annotations import LabelSet, ScaleBar
 from bokeh.models.annotations.dimensional import MetricLength
@@ -121,25 +126,22 @@ def scale_bar(n: Namer) -> ScaleBar:
 def add_fixtures(fig: figure, fixtures: ColumnDataSource, n: Namer) -> None:
     """Each lane's pivots or wall, and its integrator, in its colour, at the lane's top
     left."""
-    fig.segment(
-        "x0",
-        "y0",
-        "x1",
-        "y1",
-        source=fixtures,
-        line_color="#555555",
-        line_width=4,
+    fig.add_glyph(
+        fixtures,
+        Segment(x0="x0", y0="y0", x1="x1", y1="y1", line_color="#555555", line_width=4),
         name=n("scene:fixtures-renderer"),
     )
-    fig.text(
-        "lx",
-        "ly",
-        text="label",
-        source=fixtures,
-        text_color="color",
-        text_font_size="11px",
-        text_font_style="bold",
-        text_baseline="middle",
+    fig.add_glyph(
+        fixtures,
+        Text(
+            x="lx",
+            y="ly",
+            text="label",
+            text_color="color",
+            text_font_size="11px",
+            text_font_style="bold",
+            text_baseline="middle",
+        ),
         name=n("scene:lane-labels"),
     )
 
@@ -163,11 +165,12 @@ def body_glyph(
     else:
         style = dict(fill_color="color", fill_alpha=0.55, line_color="color", line_width=1.5)
     x, y = ("fx", "fy") if diverged else ("x", "y")
-    if shape == "rect":
-        return fig.rect(
-            x, y, width="w", height="h", source=source, name=rname, level=MOVING, **style
-        )
-    return fig.circle(x, y, radius="r", source=source, name=rname, level=MOVING, **style)
+    glyph = (
+        Rect(x=x, y=y, width="w", height="h", **style)
+        if shape == "rect"
+        else Circle(x=x, y=y, radius="r", **style)
+    )
+    return fig.add_glyph(source, glyph, name=rname, level=MOVING)
 
 
 def add_ghost(
@@ -175,16 +178,18 @@ def add_ghost(
 ) -> list[GlyphRenderer[Any]]:
     """The exact solution's links and bodies, dashed; returns their renderers."""
     return [
-        fig.segment(
-            "x0",
-            "y0",
-            "x1",
-            "y1",
-            source=src["ghost_links"],
-            line_color=GHOST_COLOR,
-            line_width=2,
-            line_dash="dashed",
-            line_alpha=0.7,
+        fig.add_glyph(
+            src["ghost_links"],
+            Segment(
+                x0="x0",
+                y0="y0",
+                x1="x1",
+                y1="y1",
+                line_color=GHOST_COLOR,
+                line_width=2,
+                line_dash="dashed",
+                line_alpha=0.7,
+            ),
             level=MOVING,
             name=n("scene:ghost-links-renderer"),
         ),
@@ -205,14 +210,9 @@ def add_lanes(
     greyed once diverged, and the arrows of bodies pinned at their lane's edge; returns the
     renderers: links, bodies, diverged links, diverged bodies, arrows."""
     # a diverged integrator's bodies stay where it stopped, greyed, outlined in its colour
-    diverged_links = fig.segment(
-        "fx0",
-        "fy0",
-        "fx1",
-        "fy1",
-        source=src["links"],
-        line_color=DIVERGED_COLOR,
-        line_width=2,
+    diverged_links = fig.add_glyph(
+        src["links"],
+        Segment(x0="fx0", y0="fy0", x1="fx1", y1="fy1", line_color=DIVERGED_COLOR, line_width=2),
         level=MOVING,
         name=n("scene:diverged-links-renderer"),
     )
@@ -224,30 +224,28 @@ def add_lanes(
         diverged=True,
         rname=n("scene:diverged-bodies-renderer"),
     )
-    links = fig.segment(
-        "x0",
-        "y0",
-        "x1",
-        "y1",
-        source=src["links"],
-        line_color="color",
-        line_width=2,
-        line_alpha=0.8,
+    links = fig.add_glyph(
+        src["links"],
+        Segment(
+            x0="x0", y0="y0", x1="x1", y1="y1", line_color="color", line_width=2, line_alpha=0.8
+        ),
         level=MOVING,
         name=n("scene:links-renderer"),
     )
     bodies = body_glyph(fig, src["bodies"], shape, ghost=False, rname=n("scene:bodies-renderer"))
     # a body beyond its lane is pinned at the edge, with an arrow pointing the way it went
-    arrows = fig.scatter(
-        "ax",
-        "ay",
-        source=src["bodies"],
-        marker="triangle",
-        angle="angle",
-        size=14,
-        fill_color="color",
-        line_color="white",
-        line_width=1.5,
+    arrows = fig.add_glyph(
+        src["bodies"],
+        Scatter(
+            x="ax",
+            y="ay",
+            marker="triangle",
+            angle="angle",
+            size=14,
+            fill_color="color",
+            line_color="white",
+            line_width=1.5,
+        ),
         level=MOVING,
         name=n("scene:edge-arrows-renderer"),
     )
