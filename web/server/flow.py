@@ -89,6 +89,9 @@ class FlowMixin:
         # frame sent while the page is still loading its document is lost (see _on_echo)
         self._fresh_since: dict[str, int] = {}
         self._served = False  # ticking in a server session (not a notebook)
+        # a page is connected (as of the last tick): a session waiting for its page (which
+        # may never come: transport.FIRST_CONNECT_GRACE) takes no share of the server's CPU
+        self.connected = False
         self._carrier = ColumnDataSource(data={"buf": np.zeros(1)}, name="flow:carrier")
         self._echo = ColumnDataSource(name="flow:echo")
         self._carrier.js_on_change(
@@ -128,7 +131,8 @@ class FlowMixin:
         self._last_tick = now
         doc = pn.state.curdoc
         session = transport.server_session(doc)
-        if not self.runs or (session is not None and session.connection_count == 0):
+        self.connected = session is None or session.connection_count > 0
+        if not self.runs or not self.connected:
             return  # stopped, or no browser to show it to (page loading, tab closed)
         self.ticks += 1
         self._served = session is not None

@@ -107,7 +107,8 @@ class CallbackRegistry:
         return list(self._live.values())
 
     def playing(self) -> int:
-        return sum(1 for d in self._live.values() if d.playing)
+        """The live sessions playing to a connected page (they share the CPU)."""
+        return sum(1 for d in self._live.values() if d.playing and d.connected)
 
     def end_stalled(self, timeout: float) -> None:
         """End every served session whose page has owed an acknowledgement for longer

@@ -247,7 +247,42 @@ class _OwnSessionOnly:
             request.query_arguments.pop(key, None)
         if "Bokeh-Session-Id" in request.headers:
             del request.headers["Bokeh-Session-Id"]
-        return await super().get_session()
+        session = await super().get_session()
+        _await_first_connection(session)
+        return session
+
+
+#: how long (s) a session made for a page waits for that page's websocket before Bokeh's
+#: unused-session rule (``--unused-session-lifetime``, 5 s) applies to it. That rule counts
+#: from the session's creation as from a tab's close: a page that took longer to load its
+#: scripts (a slow link, a busy machine: 17-19 s with two busy processes beside it) found its
+#: session gone and Bokeh built the whole dashboard again for its websocket (measured: 6
+#: dashboards for 3 pages; tests/server/test_panel_robustness.py).
+FIRST_CONNECT_GRACE = 60.0
+#: sessions made for a page whose websocket has not come yet: id -> (session, grace timer)
+_awaiting: dict[str, tuple[Any, Any]] = {}
+
+
+def _await_first_connection(session) -> None:
+    """Keep ``session`` (a Bokeh ``ServerSession`` just made for a page) until its page
+    connects, or :data:`FIRST_CONNECT_GRACE` has passed."""
+    from tornado.ioloop import IOLoop
+
+    session.block_expiration()
+    timer = IOLoop.current().call_later(FIRST_CONNECT_GRACE, _first_connection, session.id)
+    _awaiting[session.id] = (session, timer)
+
+
+def _first_connection(session_id: str) -> None:
+    """The page of session ``session_id`` connected (or its grace is over): from now on
+    Bokeh's unused-session rule applies to it."""
+    from tornado.ioloop import IOLoop
+
+    entry = _awaiting.pop(session_id, None)
+    if entry is not None:
+        session, timer = entry
+        IOLoop.current().remove_timeout(timer)
+        session.unblock_expiration()
 
 
 def _mix_into_handlers(server, handler: type, mixin: type, prefix: str) -> None:
@@ -274,12 +309,19 @@ class _ForgivesLostConnections:
     messages of that tab still in flight and then the handler's ``on_close`` ask the
     connection for its session and fail an assertion, a traceback each in the log (a tab
     closed at the wrong moment; bokeh 3.9). Dropped, the connection has nothing left to
-    apply a message to or to clean up.
+    apply a message to or to clean up. A page's first connection also ends its session's
+    wait for it (:data:`FIRST_CONNECT_GRACE`).
     """
 
     def _dropped(self) -> bool:
         connection = self.connection
         return connection is not None and connection._session is None
+
+    async def _async_open(self, token) -> None:
+        await super()._async_open(token)
+        session = self.connection._session if self.connection is not None else None
+        if session is not None:
+            _first_connection(session.id)
 
     async def on_message(self, fragment) -> None:
         if not self._dropped():
