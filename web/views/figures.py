@@ -261,6 +261,9 @@ class SystemFigures:
         self._axes = plot.axes
         self._axis: str | None = None
         self._y_guides: tuple[Axis, Grid] | None = None  # its y axis and grid (see _refresh)
+        # the zero line's "0 = exact" (in the plot's centre: no search of the whole figure)
+        label_name = self._n("energy:exact-label")
+        self._exact_label = cast(Label, next(m for m in plot.fig.center if m.name == label_name))
         #: the methods clipped at the energy plot's edge (views.energy_figures)
         self.clipped = plot.clipped
         #: the last energy view a frame carried (views.energy.EnergyView.view)
@@ -368,8 +371,7 @@ class SystemFigures:
             if kind == "error" and renderer.glyph.y != column:
                 renderer.glyph.y = column
         fig.yaxis[0].axis_label = i18n.text(f"energy.axis.{axis}", self.lang)
-        for label in fig.select({"name": self._n("energy:exact-label")}):
-            cast(Label, label).visible = axis == "linear"  # the zero line: the exact motion's books
+        self._exact_label.visible = axis == "linear"  # the zero line: the exact motion's books
         self.show_energy_view()
         fig.height = ENERGY_HEIGHT + (
             BREAKDOWN_EXTRA_HEIGHT if self.energy_mode == "breakdown" else 0
