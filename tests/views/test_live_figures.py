@@ -125,12 +125,18 @@ def test_energy_plot_switches_axis_and_greys_log_scale_in_the_breakdown():
     # the default: the signed error itself on a linear axis, ticks in percent
     assert line.glyph.y == "error"
     assert panel.energy_fig.yaxis[0].formatter.code == energy_figures.PERCENT_TICK_CODE
+    # the zero line says "0 = exact" where zero is the exact motion's error: the linear view
+    (exact,) = panel.energy_fig.select({"name": "spring:energy:exact-label"})
+    assert exact.visible
     panel.set_view(log_scale=True)
     assert line.glyph.y == "log_gain"  # the log view: its own columns
     assert panel.lines[("loss", "euler")].visible
     assert panel.energy_fig.yaxis[0].formatter.code == energy_figures.LOG_TICK_CODE
+    assert not exact.visible  # the log axis: its zero line is the floor of the errors drawn
     panel.set_view(log_scale=False)
+    assert exact.visible
     panel.set_view(energy_mode="breakdown")
+    assert not exact.visible  # joules: zero is no energy
     # each integrator's total (K + P + dissipated) is drawn with its parts
     assert panel.lines[("total", "euler")].visible and panel.lines[("total", "rk4")].visible
     assert panel.lines[("total", "euler")].glyph.y == "total"
