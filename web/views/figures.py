@@ -59,6 +59,12 @@ API
 
 Every model has a stable ``name`` (``"<system>:<role>"`` or ``"controls:<role>"``, see
 :func:`model_name`) so that JavaScript can find it with ``document.get_model_by_name``.
+The panels' renderers (scenes, energy and phase plots) are made with
+``fig.add_glyph(source, Glyph(...))``, not with ``fig.line`` and its kin, which add a
+non-selection and a muted copy of every glyph to the document (the dashboards select and mute
+nothing; BokehJS derives both from the glyph when they are left ``"auto"``): 120 models fewer
+in a Panel session (docs/developing.rst). The study and geometry diagrams, built on demand and
+with legends by field, keep Bokeh's glyph methods.
 """
 
 from __future__ import annotations
