@@ -9,6 +9,7 @@ import json
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 from conftest import (
@@ -28,6 +29,8 @@ from conftest import (
 )
 
 pytestmark = pytest.mark.browser
+#: screenshots of what a failure looks like, for a person to look at (not compared)
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 SYSTEM_ERROR_JS = """(name) => {
     for (const model of Bokeh.documents[0].all_models) {
@@ -227,7 +230,7 @@ def test_a_system_whose_computation_raises_stops_alone(browser, inprocess_server
         )
         assert "Damped spring" in message and "RuntimeError: injected fault" in message
         assert page.locator(".il-spring-error").is_visible()
-        page.screenshot(path="/tmp/panel-system-failed-1280.png")
+        page.screenshot(path=str(ARTIFACTS / "panel-system-failed-1280.png"))
         stopped = sim_time(page, "spring")
         spring_t = samples(page, "spring", "rk4")["t"]
         # the other two go on, in the page
@@ -340,7 +343,7 @@ def test_values_past_the_bounds_get_a_message_and_no_traceback(new_page, server)
         what="a message about an empty dt",
     )
     assert page.locator(".il-message").is_visible()
-    page.screenshot(path="/tmp/panel-refused-value.png")
+    page.screenshot(path=str(ARTIFACTS / "panel-refused-value.png"))
     # the session runs on, at the speed in force, with the settings in force
     t0 = sim_time(page, "pendulum")
     wait_until(lambda: sim_time(page, "pendulum") > t0 + 0.5, what="the session to go on")
@@ -485,7 +488,7 @@ def test_lost_connection_and_stalled_client(browser, short_server):
     assert labels() == [live_label], srv.log()
     wait_until(lambda: stalled.evaluate(VISIBLE_JS, "disconnected"), what="its banner")
     assert stalled.get_by_text("Connection to the server lost").is_visible()
-    stalled.screenshot(path="/tmp/panel-stalled-390.png")
+    stalled.screenshot(path=str(ARTIFACTS / "panel-stalled-390.png"))
     # the page that acknowledges is not ended, a whole stalled-client timeout on: it goes on
     # acknowledging, and its session stays
     acked = my_session(srv, live)["acked"]
@@ -514,7 +517,7 @@ def test_lost_connection_and_stalled_client(browser, short_server):
     wait_until(lambda: live.evaluate(VISIBLE_JS, "disconnected"), what="the banner")
     assert live.get_by_text("Connection to the server lost").is_visible()
     assert live.get_by_role("button", name="Reload").is_visible()
-    live.screenshot(path="/tmp/panel-disconnected-1280.png")
+    live.screenshot(path=str(ARTIFACTS / "panel-disconnected-1280.png"))
     assert "Traceback" not in srv.log_path.read_text()
     for page in (live, stalled):
         page.context.close()
