@@ -41,6 +41,7 @@ from bokeh.protocol.messages.patch_doc import PatchJson, patch_doc
 from bokeh.server.views.session_handler import SessionHandler
 from bokeh.server.views.ws import WSHandler
 from panel.io.resources import LOCAL_DIST
+from tornado.ioloop import IOLoop
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
 
@@ -266,8 +267,6 @@ _awaiting: dict[str, tuple[Any, Any]] = {}
 def _await_first_connection(session) -> None:
     """Keep ``session`` (a Bokeh ``ServerSession`` just made for a page) until its page
     connects, or :data:`FIRST_CONNECT_GRACE` has passed."""
-    from tornado.ioloop import IOLoop
-
     session.block_expiration()
     timer = IOLoop.current().call_later(FIRST_CONNECT_GRACE, _first_connection, session.id)
     _awaiting[session.id] = (session, timer)
@@ -276,8 +275,6 @@ def _await_first_connection(session) -> None:
 def _first_connection(session_id: str) -> None:
     """The page of session ``session_id`` connected (or its grace is over): from now on
     Bokeh's unused-session rule applies to it."""
-    from tornado.ioloop import IOLoop
-
     entry = _awaiting.pop(session_id, None)
     if entry is not None:
         session, timer = entry
