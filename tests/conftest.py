@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from builds import built_site as _built_site
 from builds import served_site
+from profiles import close_kept_profile, launched
 
 #: a test that takes one of these fixtures gets the mark (`make check` leaves out all three),
 #: whether or not its module says so
@@ -64,7 +65,9 @@ def browser():
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        launched(chromium, path, CHROMIUM_ARGS)
         yield chromium
+        close_kept_profile(chromium)  # (tests/profiles.py)
         chromium.close()
 
 

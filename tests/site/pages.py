@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from builds import served_site
+from profiles import kept_profile
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 SYSTEMS = ("pendulum", "cradle", "spring")
@@ -98,22 +99,37 @@ class Page:
     """One tab on the site, recording console errors, page errors and every request."""
 
     def __init__(
-        self, browser, site, query="", viewport=(1600, 1000), defer=False, **context_options
+        self,
+        browser,
+        site,
+        query="",
+        viewport=(1600, 1000),
+        defer=False,
+        warm=False,
+        **context_options,
     ):
-        self.context = browser.new_context(
-            viewport={"width": viewport[0], "height": viewport[1]}, **context_options
-        )
+        size = {"width": viewport[0], "height": viewport[1]}
+        # ``warm``: a tab in the process's kept profile (tests/profiles.py), unless the test
+        # asks for options a profile is made with; else a profile of its own
+        self.own_context = not warm or bool(context_options)
+        if self.own_context:
+            self.context = browser.new_context(viewport=size, **context_options)
+            self.page = self.context.new_page()
+        else:
+            self.context = kept_profile(browser)
+            self.page = self.context.new_page()
+            self.page.set_viewport_size(size)
         # loading, clicking, typing: a loaded machine takes longer than Playwright's 30 s
-        self.context.set_default_timeout(BOOT_TIMEOUT_MS)
-        self.context.set_default_navigation_timeout(LOAD_TIMEOUT_MS)
-        self.context.add_init_script(SAID_JS)
-        self.page = self.context.new_page()
+        self.page.set_default_timeout(BOOT_TIMEOUT_MS)
+        self.page.set_default_navigation_timeout(LOAD_TIMEOUT_MS)
+        self.page.add_init_script(SAID_JS)
         self.errors, self.requests = [], []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
         self.page.on("request", lambda r: self.requests.append(r.url))
         self.site = site
         self.query = query
+        self.closed = False
         if not defer:  # deferred: the test routes requests first, then calls go()
             self.go()
 
@@ -196,15 +212,26 @@ class Page:
         return held
 
     def close(self):
-        self.context.close()
+        """Close the tab (and its profile, if its own); again: nothing. A test closes a page it
+        is done with before it opens the next: a live page keeps more than a core busy."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.own_context:
+            self.context.close()
+        else:
+            self.page.close()
 
 
 @pytest.fixture
 def open_page(browser, site):
+    """``open_page(query, viewport=, defer=, fresh=, **context_options)``: a tab on the site in
+    the process's kept profile (tests/profiles.py), or in a new one if ``fresh`` or given
+    options for one."""
     pages = []
 
-    def opener(query="", **options):
-        page = Page(browser, site, query, **options)
+    def opener(query="", fresh=False, **options):
+        page = Page(browser, site, query, warm=not fresh, **options)
         pages.append(page)
         return page
 

@@ -59,7 +59,7 @@ MARKS = "Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.n
 
 def visit(open_page, query="", profile=None, script=None):
     """A new tab (its own browser profile) on the site, on the link ``profile`` if given."""
-    page = open_page(query, defer=True)
+    page = open_page(query, defer=True, fresh=True)
     page.page.set_default_timeout(THROTTLED_TIMEOUT_MS)  # a loaded machine: slow navigations
     page.context.set_default_timeout(THROTTLED_TIMEOUT_MS)
     if script:

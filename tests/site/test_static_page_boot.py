@@ -65,7 +65,9 @@ def test_a_boot_file_that_does_not_load_is_named_within_seconds(open_page, site,
 
 def test_a_boot_that_hangs_says_it_is_still_trying_and_what_it_waits_for(open_page, site):
     wasm = site["files"]["pyodide/pyodide.asm.wasm.gz"]
-    page = open_page(defer=True)
+    # a profile of its own: Playwright's clock (below) is installed in the whole profile, and
+    # the request held unanswered would hold the kept profile's cache entry for the wasm
+    page = open_page(defer=True, fresh=True)
     # the server never answers for Python's WebAssembly
     asked = []
     page.page.route(f"**/{wasm}", lambda route: asked.append(route))  # (not a builtin: refused)
