@@ -71,6 +71,8 @@ def test_serve_lang_ja_shows_the_dashboard_in_japanese(browser, tmp_path):
             timeout=40,
             what="the breakdown view",
         )
+        assert page.errors == []
+        page.context.close()  # a live page fewer before the next opens
         # ?lang=en in the URL overrides the server's language
         page = open_page(browser, server.url + "?lang=en")
         wait_until(
@@ -87,6 +89,7 @@ def test_lang_ja_in_the_url_and_a_refused_lang(browser, server):
     page = open_page(browser, server.url + "?lang=ja")
     _japanese_labels(page)
     assert page.errors == []
+    page.context.close()  # a live page fewer before the next opens
     page = open_page(browser, server.url + "?lang=fr")
     message = wait_until(lambda: page.evaluate(MESSAGE_JS), what="a message")
     assert "lang" in message and "fr" in message and "en, ja" in message, message

@@ -367,9 +367,7 @@ def test_another_client_cannot_join_a_session(new_page, server):
     status = json.dumps(server.status())
     assert victim_id not in status and victim_id.split(".")[0] not in status
     # a second browser asking for the victim's session gets its own
-    page = new_page()
-    page.goto(server.url + "?bokeh-session-id=" + victim_id)
-    page.wait_for_function(LOADED_JS, timeout=30_000)
+    page = new_page(query="?bokeh-session-id=" + victim_id)
     assert session_id_of(page) != victim_id
     type_into(page, "il-spring-stiffness", 60)
     page.locator(".il-playing button").click()

@@ -192,8 +192,11 @@ def test_python_from_a_link_waits_for_run_and_data_from_a_link_runs_at_once(open
     author.wait("window.integratorLab.status().method.name === 'forest-ruth'", RUN_TIMEOUT_MS)
     author.wait("window.integratorLab.link() !== " + repr(code_link))
     data_link = author.js("window.integratorLab.link()")
+    base = visitor_base(author)
+    assert author.errors == []
+    author.close()  # (done with: see Page.close)
 
-    visitor = open_page(code_link[len(visitor_base(author)) :])
+    visitor = open_page(code_link[len(base) :])
     visitor.wait_live()
     visitor.wait(
         "document.querySelector('#il-editor .cm-content').textContent.includes('def step')"
@@ -222,8 +225,6 @@ def test_python_from_a_link_waits_for_run_and_data_from_a_link_runs_at_once(open
         RUN_TIMEOUT_MS,
     )
 
-    base = visitor_base(author)
-    author.close()  # two live pages fewer: the next one boots on a shared machine
     visitor.close()
     data_visitor = open_page(data_link[len(base) :])
     data_visitor.wait_live()

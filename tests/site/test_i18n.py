@@ -223,6 +223,8 @@ def test_a_japanese_browser_gets_japanese_and_lang_en_overrides_it(open_page):  
     assert page.js("window.integratorLab.model('controls:play').label") == "一時停止"
     assert page.page.locator(".il-panel-title").nth(2).inner_text() == "減衰ばね振動子"
     assert _lang_in_url(page) is None  # the browser's own language needs no mention
+    assert page.errors == []
+    page.close()  # (done with: see Page.close)
 
     page = open_page("?lang=en", locale="ja-JP")
     page.wait_live()

@@ -178,6 +178,8 @@ def test_the_hidden_set_comes_back_from_the_link(open_page):  # noqa: F811
     assert _chip(page, "euler").get_attribute("aria-pressed") == "false"
     assert _chip(page, "symplectic-euler").get_attribute("aria-pressed") == "true"
     assert page.js("window.integratorLab.model('cradle:line:error:euler').visible") is False
+    assert page.errors == []
+    page.close()  # (done with: see Page.close)
     bad = open_page("?hide=nonsense")
     bad.wait_live()
     assert any('"hide"' in m for m in bad.messages())

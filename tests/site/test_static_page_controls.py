@@ -139,13 +139,16 @@ def test_url_state_round_trips(open_page, browser, site):
     assert page.status()["running"] is False
     # the link reproduces the state
     link = page.js("window.integratorLab.link()")
+    assert page.errors == []
+    page.close()  # (each page closed before the next opens: see Page.close)
     again = open_page("?" + urlsplit(link).query)
     again.wait_live()
     assert again.js("window.integratorLab.state()") == state
     # a widget change lands in the URL; "copy link" puts the link on the clipboard
     again.set_model("controls:speed", "value", 0.5)
     assert "speed=0.5" in again.js("location.search")
-    assert page.errors == [] and again.errors == []
+    assert again.errors == []
+    again.close()
     clip = open_page(query, permissions=["clipboard-read", "clipboard-write"])
     clip.wait("document.documentElement.dataset.drawn === '1'")
     clip.page.get_by_role("button", name="Copy link").click()
@@ -214,12 +217,14 @@ def test_prototype_names_in_the_link_are_unknown_settings(open_page):
         "pendulum.__proto__",
         "pendulum.constructor",
     )
-    page = open_page("?" + "&".join(f"{quote(k)}=1" for k in keys) + "&log=0")
-    page.wait("document.documentElement.dataset.drawn === '1'")
     clean = open_page("?log=0")
     clean.wait("document.documentElement.dataset.drawn === '1'")
+    clean_state = clean.js("window.integratorLab.state()")
+    clean.close()
+    page = open_page("?" + "&".join(f"{quote(k)}=1" for k in keys) + "&log=0")
+    page.wait("document.documentElement.dataset.drawn === '1'")
     state = page.js("window.integratorLab.state()")
-    assert state == clean.js("window.integratorLab.state()")  # no key more, no value other
+    assert state == clean_state  # no key more, no value other
     assert state["log"] is False  # the page's own keys still count
     messages = page.messages()
     for key in keys:

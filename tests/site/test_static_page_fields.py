@@ -249,6 +249,8 @@ def test_times_two_and_half_change_the_running_time_step(open_page):
 
     # at the ends of the accepted range the step stops there, and says so, naming the range
     lo, hi = DT_RANGE
+    assert page.errors == []
+    page.close()  # (done with: see Page.close)
     page = open_page(f"?systems=spring&spring.dt={hi * 0.8:g}")
     page.wait_live()
     page.page.get_by_role("button", name="×2", exact=True).click()
@@ -263,6 +265,8 @@ def test_times_two_and_half_change_the_running_time_step(open_page):
     twice = f"{2 * hi:g}"
     page.wait_said(f"(said) => said.includes({twice + ' s is outside ' + text!r})")
     assert _dt_state(page, "spring") == hi
+    assert page.errors == []
+    page.close()
     page = open_page(f"?systems=spring&spring.dt={lo * 1.5:g}")
     page.wait_live()
     page.page.get_by_role("button", name="÷2", exact=True).click()

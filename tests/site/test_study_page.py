@@ -133,10 +133,12 @@ def test_study_settings_round_trip_through_the_url(open_page):  # noqa: F811
     alert = page.page.locator("#il-study-spring-alert")
     assert "points" in alert.inner_text() and "[3, 60]" in alert.inner_text()
     assert "spring.study.points=7" in page.js("location.search")
+    assert page.errors == []
+    page.close()  # (done with: see Page.close)
     # a link with a bad study setting names it and uses the default
     other = open_page("?study=spring&spring.study.points=x&spring.study.error=nope")
     other.wait("document.documentElement.dataset.drawn === '1'")
     messages = " ".join(other.messages())
     assert "spring.study.points" in messages and "spring.study.error" in messages
     assert other.js("document.getElementById('il-study-spring-points').value") == "12"
-    assert page.errors == [] and other.errors == []
+    assert other.errors == []
