@@ -134,13 +134,6 @@ def test_dt_field_names_the_step_a_stiffer_cradle_needs(dashboard):
     assert dt_widget.name == "time step dt (s)"
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=(
-        "failed once (2 > 2) with the browser tier in two processes; passed in the other runs:"
-        " timing of the page's acknowledgements under load, not investigated"
-    ),
-)
 def test_a_system_stays_fresh_until_the_page_has_applied_a_fresh_frame(dashboard):
     """A frame sent while the browser is still pulling its document is lost; the samples
     from t = 0 must not be: frames keep replacing everything (every kept sample, from t = 0)
@@ -157,8 +150,14 @@ def test_a_system_stays_fresh_until_the_page_has_applied_a_fresh_frame(dashboard
     dashboard._update(0.05)  # the page never saw the first frame: the next one is fresh too
     meta2, systems2 = frame()
     assert all(s["fresh"] for s in systems2.values())
-    # ... and holds every sample from t = 0, more than the first did
-    assert systems2["spring"]["lanes"][0][1] > systems1["spring"]["lanes"][0][1]
+    # ... and holds every sample kept from t = 0, those the first frame held included. (It
+    # once asserted "more than the first held": how many steps an update takes depends on the
+    # machine's load, its compute budget, and under load the second took too few for a new
+    # sample. What a fresh frame holds is what the run keeps, whatever the load.)
+    runner = dashboard.runs["spring"].runner
+    kept = {lane.name: len(lane.history) for lane in runner.lanes}
+    assert dict(systems2["spring"]["lanes"]) == kept
+    assert all(count >= 1 for count in kept.values())
     dashboard._on_echo("tags", [], [meta2["seq"]])  # the page applied it
     dashboard._update(0.05)
     _, systems3 = frame()

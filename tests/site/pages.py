@@ -238,3 +238,31 @@ def open_page(browser, site):
     yield opener
     for page in pages:
         page.close()
+
+
+#: the cache static/sw.js keeps a visit's files in (its CACHE; static/worker-boot.mjs reads it)
+KEPT_CACHE = "integrator-lab"
+
+
+def keep_snapshot(page, site_url, snapshot):
+    """The state a visit that booted from the snapshot leaves in the browser (``page``, a
+    Playwright page not yet on the site): the snapshot (``snapshot``, its path in the site at
+    ``site_url``) in the service worker's cache (static/sw.js keeps the files a visit used),
+    with no service worker answering for the tab, as after a reload that bypasses it
+    (Shift+Reload). The worker then boots as that visit did, from the snapshot, without
+    measuring the link (static/worker-boot.mjs cachedBoot), and fetches it from the host. On
+    a first visit the link measured on the first bytes chooses, and a loaded machine measures
+    127.0.0.1 too slow for the snapshot."""
+    seed = site_url + "seed.html"  # a blank page of the site's origin, to reach its cache
+    page.route(seed, lambda route: route.fulfill(body="<!doctype html>", content_type="text/html"))
+    page.goto(seed)
+    kept = page.evaluate(
+        """async ([name, url]) => {
+            const cache = await caches.open(name);
+            await cache.add(url);
+            return (await cache.match(url)) !== undefined;
+        }""",
+        [KEPT_CACHE, site_url + snapshot],
+    )
+    assert kept
+    page.unroute(seed)

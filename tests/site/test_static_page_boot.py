@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from pages import BOOT_TIMEOUT_MS, open_page, site  # noqa: F401 - fixtures
+from pages import BOOT_TIMEOUT_MS, keep_snapshot, open_page, site  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 
@@ -127,35 +127,6 @@ def _garbage_gzip():
     return gzip.compress(noise)
 
 
-#: the cache static/sw.js keeps a visit's files in (its CACHE; static/worker-boot.mjs reads it)
-KEPT_CACHE = "integrator-lab"
-
-
-def _keep_snapshot(page, site):
-    """The state a visit that booted from the snapshot leaves in the browser: the snapshot in
-    the service worker's cache (static/sw.js keeps the files a visit used), with no service
-    worker answering for this tab, as after a reload that bypasses it (Shift+Reload). The
-    worker then boots as that visit did, from the snapshot, without measuring the link
-    (static/worker-boot.mjs cachedBoot), and fetches it from the host."""
-    from integrator_lab.site.snapshot import SNAPSHOT
-
-    seed = site["url"] + "seed.html"  # a blank page of the site's origin, to reach its cache
-    page.page.route(
-        seed, lambda route: route.fulfill(body="<!doctype html>", content_type="text/html")
-    )
-    page.page.goto(seed)
-    kept = page.js(
-        """async ([name, url]) => {
-            const cache = await caches.open(name);
-            await cache.add(url);
-            return (await cache.match(url)) !== undefined;
-        }""",
-        [KEPT_CACHE, site["url"] + site["files"][SNAPSHOT]],
-    )
-    assert kept
-    page.page.unroute(seed)
-
-
 @pytest.mark.parametrize(
     "fault, expected",
     [
@@ -168,14 +139,14 @@ def _keep_snapshot(page, site):
 def test_a_bad_snapshot_falls_back_to_a_plain_boot(open_page, site, fault, expected):
     """The snapshot the worker chose comes missing, cut short or not a snapshot at all: Python
     boots plainly, and the page says why. The worker chooses the snapshot as a later visit
-    does, for the cache holds it (_keep_snapshot): on a first visit the link measured on the
+    does, for the cache holds it (pages.keep_snapshot): on a first visit the link measured on the
     first bytes chooses, and a loaded machine measures 127.0.0.1 too slow for it."""
     from integrator_lab.site.snapshot import SNAPSHOT
 
     snapshot = site["files"][SNAPSHOT]
     expected = expected.format(snapshot=snapshot)
     page = open_page(defer=True)
-    _keep_snapshot(page, site)
+    keep_snapshot(page.page, site["url"], site["files"][SNAPSHOT])
     real = (site["dir"] / snapshot).read_bytes()
     infos = []
     page.page.on("console", lambda m: m.type == "info" and infos.append(m.text))
