@@ -15,6 +15,9 @@ import re
 import threading
 from pathlib import Path
 
+#: where tests write screenshots of what they saw, for a person to look at (never compared)
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
 
 def built_site(tmp_path_factory) -> Path:
     """The site built by the real builder (raises PyodideNotFound without Pyodide), in the

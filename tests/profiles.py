@@ -5,8 +5,10 @@ downloaded and compiled BokehJS, Pyodide's JavaScript and its WebAssembly again,
 visit each time. Most tests look at what the page does once it is there, not at its first
 download, so their tabs open in one profile the process keeps, its HTTP cache included: a
 student's next visit, not the first (on this 2-core machine about 3 of a static page's 9
-CPU-seconds of boot, 1 of a Panel page's 8). A test of a cold load, of the network, or of
-what a profile holds (its offline switch, its locale, touch) opens a profile of its own.
+CPU-seconds of boot). A test of a cold load, of the network, or of what a profile holds (its
+offline switch, its locale, touch, its clock, its cache) opens a profile of its own. The
+Panel tests do not use it yet (they close their pages' contexts; it would save about 1 of a
+Panel page's 8 CPU-seconds).
 
 Service workers are blocked in the kept profile: a tab is not served by the worker an
 earlier test's tab registered (tests/site/test_network.py tests that one, in profiles of its

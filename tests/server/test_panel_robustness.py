@@ -9,9 +9,9 @@ import json
 import threading
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
+from builds import ARTIFACTS
 from conftest import (
     LOADED_JS,
     MESSAGE_JS,
@@ -29,8 +29,6 @@ from conftest import (
 )
 
 pytestmark = pytest.mark.browser
-#: screenshots of what a failure looks like, for a person to look at (not compared)
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 SYSTEM_ERROR_JS = """(name) => {
     for (const model of Bokeh.documents[0].all_models) {

@@ -5,17 +5,14 @@ system at all is refused with a message. In Python, then in Chromium on a real s
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from builds import ARTIFACTS
 from conftest import MESSAGE_JS, open_page, show_controls, sim_time, wait_until
 
 from integrator_lab.core import SYSTEMS
 from integrator_lab.server.app import Dashboard
 
 pn = pytest.importorskip("panel")
-
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 
 @pytest.fixture

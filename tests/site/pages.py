@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 import pytest
-from builds import served_site
+from builds import ARTIFACTS, served_site  # noqa: F401 - ARTIFACTS re-exported
 from profiles import kept_profile
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 SYSTEMS = ("pendulum", "cradle", "spring")
 BOOT_TIMEOUT_MS = 60_000  # Pyodide boots in a few seconds; a loaded machine takes longer
 LOAD_TIMEOUT_MS = 180_000  # the page's load event, on a machine running far more than it has cores

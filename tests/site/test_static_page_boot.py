@@ -148,7 +148,7 @@ def test_a_bad_snapshot_falls_back_to_a_plain_boot(open_page, site, fault, expec
     # a profile of its own: what keep_snapshot puts in the profile's cache would choose the
     # boot of every later tab of the kept one
     page = open_page(defer=True, fresh=True)
-    keep_snapshot(page.page, site["url"], site["files"][SNAPSHOT])
+    keep_snapshot(page.page, site["url"], snapshot)
     real = (site["dir"] / snapshot).read_bytes()
     infos = []
     page.page.on("console", lambda m: m.type == "info" and infos.append(m.text))

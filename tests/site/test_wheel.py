@@ -23,10 +23,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from builds import hashed_files
+from pages import keep_snapshot
 
 from integrator_lab import __version__
 from integrator_lab.docs.sphinx import SITE_DIR
 from integrator_lab.site.build import PYODIDE_FILES, SiteHandler
+from integrator_lab.site.snapshot import SNAPSHOT
 
 ROOT = Path(__file__).resolve().parents[2]
 #: where the test's host publishes the site: a folder of a larger web site
@@ -173,11 +176,6 @@ def _open(browser):
 
 
 def test_the_installed_package_builds_a_site_that_runs_from_a_sub_path(installed, browser):
-    from builds import hashed_files
-    from pages import keep_snapshot
-
-    from integrator_lab.site.snapshot import SNAPSHOT
-
     built = _cli(installed, "build", "--out", "site", cwd=installed["work"]).stdout
     # it says where Pyodide and its snapshot came from: the wheel, nothing else was in reach
     assert "Pyodide" in built and "from the copy packaged with integrator-lab" in built
