@@ -14,6 +14,7 @@ import secrets
 import socket
 
 import panel as pn
+from bokeh.settings import settings as bokeh_settings
 from tornado.ioloop import PeriodicCallback
 from tornado.web import RequestHandler
 
@@ -120,6 +121,14 @@ def make_server(
     owes an acknowledgement for ``stalled_client_timeout`` seconds is ended.
     """
     DEFAULT_LANG["lang"] = i18n.language(lang)
+    # Bokeh checks each new session's document for modelling mistakes (``Document.validate``,
+    # 0.15 to 0.21 s of the 2.1 to 2.5 s a session's dashboard takes to build on a 2-core
+    # machine): every session builds it by the same code, which
+    # tests/server/test_panel_document.py checks once per kind of session (languages, a
+    # subset of systems, a link's settings, the method editor). BOKEH_VALIDATE_DOC=true in
+    # the environment checks each session again.
+    if os.environ.get("BOKEH_VALIDATE_DOC") is None:
+        bokeh_settings.perform_document_validation.set_value(False)
     if port == 0:
         port = free_port(address)
     hosts = {"localhost", "127.0.0.1", address}
