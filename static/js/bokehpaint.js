@@ -85,12 +85,25 @@ function feedGlyphsAlone(view) {
       !renderer.model.data_source.selected.is_empty() ||
       ((lod ?? null) !== null && renderer.model.view.indices.count > lod);
   };
+  /** the renderer's other views take its data (BokehJS's own `set_data`), and it is not drawn
+   * until they have: a paint meanwhile would map a view that has no data yet (a TypeError, seen
+   * when the page draws seldom: a paint came between a line muted and its copy fed)
+   * @param {any} renderer @param {number[] | undefined} [indices] */
+  const catchUp = async (renderer, indices) => {
+    renderer.ilStale = false;
+    renderer.ilCatchingUp = (renderer.ilCatchingUp ?? 0) + 1;
+    try {
+      await feedAll.call(renderer, indices);
+    } finally {
+      renderer.ilCatchingUp -= 1;
+      renderer.request_paint();
+    }
+  };
   /** what BokehJS's `set_data` does for the glyph (the decimated indices serve the decimated
    * glyph only) @this {any} @param {number[] | undefined} indices */
   view.set_data = async function (indices) {
     if (others(this)) {
-      this.ilStale = false;
-      return feedAll.call(this, indices);
+      return this.ilStale || this.ilCatchingUp ? catchUp(this, indices) : feedAll.call(this, indices);
     }
     this.ilStale = true;
     this.all_indices = this.model.view.indices;
@@ -99,8 +112,18 @@ function feedGlyphsAlone(view) {
     this._update_masked_indices();
     this.plot_view.invalidate_dataranges = true;
   };
-  /** @this {any} */
+  /** a renderer restyled while a Text glyph's labels are still those of its old rows waits for
+   * them: BokehJS makes a Text glyph's labels in an asynchronous step of `set_data`, and the
+   * change of the renderer's view that comes with new rows (`masked`) restyles at once,
+   * pairing the new rows' visuals with the old labels (a RangeError in `after_visuals` when
+   * the rows are fewer: seen when the page draws seldom, at 10 frames a second). `set_data`
+   * restyles once the labels are made.
+   * @this {any} */
   view.set_visuals = async function () {
+    const labels = this.glyph.labels;
+    if (labels && typeof labels.length === "number" && labels.length !== this.all_indices.count) {
+      return;
+    }
     if (!this.ilStale) return styleAll.call(this);
     this.glyph.set_visuals(this.model.data_source, this.all_indices);
     this.glyph.after_visuals();
@@ -115,9 +138,9 @@ function feedGlyphsAlone(view) {
    * first: it is drawn once they have, a frame later
    * @this {any} @param {CanvasRenderingContext2D} ctx */
   view._paint = function (ctx) {
+    if (this.ilCatchingUp) return;
     if (this.ilStale && others(this)) {
-      this.ilStale = false;
-      feedAll.call(this).then(() => this.request_paint());
+      catchUp(this);
       return;
     }
     return paint.call(this, ctx);

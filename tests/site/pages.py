@@ -81,6 +81,52 @@ SAID_JS = """(() => {
 })()"""
 
 
+#: a display that refreshes HZ times a second, for a test's tab (``display_hz=``; installed
+#: before the page's scripts run): ``requestAnimationFrame``'s callbacks run together, in one
+#: real animation frame, at most HZ times a second (the browser's own rate, if lower), as on a
+#: machine that draws seldom or for a frame the browser throttles; ``cancelAnimationFrame``
+#: cancels one. Playwright's own checks (an element stable for two frames) run in their own
+#: world, at the real rate. (Every tab at 10 Hz was tried for the tests' speed, 2026-11-29:
+#: a tab's CPU 1.64 -> 1.0 cores, the tests no faster: docs/developing.rst.)
+DISPLAY_JS = """(() => {
+    const period = 1000 / HZ;
+    const realFrame = window.requestAnimationFrame.bind(window);
+    const callbacks = new Map();
+    let nextId = 1;
+    let scheduled = false;
+    let due = 0;
+    const run = (time) => {
+        scheduled = false;
+        due = time + period - 1;  // (a frame a millisecond early is this frame)
+        const batch = [...callbacks.values()];
+        callbacks.clear();
+        for (const callback of batch) {
+            try {
+                callback(time);
+            } catch (error) {
+                setTimeout(() => { throw error; });  // reported as the browser would
+            }
+        }
+    };
+    const schedule = () => {
+        if (scheduled) return;
+        scheduled = true;
+        const wait = due - performance.now();
+        if (wait > 0) setTimeout(() => realFrame(run), wait);
+        else realFrame(run);
+    };
+    window.requestAnimationFrame = (callback) => {
+        const id = nextId++;
+        callbacks.set(id, callback);
+        schedule();
+        return id;
+    };
+    window.cancelAnimationFrame = (id) => {
+        callbacks.delete(id);
+    };
+})()"""
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     """The site built by the real builder, served by a threaded HTTP server: built and started
@@ -104,6 +150,7 @@ class Page:
         viewport=(1600, 1000),
         defer=False,
         warm=False,
+        display_hz=None,
         **context_options,
     ):
         size = {"width": viewport[0], "height": viewport[1]}
@@ -121,6 +168,8 @@ class Page:
         self.page.set_default_timeout(BOOT_TIMEOUT_MS)
         self.page.set_default_navigation_timeout(LOAD_TIMEOUT_MS)
         self.page.add_init_script(SAID_JS)
+        if display_hz is not None:  # a display of display_hz (DISPLAY_JS); else the machine's
+            self.page.add_init_script(DISPLAY_JS.replace("HZ", str(display_hz)))
         self.errors, self.requests = [], []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))

@@ -349,13 +349,17 @@ _LINE_VIEWS_JS = """(name) => {
 }"""
 
 
-def test_a_lines_new_data_goes_to_its_glyph_and_its_muted_view_catches_up_when_muted(open_page):
+@pytest.mark.parametrize("display_hz", [None, 10], ids=["own-rate", "10-hz"])
+def test_a_lines_new_data_goes_to_its_glyph_and_its_muted_view_catches_up_when_muted(
+    open_page, display_hz
+):
     """BokehJS gives a renderer's new data to five views of its glyph (the glyph, its muted,
     selected, non-selected and decimated copies); the page draws with the glyph alone, so the
     others take new data only when their renderer can draw with them (static/js/bokehpaint.js:
     more than half of a live frame's script). A line muted then is drawn from its data of now,
-    point for point where the glyph would draw it."""
-    page = open_page("?systems=pendulum&integrators=rk4")
+    point for point where the glyph would draw it; and not before (a display of 10 Hz: a paint
+    came while the copies took the data, and drew a copy with none)."""
+    page = open_page("?systems=pendulum&integrators=rk4", display_hz=display_hz)
     page.wait_live()
     page.wait_samples(200, systems=("pendulum",))
     name = "pendulum:line:error:rk4"
@@ -373,6 +377,30 @@ def test_a_lines_new_data_goes_to_its_glyph_and_its_muted_view_catches_up_when_m
     )
     views = page.js(_LINE_VIEWS_JS, name)
     assert views["mutedSy"] == pytest.approx(views["sy"], abs=1e-9)
+    assert page.errors == []
+
+
+#: every renderer of the page whose glyph is a text's: its name, its rows, its labels
+_TEXT_VIEWS_JS = """() => Array.from(
+    Bokeh.index.query((v) => v.glyph && Array.isArray(v.glyph.labels)),
+    (v) => ({name: v.model.name, rows: v.all_indices.count, labels: v.glyph.labels.length}))"""
+
+
+def test_a_page_that_draws_seldom_styles_every_label_with_its_own_row(open_page):
+    """A tab drawing 10 frames a second (a slow machine; a frame the browser throttles): the
+    cradle's energy-bar labels, one row fewer once the worker took over from the baked frames,
+    were restyled on their view's change before BokehJS had made the new rows' labels (a
+    RangeError at each such frame; static/js/bokehpaint.js waits for them). With a lane hidden
+    (its rows filtered out), through the handoff and on: no error, and every text renderer
+    holds a label per row it shows."""
+    page = open_page("?hide=rk4", display_hz=10)
+    page.wait_live()
+    page.wait("window.integratorLab.status().source === 'worker'")
+    page.wait_samples(20)
+    page.settle()
+    texts = page.js(_TEXT_VIEWS_JS)
+    assert len(texts) >= len(SYSTEMS), texts  # (the lanes' and the energy bars' labels)
+    assert [t for t in texts if t["labels"] != t["rows"]] == []
     assert page.errors == []
 
 
