@@ -387,20 +387,22 @@ _TEXT_VIEWS_JS = """() => Array.from(
 
 
 def test_a_page_that_draws_seldom_styles_every_label_with_its_own_row(open_page):
-    """A tab drawing 10 frames a second (a slow machine; a frame the browser throttles): the
-    cradle's energy-bar labels, one row fewer once the worker took over from the baked frames,
-    were restyled on their view's change before BokehJS had made the new rows' labels (a
-    RangeError at each such frame; static/js/bokehpaint.js waits for them). With a lane hidden
-    (its rows filtered out), through the handoff and on: no error, and every text renderer
-    holds a label per row it shows."""
+    """A tab drawing 10 frames a second (a slow machine; a frame the browser throttles): when
+    explicit Euler diverged on the cradle, its energy bar left, and the bars' labels were
+    restyled on their view's change before BokehJS had made the fewer rows' labels (a
+    RangeError at each frame; static/js/bokehpaint.js waits for them). With a lane hidden too
+    (its rows filtered out), past Euler's divergence: no error, and every text renderer holds
+    a label per row it shows."""
     page = open_page("?hide=rk4", display_hz=10)
     page.wait_live()
-    page.wait("window.integratorLab.status().source === 'worker'")
-    page.wait_samples(20)
+    page.wait("window.integratorLab.status().systems.cradle.integrators.euler.divergedAt !== null")
+    page.wait_sim_time_past({"cradle": page.sim_time("cradle")}, by=0.2)
     page.settle()
     texts = page.js(_TEXT_VIEWS_JS)
     assert len(texts) >= len(SYSTEMS), texts  # (the lanes' and the energy bars' labels)
     assert [t for t in texts if t["labels"] != t["rows"]] == []
+    bars = page.js("window.integratorLab.model('cradle:scene:energy-bars').data.name")
+    assert "euler" not in bars and len(bars) == 3  # (the bar left: the rows fewer)
     assert page.errors == []
 
 
