@@ -347,7 +347,7 @@ def test_an_endless_step_is_stopped_and_the_others_keep_moving(pages, code_serve
         timeout=TIME_LIMIT * 3 + 20,
         what="the visitor told that its method was stopped",
     )
-    assert "Run it again" in said or "stopped on" in said, said
+    assert "Run it again" in said or "stopped at t =" in said, said
     assert witness.stalled_little(CODE_STALL)
     goes_on(code_server, visitor)
     # and again: the method restarts in a new process, and is stopped again

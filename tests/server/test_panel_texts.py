@@ -3,6 +3,8 @@ as the static page's are."""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from integrator_lab.server.app import Dashboard
@@ -17,3 +19,38 @@ def test_a_japanese_dashboards_energy_axis_says_how_to_read_it_in_japanese(log_s
     for models in dashboard.panels.values():
         assert models.energy_fig.yaxis[0].axis_label == text(f"energy.axis.{mode}", "ja")
     dashboard.stop()
+
+
+#: explicit Euler as a one-stage tableau: it gains energy on every oscillation (its amplification
+#: factor |1 + i h w| > 1), so on the stiff contacts of the cradle it runs away in seconds
+EULER_TABLEAU = {"kind": "tableau", "name": "my-euler", "c": ["0"], "a": [["0"]], "b": ["1"]}
+
+
+@pytest.mark.parametrize(
+    ("lang", "system", "stopped"),
+    [
+        ("en", "Newton's cradle", "my-euler stopped at t = "),
+        ("ja", "ニュートンのゆりかご", "my-euler は t = "),
+    ],
+)
+def test_a_users_method_that_runs_away_is_told_when_and_where_in_the_dashboards_language(
+    lang, system, stopped
+):
+    """The editor's status says on which system the user's method stopped and at what
+    simulated time, in the page's language (the static page's words, ``editor.stopped``)."""
+    dashboard = Dashboard(lang=lang)
+    try:
+        dashboard._served = True  # as in a server session: frames are sent
+        dashboard._method_requested = (EULER_TABLEAU,)
+        said = ""
+        for _ in range(400):  # 0.25 s of simulated time each: 100 s at most
+            dashboard._update(0.25)
+            said = html.unescape(dashboard.method_editor.status.object)  # it is HTML
+            if stopped in said:
+                break
+        assert said.startswith(system), said
+        at = dashboard.runs["cradle"].runner.diverged()["my-euler"]["at"]
+        assert f"t = {at:.4g} s" in said, (at, said)
+        assert dashboard.method_editor.status.alert_type == "danger"
+    finally:
+        dashboard.stop()

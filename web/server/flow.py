@@ -318,7 +318,7 @@ class FlowMixin:
             parts.append(np.frombuffer(frame["data"], dtype=np.float64))
             offset += len(frame["data"])
             self._mark_diverged(name, frame["diverged"])
-            self._tell_method_stopped(name, frame.get("reasons") or {})
+            self._tell_method_stopped(name, frame["diverged"], frame.get("reasons") or {})
             self._show_alerts(name, frame.get("alerts") or [])
             if self._status_due:
                 self.panels[name].status.text = i18n.status_text(
@@ -361,18 +361,29 @@ class FlowMixin:
         now = [list(lane.q) for lane in run.runner.lanes]
         return [states for _, states in sent[start:]] + [now]
 
-    def _tell_method_stopped(self, name: str, reasons: dict) -> None:
+    def _tell_method_stopped(self, name: str, diverged: dict, reasons: dict) -> None:
         """The user's method stopped on system ``name`` (its step raised, its process was
-        ended, or it diverged): why, in the editor's status (the scene says only when)."""
+        ended, or it diverged): when and why, in the editor's status, in the page's language
+        (the static page's words, ``editor.stopped``)."""
         method = self.live.method
         reason = reasons.get(method.name) if method is not None else None
         told = getattr(self, "_method_stops_told", None)
         if told is None or told[0] is not method:
             told = self._method_stops_told = (method, set())
-        if reason and reason not in told[1]:
+        if method is not None and reason and reason not in told[1]:
             told[1].add(reason)
-            title = self.runs[name].title
-            self.method_editor.say(f"{method.name} stopped on {title}: {reason}", "danger")
+            at = diverged.get(method.name, self.runs[name].runner.time)
+            self.method_editor.say(
+                i18n.text(
+                    "editor.stopped",
+                    self.lang,
+                    system=i18n.text(f"system.{name}", self.lang),
+                    name=method.name,
+                    at=f"{at:.4g}",
+                    why=reason,
+                ),
+                "danger",
+            )
 
     def _mark_diverged(self, name: str, diverged: dict) -> None:
         if diverged != self._diverged[name]:
