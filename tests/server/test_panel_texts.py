@@ -37,7 +37,8 @@ def test_a_users_method_that_runs_away_is_told_when_and_where_in_the_dashboards_
     lang, system, stopped
 ):
     """The editor's status says on which system the user's method stopped and at what
-    simulated time, in the page's language (the static page's words, ``editor.stopped``)."""
+    simulated time, in the page's language (the static page's words, ``editor.stopped``),
+    under what it said of the method (its order), as the static page keeps both."""
     dashboard = Dashboard(lang=lang)
     try:
         dashboard._served = True  # as in a server session: frames are sent
@@ -48,9 +49,11 @@ def test_a_users_method_that_runs_away_is_told_when_and_where_in_the_dashboards_
             said = html.unescape(dashboard.method_editor.status.object)  # it is HTML
             if stopped in said:
                 break
-        assert said.startswith(system), said
+        runs, stop = said.split("\n\n")  # what it said of the method, then the stop
+        assert runs.startswith("my-euler") and "1" in runs, said  # its order kept, first
+        assert stop.startswith(system), said
         at = dashboard.runs["cradle"].runner.diverged()["my-euler"]["at"]
-        assert f"t = {at:.4g} s" in said, (at, said)
+        assert f"t = {at:.4g} s" in stop, (at, said)
         assert dashboard.method_editor.status.alert_type == "danger"
     finally:
         dashboard.stop()

@@ -363,8 +363,8 @@ class FlowMixin:
 
     def _tell_method_stopped(self, name: str, diverged: dict, reasons: dict) -> None:
         """The user's method stopped on system ``name`` (its step raised, its process was
-        ended, or it diverged): when and why, in the editor's status, in the page's language
-        (the static page's words, ``editor.stopped``)."""
+        ended, or it diverged): when and why, under the editor's status (its order), in the page's
+        language (the static page's words, ``editor.stopped``)."""
         method = self.live.method
         reason = reasons.get(method.name) if method is not None else None
         told = getattr(self, "_method_stops_told", None)
@@ -373,7 +373,7 @@ class FlowMixin:
         if method is not None and reason and reason not in told[1]:
             told[1].add(reason)
             at = diverged.get(method.name, self.runs[name].runner.time)
-            self.method_editor.say(
+            self.method_editor.tell_stopped(
                 i18n.text(
                     "editor.stopped",
                     self.lang,
@@ -381,8 +381,7 @@ class FlowMixin:
                     name=method.name,
                     at=f"{at:.4g}",
                     why=reason,
-                ),
-                "danger",
+                )
             )
 
     def _mark_diverged(self, name: str, diverged: dict) -> None:

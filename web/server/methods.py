@@ -167,6 +167,8 @@ class MethodEditor:
             stylesheets=[WARNING_CSS],
             css_classes=["il-method-status"],
         )
+        #: what the status says, and the systems the method stopped on since (tell_stopped)
+        self._said, self._stops = "", []
         self.banner = pn.pane.Alert(
             _("method.code_banner"),
             alert_type="warning",
@@ -248,8 +250,17 @@ class MethodEditor:
         self.steps.mark(field if sequence else "")
 
     def say(self, text: str, kind: str = "light") -> None:
+        self._said, self._stops = text, []
         self.status.object = html.escape(text)  # it may quote what the user typed
         self.status.alert_type = kind
+
+    def tell_stopped(self, text: str) -> None:
+        """Add that the method stopped on a system (``editor.stopped``) under what the status
+        said (its order, as the static page keeps its order above its problems)."""
+        self._stops.append(text)
+        said = [self._said, *self._stops]
+        self.status.object = "\n\n".join(html.escape(line) for line in said if line)
+        self.status.alert_type = "danger"
 
     def show_result(self, result: dict) -> None:
         """What :meth:`Live.set_method` answered: the method's order, or every problem."""
