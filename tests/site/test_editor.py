@@ -245,13 +245,17 @@ def test_the_editor_is_codemirror_with_line_numbers_and_highlighting(open_page):
     lines = page.js("document.querySelectorAll('#il-editor .cm-content .cm-line').length")
     numbers = page.page.locator("#il-editor .cm-lineNumbers .cm-gutterElement").all_inner_texts()
     assert "1" in numbers and str(lines) in numbers
-    # "def" is coloured as a keyword: another colour than the plain text around it
-    colors = page.js("""() => {
-        const spans = [...document.querySelectorAll('#il-editor .cm-line span')];
-        const def = spans.find((s) => s.textContent === 'def');
+    # "def" is coloured as a keyword: another colour than the plain text around it. The
+    # parser's highlighting comes when CodeMirror's parse is done, which it runs in slices of
+    # the page's idle time (on a busy machine after the editor is drawn): waited for
+    find_def = """() => [...document.querySelectorAll('#il-editor .cm-line span')]
+        .find((s) => s.textContent === 'def')"""
+    page.wait(f"({find_def})() !== undefined")
+    colors = page.js(f"""() => {{
+        const def = ({find_def})();
         const line = def.closest('.cm-line');
         return [getComputedStyle(def).color, getComputedStyle(line).color];
-    }""")
+    }}""")
     assert colors[0] != colors[1]
     assert page.page.locator("#il-editor .il-editor-note").is_hidden()
 
