@@ -385,3 +385,52 @@ def test_preview_compresses_what_gains_and_serves_the_rest_as_it_is(built):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_preview_prints_nothing_when_a_visitor_leaves_during_a_download(tmp_path, capsys):
+    """A tab closed or reloaded while a large file still downloads resets its connection: the
+    preview server goes on serving and prints no traceback for it (one per such tab reached
+    the terminal, and the tests' output); any other error of a request is still printed."""
+    import socket
+    import struct
+    import threading
+    import time
+
+    from integrator_lab.site.build import make_server
+
+    (tmp_path / "big.bin").write_bytes(bytes(64_000_000))  # far more than a socket buffers
+    (tmp_path / "small.txt").write_text("still here")
+    server = make_server(tmp_path, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    address = server.server_address[:2]
+
+    def handlers():  # the threads answering a request (named after their target)
+        return [t for t in threading.enumerate() if "process_request_thread" in t.name]
+
+    try:
+        for _ in range(3):
+            with socket.create_connection(address) as sock:
+                sock.sendall(b"GET /big.bin HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                assert sock.recv(1024).startswith(b"HTTP/1.0 200")  # the download has begun
+                # closed with a reset, as a tab that goes away mid-download
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        deadline = time.monotonic() + 30
+        while handlers() and time.monotonic() < deadline:
+            time.sleep(0.05)  # a poll: until the server has seen every reset
+        assert handlers() == []
+        with socket.create_connection(address) as sock:  # and it goes on serving
+            sock.sendall(b"GET /small.txt HTTP/1.0\r\n\r\n")
+            answer = b""
+            while chunk := sock.recv(4096):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.0 200") and answer.endswith(b"still here")
+        assert "Traceback" not in capsys.readouterr().err
+        # another error is not hidden
+        try:
+            raise ValueError("a bug in a handler")
+        except ValueError:
+            server.handle_error(None, address)
+        assert "ValueError: a bug in a handler" in capsys.readouterr().err
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -20,6 +20,7 @@ import functools
 import gzip
 import http.server
 import io
+import sys
 import threading
 from pathlib import Path
 
@@ -126,6 +127,17 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class SiteServer(http.server.ThreadingHTTPServer):
+    """The preview's threaded server, quiet about visitors who leave: a tab closed or reloaded
+    while a file still downloads resets its connection, which is no error of the server's
+    (every other error of a request is printed, as the standard library does)."""
+
+    def handle_error(self, request, client_address):
+        if isinstance(sys.exc_info()[1], ConnectionError):  # reset, broken pipe, aborted
+            return
+        super().handle_error(request, client_address)
+
+
 def make_server(
     out_dir, port=0, address="127.0.0.1", policy: str | None = CONTENT_SECURITY_POLICY
 ) -> http.server.ThreadingHTTPServer:
@@ -134,7 +146,7 @@ def make_server(
     not the site, such as the built documentation)."""
     handler_class = type("Handler", (SiteHandler,), {"policy": policy})
     handler = functools.partial(handler_class, directory=str(Path(out_dir).resolve()))
-    server = http.server.ThreadingHTTPServer((address, port), handler)
+    server = SiteServer((address, port), handler)
     warm_gzip(out_dir)
     return server
 
