@@ -103,7 +103,7 @@ function feedGlyphsAlone(view) {
    * glyph only) @this {any} @param {number[] | undefined} indices */
   view.set_data = async function (indices) {
     if (others(this)) {
-      return this.ilStale || this.ilCatchingUp ? catchUp(this, indices) : feedAll.call(this, indices);
+      return catchUp(this, indices);
     }
     this.ilStale = true;
     this.all_indices = this.model.view.indices;

@@ -49,6 +49,7 @@ def test_a_users_method_that_runs_away_is_told_when_and_where_in_the_dashboards_
             said = html.unescape(dashboard.method_editor.status.object)  # it is HTML
             if stopped in said:
                 break
+        assert stopped in said, said
         runs, stop = said.split("\n\n")  # what it said of the method, then the stop
         assert runs.startswith("my-euler") and "1" in runs, said  # its order kept, first
         assert stop.startswith(system), said

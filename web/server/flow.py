@@ -372,7 +372,7 @@ class FlowMixin:
             told = self._method_stops_told = (method, set())
         if method is not None and reason and reason not in told[1]:
             told[1].add(reason)
-            at = diverged.get(method.name, self.runs[name].runner.time)
+            at = diverged[method.name]  # (reasons and times come from the same lanes)
             self.method_editor.tell_stopped(
                 i18n.text(
                     "editor.stopped",
