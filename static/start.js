@@ -83,7 +83,11 @@ window.integratorLabEarly = (() => {
       new Worker("static/worker.mjs", { type: "module" }));
     const channel = new MessageChannel();
     early.watchPorts.set(worker, channel.port1);
-    worker.postMessage({ type: "boot", boot, bake, watch: channel.port2 }, [channel.port2]);
+    // (controlled: a service worker answers this page's requests, and its worker's: what
+    // its cache holds is what the worker's downloads get)
+    const controlled = Boolean(navigator.serviceWorker?.controller);
+    worker.postMessage({ type: "boot", boot, bake, controlled, watch: channel.port2 },
+      [channel.port2]);
     return worker;
   };
   // the default view's first seconds, computed at build time: the page animates them while

@@ -30,6 +30,8 @@
 /** @import { BootConfig, BakedInfo, SnapshotInfo, WorkerMessage, BakedMessage }
  *    from "./types/protocol" */
 
+import { lzmaStream } from "./worker-lzma.mjs";
+
 export const siteURL = new URL("../", import.meta.url);
 // the snapshot is worth its download when it arrives within this time (a plain boot's extra
 // CPU work on a laptop: 1-2 s)
@@ -38,6 +40,11 @@ const SNAPSHOT_WORTH_MS = 1500;
 const PROBE_MS = 300;
 const FIRST_BYTE_MS = 3000; // a link that brings no byte in this time is slow
 const PROGRESS_MS = 100; // progress is posted at most this often
+// below this rate (bytes per ms: 20 Mbit/s) the wasm and the standard library come as .lzma, a
+// quarter fewer bytes (0.9 MB of the wasm's 3.5) than gzip, which the worker inflates itself
+// (worker-lzma.mjs: the wasm in ~0.7 s of CPU, spread over a download that takes longer), and
+// leaves them inflated in the cache for the next visit (keepInflated)
+const LZMA_BELOW = 20e6 / 8 / 1000;
 // navigator.connection's effective types too slow for the snapshot ("4g" is anything faster
 // than 1.6 Mbit/s; its downlink estimate is capped at 10 Mbit/s and, on 127.0.0.1, said
 // 1.4: the first bytes decide)
@@ -65,6 +72,8 @@ function bootFiles(config) {
     coreStep: `the physics core (${archive})`,
     /** files downloaded gzipped in their place: {name: gzipped name} */
     gzipped,
+    /** the same as .lzma, for a slow link: {name: .lzma name} */
+    lzma: config.lzma ?? {},
   };
 }
 
@@ -84,12 +93,16 @@ const GZIP_MAGIC = [0x1f, 0x8b];
 // the baked frames' download (fetchBaked), if asked for: the link's bytes per ms it measured
 /** @type {Promise<number | null>} */
 let bakedDone = Promise.resolve(null);
+let controlled = false; // a service worker answers this worker's downloads
 
-/** The page's boot message: where the build put the files, and whether the page plays the
- * baked frames (then they are downloaded first).
+/** The page's boot message: where the build put the files, whether the page plays the
+ * baked frames (then they are downloaded first), and whether a service worker answers its
+ * downloads (from its cache).
  * @param {BootConfig} config
- * @param {boolean} [bake] */
-export function receiveBoot(config, bake = false) {
+ * @param {boolean} [bake]
+ * @param {boolean} [isControlled] */
+export function receiveBoot(config, bake = false, isControlled = false) {
+  controlled = isControlled;
   if (bake) bakedDone = fetchBaked(/** @type {BakedInfo} */ (config.baked));
   receiveConfig(config);
 }
@@ -176,8 +189,8 @@ async function importFailure(file, error) {
  * unpacked. Returns Python's Live object (`config.global`), which boot it was and why not the
  * snapshot, or null if a file failed (said already to the page). Throws what went wrong
  * otherwise: {@link reportBootError} says it.
- * @returns {Promise<{live: PyProxy, path: "snapshot" | "plain", fallback: string | null}
- *    | null>} */
+ * @returns {Promise<{live: PyProxy, path: "snapshot" | "plain", fallback: string | null,
+ *    packing: Packing} | null>} */
 export async function boot() {
   self.fetch = watchedFetch; // Pyodide fetches its files with the global fetch
   try {
@@ -244,13 +257,20 @@ async function gunzipped(bytes) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** `response` (of a gzip file) as a response of `name` (its type for Pyodide:
- * instantiateStreaming needs the wasm's), its body inflated as it arrives: Pyodide compiles
- * the wasm while it downloads. A body that does not start as gzip does (a host that sent the
- * file with Content-Encoding: gzip has inflated it already) passes as it is.
+/** `response` (of a gzip or, when `lzma`, an .lzma file) as a response of `name` (its type for
+ * Pyodide: instantiateStreaming needs the wasm's), its body inflated as it arrives: Pyodide
+ * compiles the wasm while it downloads. A gzip body that does not start as gzip does (a host
+ * that sent the file with Content-Encoding: gzip has inflated it already) passes as it is.
  * @param {string} name
- * @param {Response} response */
-async function inflatedResponse(name, response) {
+ * @param {Response} response
+ * @param {boolean} [lzma] */
+async function inflatedResponse(name, response, lzma = false) {
+  const type = name.endsWith(".wasm") ? "application/wasm" : "application/zip";
+  if (lzma && response.ok && response.body) {
+    const body = lzmaStream(response.body, sizes[name]?.[0],
+      (bytes) => { inflated.set(name, bytes); });
+    return new Response(body, { status: 200, headers: { "Content-Type": type } });
+  }
   if (!response.ok || !response.body) return response;
   const reader = response.body.getReader();
   const first = await reader.read();
@@ -268,7 +288,6 @@ async function inflatedResponse(name, response) {
     },
   });
   const gzip = !first.done && first.value[0] === GZIP_MAGIC[0] && first.value[1] === GZIP_MAGIC[1];
-  const type = name.endsWith(".wasm") ? "application/wasm" : "application/zip";
   return new Response(gzip ? body.pipeThrough(new DecompressionStream("gzip")) : body,
     { status: 200, headers: { "Content-Type": type } });
 }
@@ -343,21 +362,83 @@ function slowLink() {
   return null;
 }
 
-/** "snapshot" or "plain" when the service worker's cache (static/sw.js) holds what that boot
- * needs, else null (nothing cached: the link decides).
+/** @typedef {"lzma" | "gzip" | "inflated"} Packing how the wasm and the standard library
+ * come: as .lzma (a slow link), gzipped, or inflated already (from the cache, where a visit
+ * that inflated .lzma files left them: keepInflated) */
+
+/** What the service worker's cache (static/sw.js) holds: `boot`, "snapshot" or "plain" when
+ * it holds what that boot needs, else null (nothing cached: the link decides); `packing`, in
+ * which packing it holds the wasm and the standard library (null: not cached).
  * @param {SnapshotInfo | null} snapshot
- * @param {ReturnType<typeof bootFiles>} files */
+ * @param {ReturnType<typeof bootFiles>} files
+ * @returns {Promise<{boot: "snapshot" | "plain" | null, packing: Packing | null}>} */
 async function cachedBoot(snapshot, files) {
+  /** @type {{boot: "snapshot" | "plain" | null, packing: Packing | null}} */
+  const found = { boot: null, packing: null };
   try {
-    if (!self.caches || !(await caches.has(CACHE))) return null;
+    if (!self.caches || !(await caches.has(CACHE))) return found;
     const cache = await caches.open(CACHE);
-    if (snapshot?.url && await cache.match(new URL(snapshot.url, siteURL).href)) return "snapshot";
-    const wasm = files.gzipped["pyodide.asm.wasm"] ?? "pyodide.asm.wasm";
-    if (await cache.match(new URL(wasm, files.pyodideURL).href)) return "plain";
+    /** @param {string[]} names */
+    const has = async (names) => {
+      for (const name of names) {
+        if (!(await cache.match(new URL(name, files.pyodideURL).href))) return false;
+      }
+      return true;
+    };
+    const packed = Object.keys(files.lzma);
+    // (inflated files are read from the cache only through the service worker: without it
+    // they would come whole from the network)
+    if (controlled && packed.length && await has(packed)) found.packing = "inflated";
+    else if (packed.length && await has(packed.map((name) => files.lzma[name]))) {
+      found.packing = "lzma";
+    } else if (await has([files.gzipped["pyodide.asm.wasm"] ?? "pyodide.asm.wasm"])) {
+      found.packing = "gzip";
+    }
+    if (snapshot?.url && await cache.match(new URL(snapshot.url, siteURL).href)) {
+      found.boot = "snapshot";
+    } else if (found.packing !== null) {
+      found.boot = "plain";
+    }
   } catch {
     // no cache to read (a private window may refuse it): the link decides
   }
-  return null;
+  return found;
+}
+
+/** How the wasm and the standard library come on a first visit: as .lzma on a link slower
+ * than LZMA_BELOW (as the baked frames measured it, or as the browser says), else gzipped.
+ * @param {ReturnType<typeof bootFiles>} files
+ * @param {number | null} rate
+ * @returns {Packing} */
+function packingFor(files, rate) {
+  if (!files.lzma["pyodide.asm.wasm"]) return "gzip";
+  return slowLink() || (rate !== null && rate < LZMA_BELOW) ? "lzma" : "gzip";
+}
+
+// the files inflated from .lzma here: {name: bytes}, kept for the next visit (keepInflated)
+/** @type {Map<string, Uint8Array>} */
+const inflated = new Map();
+
+/** Put the files inflated from .lzma into the service worker's cache under their own names:
+ * a visit from the cache then reads them as they are (inflating the wasm from .lzma costs a
+ * second or two of CPU, on every visit). Only where the page has a service worker (it serves
+ * the cached files: without one the next visit would download them whole).
+ * @param {ReturnType<typeof bootFiles>} files
+ * @param {BootConfig} config */
+async function keepInflated(files, config) {
+  if (!config.serviceWorker || !self.caches || !inflated.size) return;
+  try {
+    const cache = await caches.open(CACHE);
+    for (const [name, bytes] of inflated) {
+      const type = name.endsWith(".wasm") ? "application/wasm" : "application/zip";
+      await cache.put(new URL(name, files.pyodideURL).href,
+        new Response(/** @type {Uint8Array<ArrayBuffer>} */ (bytes),
+          { headers: { "Content-Type": type } }));
+    }
+  } catch {
+    // not kept (a private window, a full disk): the next visit inflates them again
+  }
+  inflated.clear();
 }
 
 /** Bytes per ms the link brings `name` (a download under way), measured over PROBE_MS from
@@ -420,8 +501,8 @@ function fetchSnapshot(snapshot, rate) {
   return { use: true, bytes };
 }
 
-/** @returns {Promise<{live: PyProxy, path: "snapshot" | "plain", fallback: string | null}
- *    | null>} */
+/** @returns {Promise<{live: PyProxy, path: "snapshot" | "plain", fallback: string | null,
+ *    packing: Packing} | null>} */
 async function bootPython() {
   const config = await bootConfig; // sent with the worker's start: no wait
   const files = bootFiles(config);
@@ -434,18 +515,23 @@ async function bootPython() {
   // the page's baked frames first, when it plays them: they make it move, and on a slow link
   // Python's megabytes would hold them up for seconds. Their download measures the link
   let rate = await bakedDone;
+  const cached = await cachedBoot(config.snapshot, files);
+  // on a slow link, the wasm and the standard library as .lzma; a visit from the cache reads
+  // them as the first one kept them
+  const packing = cached.packing ?? packingFor(files, rate);
   // (the package list comes with the config when the build put it there: no download)
-  const gzipped = files.gzipped;
+  const gzipped = packing === "lzma" ? { ...files.gzipped, ...files.lzma }
+    : packing === "inflated" ? {} : files.gzipped;
   const wanted = ["pyodide.asm.wasm", "python_stdlib.zip"];
   if (!config.lock) wanted.push("pyodide-lock.json");
   for (const name of wanted) {
     const url = new URL(name, files.pyodideURL).href;
     // a file the build also gzipped whole (the standard library: a host sends a zip as it
-    // is) comes gzipped, and Pyodide gets it inflated
+    // is) comes gzipped (or as .lzma), and Pyodide gets it inflated
     const packed = gzipped[name];
     const early = packed
       ? download(packed, new URL(packed, files.pyodideURL))
-        .then((response) => inflatedResponse(name, response))
+        .then((response) => inflatedResponse(name, response, packed.endsWith(".lzma")))
       : download(name, url);
     early.catch(() => {}); // reported by the watched fetch when Pyodide asks
     prefetched.set(url, early);
@@ -459,17 +545,16 @@ async function bootPython() {
   arriving.set("pyodide.asm.mjs", [0, 1, sizes["pyodide.asm.mjs"]?.[1] ?? 0]);
   postProgress(true);
   // no baked frames: the wasm's first bytes measure the link (unless it says it is slow)
-  const cached = await cachedBoot(config.snapshot, files);
-  if (cached === null && !rate && config.snapshot?.url && !slowLink()) {
+  if (cached.boot === null && !rate && config.snapshot?.url && !slowLink()) {
     rate = await probeRate(gzipped["pyodide.asm.wasm"] ?? "pyodide.asm.wasm");
   }
   // a visit after one that kept its files (static/sw.js) boots as that one did: from the cache
   // (rate: measured above whenever the snapshot may be fetched, a number then)
   /** @type {ReturnType<typeof fetchSnapshot>} */
-  const frozen = cached === "plain" ? { use: false, bytes: Promise.resolve(
+  const frozen = cached.boot === "plain" ? { use: false, bytes: Promise.resolve(
     { reason: "the first visit booted without it, and the cache keeps what it used" }) }
     : fetchSnapshot(config.snapshot,
-      cached === "snapshot" ? Infinity : /** @type {number} */ (rate));
+      cached.boot === "snapshot" ? Infinity : /** @type {number} */ (rate));
   postProgress(true);
   let loadPyodide, version;
   try {
@@ -526,6 +611,7 @@ async function bootPython() {
   const live = pyodide.globals.get(config.global);
   timings.core = performance.now();
   self.pyodide = pyodide;
-  return { live, path, fallback };
+  keepInflated(files, config); // (not awaited: Python is up)
+  return { live, path, fallback, packing };
 }
 

@@ -51,6 +51,8 @@ const GEOMETRY_PERIOD_MS = 100;
 let bootPath = null; // "snapshot" or "plain", once booted
 /** @type {string | null} */
 let fallback = null; // why the snapshot was not used
+/** @type {"lzma" | "gzip" | "inflated" | null} */
+let packing = null; // how the wasm and the standard library came (worker-boot.mjs Packing)
 let inFlight = false; // a frame was posted and not yet acknowledged
 let postedAt = 0; // performance.now() when it was posted
 let forceNext = true; // send every system in the next frame (after a change)
@@ -115,7 +117,7 @@ function handle(message) {
         configure(name, settings.params, settings.dt, message.integrators, Boolean(bake));
       }
       timings.init = performance.now();
-      post({ type: "ready", timings, boot: bootPath, fallback });
+      post({ type: "ready", timings, boot: bootPath, fallback, packing });
       break;
     }
     case "handoff":
@@ -346,7 +348,7 @@ self.onmessage = (event) => {
   if (event.data?.type === "boot") {
     watchOn(event.data.watch);
     // (the page asks for the bake only when the config names one: static/start.js)
-    receiveBoot(event.data.boot, Boolean(event.data.bake));
+    receiveBoot(event.data.boot, Boolean(event.data.bake), Boolean(event.data.controlled));
     return;
   }
   if (!live) {
@@ -436,7 +438,7 @@ function stdlibGuardPath() {
 boot().then(
   (booted) => {
     if (!booted) return; // a file failed: the page says which
-    ({ live, path: bootPath, fallback } = booted);
+    ({ live, path: bootPath, fallback, packing } = booted);
     answerPing({}); // Python is up: the watchdog hears from this worker before its first call
     for (const message of pending.splice(0)) handle(message);
     // the page plays the bake: catch up with its end now, before it asks

@@ -11,7 +11,8 @@ import { state } from "./urlstate.js";
  *    framesDrawn: number, restarts: number, offscreen: boolean, source: "baked" | "worker" | null,
  *    holding: boolean, marked: boolean, systems: Record<string, LiveSystem>,
  *    workerTimings?: Record<string, number>, boot?: "snapshot" | "plain" | null,
- *    bootFallback?: string | null, lastHang?: Record<string, number | boolean>}} */
+ *    bootFallback?: string | null, packing?: "lzma" | "gzip" | "inflated" | null,
+ *    lastHang?: Record<string, number | boolean>}} */
 export const live = {
   ready: false,
   error: null, // why the simulation could not start (text), shown at the top

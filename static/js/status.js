@@ -45,7 +45,8 @@ export function status() {
            running: state.playing && !live.offscreen, offscreen: live.offscreen,
            framesDrawn: live.framesDrawn, restarts: live.restarts, workerTimings: live.workerTimings,
            lastHang: live.lastHang ?? null, // what the watchdog went by when it last stopped one
-           boot: live.boot ?? null, bootFallback: live.bootFallback ?? null, systems,
+           boot: live.boot ?? null, bootFallback: live.bootFallback ?? null,
+           packing: live.packing ?? null, systems,
            allDrawn: everyPartDrawn(), // the parts out of sight too (documents.js)
            method: methodStatus(), progress: { ...progress }, offline: { ...offline },
            ...bakeStatus(),

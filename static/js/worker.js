@@ -272,6 +272,7 @@ function receive(msg) {
       live.workerTimings = msg.timings || {};
       live.boot = msg.boot; // "snapshot" or "plain" (then msg.fallback says why)
       live.bootFallback = msg.fallback ?? null;
+      live.packing = msg.packing ?? null; // "lzma" (a slow link), "gzip" or "inflated"
       /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".il-loading"))
         .forEach((el) => { el.hidden = true; });
       endProgress();

@@ -45,6 +45,8 @@ export interface BootConfig {
   sizes: Record<string, [number, number]>;
   /** files downloaded gzipped in their place: {name: gzipped name}, in Pyodide's folder */
   gzipped?: Record<string, string>;
+  /** the same files as .lzma, downloaded in their place on a slow link: {name: .lzma name} */
+  lzma?: Record<string, string>;
   /** Pyodide's package list (pyodide-lock.json), when the build gives it: no download */
   lock?: string | null;
   /** the service worker's script, in a build with hashed names */
@@ -78,6 +80,8 @@ export interface BootMessage {
   boot: BootConfig;
   /** download the baked frames for the page */
   bake: boolean;
+  /** a service worker controls the page (and so this worker's downloads) */
+  controlled?: boolean;
   /** the worker's end of the watchdog's channel */
   watch: MessagePort;
 }
@@ -252,6 +256,9 @@ export interface ReadyMessage {
   boot: "snapshot" | "plain" | null;
   /** why the snapshot was not used */
   fallback: string | null;
+  /** how the wasm and the standard library came: as .lzma (a slow link), gzipped, or
+   * inflated already (from the cache, where a visit that inflated .lzma files left them) */
+  packing: "lzma" | "gzip" | "inflated" | null;
 }
 
 /** Python could not start. */

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import shutil
 import time
@@ -55,6 +56,10 @@ def test_the_file_holds_everything_and_refers_to_nothing(single_file):
     names = re.findall(rf'<script type="{FILE_SCRIPT_TYPE}" data-name="([^"]+)"', page)
     # Python boots from the snapshot (a plain boot takes seconds more)
     assert names == [path.rsplit("/", 1)[-1] for path in (*EMBEDDED, SNAPSHOT)]
+    # and the gzip files only: the boot config offers no .lzma ones (for a slow link; read
+    # from memory, there is none), so that no link makes the worker ask for a file not here
+    boot = json.loads(re.search(r'id="il-boot-config">(.*?)</script>', page, re.DOTALL).group(1))
+    assert boot["lzma"] == {} and set(boot["gzipped"].values()) <= set(names)
     assert "data:text/javascript;base64," in page
 
 
@@ -112,6 +117,7 @@ def test_it_runs_from_disk_offline_with_no_request(single_file, browser):
         first, later = wait_until_running(page)
         boot = time.perf_counter() - started - 1.0
         assert page.evaluate("window.integratorLab.status().boot") == "snapshot"
+        assert page.evaluate("window.integratorLab.status().packing") == "gzip"
         assert set(later["systems"]) == {"pendulum", "cradle", "spring"}
         for system, status in later["systems"].items():
             assert status["simTime"] > first["systems"][system]["simTime"]

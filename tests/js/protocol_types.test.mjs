@@ -24,14 +24,14 @@ const PLANTS = {
     ["js/worker.js", '({ type: "handoff", frame, then })',
       '({ type: "handoff", frame })', "TS2345"],
     ["js/worker.js", 'case "boot-error":', 'case "boot-eror":', "TS2678"],
-    ["start.js", 'type: "boot", boot, bake, watch: channel.port2',
-      'type: "boot", boot, bake', "TS2345"],
+    ["start.js", 'type: "boot", boot, bake, controlled, watch: channel.port2',
+      'type: "boot", boot, bake, controlled', "TS2345"],
   ],
   "tsconfig.worker.json": [
     ["worker-boot.mjs", 'post({ type: "boot-error", file, detail, step })',
       'post({ type: "booterror", file, detail, step })', "TS2322|TS2820"],
-    ["worker.mjs", 'post({ type: "ready", timings, boot: bootPath, fallback })',
-      'post({ type: "ready", timings, boot: bootPath })', "TS2345"],
+    ["worker.mjs", 'post({ type: "ready", timings, boot: bootPath, fallback, packing })',
+      'post({ type: "ready", timings, boot: bootPath, packing })', "TS2345"],
     ["worker.mjs", 'case "study-stop":', 'case "studystop":', "TS2678"],
   ],
 };

@@ -115,9 +115,13 @@ def test_a_throttled_cold_load_moves_throughout_shows_growing_progress_and_queue
         recorded["progress"][-3:]
     )
     status = page.status()
-    # a slow link never waits for the snapshot: the plain boot, and why
+    # a slow link never waits for the snapshot: the plain boot, and why; and it gets the wasm
+    # and the standard library as .lzma, a quarter fewer bytes than gzip
     assert status["boot"] == "plain"
     assert "Mbit/s" in status["bootFallback"] or "link" in status["bootFallback"]
+    assert status["packing"] == "lzma"
+    assert any(url.endswith("pyodide.asm.wasm.lzma") for url in page.requests)
+    assert not any(url.endswith("pyodide.asm.wasm.gz") for url in page.requests)
     # the bar is determinate: its total is the bytes a compressing host sends for Python's
     # files, its numbers only grow, it reached the total, and it said so in words (what the
     # bar showed is read by polling, which a loaded machine's page thread answers seconds
@@ -214,22 +218,30 @@ def test_the_page_runs_on_the_trimmed_stdlib_and_a_users_method_imports_fraction
     assert page.errors == []
 
 
-def test_a_second_visit_comes_from_the_cache_and_a_visit_offline_goes_live(open_page, site):
-    first = visit(open_page)
-    first.wait_live()
-    assert first.status()["boot"] == "snapshot"  # 127.0.0.1 brings it in no time
-    first.wait("window.integratorLab.status().offline.state === 'kept'")
-    # the same browser profile again: only the page itself comes from the network (what the
-    # service worker fetches is reported on the context, with the worker that fetched it)
+def visit_again(first, site):
+    """A second visit in ``first``'s browser profile, once Python is up: its page, and every
+    response it got as (url, from the service worker). Only the page itself came from the
+    network (what the service worker fetches is reported on the context, with the worker that
+    fetched it)."""
     second = first.context.new_page()
     answered, network = [], []
     second.on("response", lambda r: answered.append((r.url, r.from_service_worker)))
     first.context.on("request", lambda r: r.service_worker and network.append(r.url))
     second.goto(site["url"])
     second.wait_for_function("window.integratorLab.status().ready", timeout=BOOT_TIMEOUT_MS)
-    assert second.evaluate("window.integratorLab.status().boot") == "snapshot"
     assert all(cached for _, cached in answered), answered
     assert set(network) <= {site["url"], site["url"] + "sw.js"}, network
+    return second, answered
+
+
+def test_a_second_visit_comes_from_the_cache_and_a_visit_offline_goes_live(open_page, site):
+    first = visit(open_page)
+    first.wait_live()
+    assert first.status()["boot"] == "snapshot"  # 127.0.0.1 brings it in no time
+    assert first.status()["packing"] == "gzip"  # (inflated by the browser, at once)
+    first.wait("window.integratorLab.status().offline.state === 'kept'")
+    second, answered = visit_again(first, site)
+    assert second.evaluate("window.integratorLab.status().boot") == "snapshot"
     # many files, the worker's (Pyodide, the snapshot, the core) among them
     cached = [url for url, cached in answered if cached]
     assert any(url.endswith("pyodide.asm.wasm.gz") for url in cached)
@@ -245,6 +257,44 @@ def test_a_second_visit_comes_from_the_cache_and_a_visit_offline_goes_live(open_
         timeout=BOOT_TIMEOUT_MS,
     )
     offline.close()
+
+
+def test_a_slow_links_visit_inflates_the_lzma_files_and_the_next_visit_reads_them_inflated(
+    open_page, site
+):
+    # 10 Mbit/s: the baked frames' download measures the link, slower than the .lzma files'
+    # threshold (20 Mbit/s): the wasm and the standard library come as .lzma
+    first = visit(open_page, profile="10mbit")
+    first.wait("window.integratorLab && window.integratorLab.status().ready", THROTTLED_TIMEOUT_MS)
+    status = first.status()
+    assert (status["boot"], status["packing"]) == ("plain", "lzma")
+    fetched = [url.rsplit("/", 1)[-1] for url in first.requests]
+    assert {"pyodide.asm.wasm.lzma", "python_stdlib.zip.lzma"} <= set(fetched)
+    assert not {"pyodide.asm.wasm.gz", "python_stdlib.zip.gz", "pyodide.asm.wasm"} & set(fetched)
+    first.wait_live()
+    first.wait("window.integratorLab.status().offline.state === 'kept'")
+    # the worker left them inflated in the cache: the next visit reads them as they are
+    # (inflating the wasm again would cost a second or two of CPU), from the cache alone
+    wasm = site["files"]["pyodide/pyodide.asm.wasm"]
+    first.wait(
+        f"""async () => {{
+            const cache = await caches.open("integrator-lab");
+            const kept = await cache.match(new URL({wasm!r}, location.href).href);
+            return kept !== undefined && (await kept.arrayBuffer()).byteLength ===
+              {(site["dir"] / wasm).stat().st_size};
+        }}"""
+    )
+    second, answered = visit_again(first, site)
+    again = second.evaluate("window.integratorLab.status()")
+    assert (again["boot"], again["packing"]) == ("plain", "inflated")
+    read = {url.rsplit("/", 1)[-1] for url, _ in answered}
+    assert {"pyodide.asm.wasm", "python_stdlib.zip"} <= read
+    assert not {"pyodide.asm.wasm.lzma", "python_stdlib.zip.lzma"} & read
+    second.wait_for_function(
+        "Object.values(window.integratorLab.status().systems).every((s) => s.simTime > 0.5)",
+        timeout=BOOT_TIMEOUT_MS,
+    )
+    second.close()
 
 
 LINK_REASON = r"the link brings (\d+\.\d) Mbit/s: the snapshot would take (\d+\.\d) s"

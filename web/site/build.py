@@ -62,6 +62,7 @@ from integrator_lab.site.hosting import (
     serve,
     warm_gzip,
 )
+from integrator_lab.site.lzma_pack import lzma_packed
 from integrator_lab.site.pack import _FILE_MODE, _ZIP_EPOCH, core_files
 from integrator_lab.site.page_bundle import SITE_PATH as PAGE_MODULE
 from integrator_lab.site.page_bundle import WORKER, page_bundle, worker_bundle
@@ -149,6 +150,12 @@ BOKEH_FILES = ("bokeh.min.js", "bokeh-widgets.min.js")
 #: 1.11 MB) and the wasm (a host compresses it at its own level, commonly 6: 17 kB more)
 GZIPPED = {"python_stdlib.zip": "python_stdlib.zip.gz", "pyodide.asm.wasm": "pyodide.asm.wasm.gz"}
 STDLIB_GZ = GZIPPED["python_stdlib.zip"]
+#: the same two as .lzma (:mod:`.lzma_pack`: a quarter fewer bytes), which the worker
+#: downloads in their place on a slow link and inflates itself (static/worker-lzma.mjs)
+LZMA_FILES = {
+    "python_stdlib.zip": "python_stdlib.zip.lzma",
+    "pyodide.asm.wasm": "pyodide.asm.wasm.lzma",
+}
 #: Pyodide's package list: the page loads no package, so the site's is the list without them,
 #: and the worker has it from the boot config (no download)
 LOCK = "pyodide-lock.json"
@@ -221,6 +228,7 @@ def boot_data(
     baked: dict | None = None,
     sizes: dict | None = None,
     lock: str | None = None,
+    lzma: dict | None = None,
 ) -> dict:
     """What the worker needs first (static/start.js hands it over before BokehJS loads): the
     code a plain boot runs, the global that then holds the live loop, the build's Pyodide
@@ -229,8 +237,9 @@ def boot_data(
     page, the default view's baked frames (:func:`bake.write_baked`), if any; and the sizes of
     the files the worker downloads (``{file: [bytes, bytes a host that compresses sends]}``),
     for the page's progress bar; ``gzipped``, the files it downloads gzipped in their place
-    (``{name: gzipped name}``, in Pyodide's folder); ``lock``, Pyodide's package list
-    (:func:`bare_lock`), if given."""
+    (``{name: gzipped name}``, in Pyodide's folder); ``lzma``, the same as ``.lzma``, which
+    it downloads instead on a slow link (``{name: .lzma name}``); ``lock``, Pyodide's package
+    list (:func:`bare_lock`), if given."""
     return {
         "code": BOOT_CODE,
         "global": LIVE_GLOBAL,
@@ -240,6 +249,7 @@ def boot_data(
         "baked": baked,
         "sizes": sizes or {},
         "gzipped": dict(GZIPPED),
+        "lzma": dict(lzma or {}),
         "lock": lock,
     }
 
@@ -279,6 +289,7 @@ def build_site(
     hashed: bool = True,
     bake: bool = True,
     trim: bool = True,
+    lzma: bool = True,
     log=None,
 ) -> Path:
     """Write the complete static site into ``out_dir`` and return its path.
@@ -289,7 +300,9 @@ def build_site(
     carry a content hash (the one-file build, which inlines them, goes without). With
     ``bake``, the default view's first seconds are computed and shipped (web/site/bake.py;
     the one-file build leaves them out). With ``trim``, the page gets the standard library it
-    uses, not the whole one (web/site/stdlib.py; needs Node). ``log``
+    uses, not the whole one (web/site/stdlib.py; needs Node). With ``lzma``, the wasm and the
+    library also go as ``.lzma`` for a slow link (:mod:`.lzma_pack`; the one-file build, which
+    reads them from memory, goes without). ``log``
     (``print``-like) hears where Pyodide and its snapshot came from.
     """
     config = config or figures.DashboardConfig()
@@ -348,6 +361,12 @@ def build_site(
     pyodide_files[LOCK] = bare_lock(pyodide_files[LOCK])
     for name, packed in GZIPPED.items():
         pyodide_files[packed] = gzip.compress(pyodide_files[name], 9, mtime=0)
+    lzma_files = {}
+    for name, packed in LZMA_FILES.items() if lzma else ():
+        data = lzma_packed(pyodide_files[name])
+        if data is not None:
+            pyodide_files[packed] = data
+            lzma_files[name] = packed
     pyodide_rel = f"pyodide/{_folder_digest(pyodide_files)}/" if hashed else "pyodide/"
     (out / pyodide_rel).mkdir(parents=True, exist_ok=True)
     for name, data in pyodide_files.items():
@@ -405,7 +424,13 @@ def build_site(
             raise RuntimeError(f"static/index.html: expected one reference to bokeh/{name}")
         template = template.replace(f'"bokeh/{name}"', f'"bokeh/{hashed_name}"')
     boot = boot_data(
-        frozen, pyodide_rel, archive_rel, baked, sizes, pyodide_files[LOCK].decode("utf-8")
+        frozen,
+        pyodide_rel,
+        archive_rel,
+        baked,
+        sizes,
+        pyodide_files[LOCK].decode("utf-8"),
+        lzma_files,
     )
     if hashed:
         # the page's own files get a hashed copy too, which the page names: the service

@@ -242,7 +242,9 @@ def build_single_file(path, log=None, snapshot=True) -> Path:
     except BundleUnavailable as exc:
         raise SingleFileError(NO_BUNDLE.format(reason=f"there is none here ({exc})")) from exc
     with tempfile.TemporaryDirectory(prefix="integrator-lab-site-") as tmp:
-        site = build_site(Path(tmp) / "site", snapshot=snapshot, hashed=False, bake=False, log=log)
+        site = build_site(
+            Path(tmp) / "site", snapshot=snapshot, hashed=False, bake=False, lzma=False, log=log
+        )
         page, _ = fold_site(site)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(page, encoding="utf-8")
