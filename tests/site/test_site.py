@@ -287,6 +287,22 @@ def test_large_files_are_named_by_their_content_and_the_page_names_them(built):
     assert sorted(p.name for p in (built / "py").iterdir()) == sorted(p.name for p in named[:3])
 
 
+def test_the_head_asks_for_every_script_at_once(built):
+    """The page's scripts (start.js, BokehJS, its widgets, the page's module) are asked for
+    from the top of its head, before its style sheets: the browser otherwise asked for each
+    only once the one before had come, and the worker's downloads shared a slow link with the
+    later ones (measured: docs/developing.rst)."""
+    page = (built / "index.html").read_text(encoding="utf-8")
+    head = page[: page.index("</head>")]
+    classic = re.findall(r'<script src="([^"]+)"></script>', head)
+    modules = re.findall(r'<script type="module" src="([^"]+)"></script>', head)
+    assert len(classic) == 3 and len(modules) == 1
+    assert re.findall(r'<link rel="preload" as="script" href="([^"]+)">', head) == classic
+    assert re.findall(r'<link rel="modulepreload" href="([^"]+)">', head) == modules
+    assert head.index('rel="preload"') < head.index('rel="stylesheet"')
+    assert all((built / src).is_file() for src in classic + modules)
+
+
 def test_the_worker_downloads_the_standard_library_gzipped_and_no_package_list(built):
     """What a cold visit downloads of Python, as few bytes as the page needs: the standard
     library (trimmed) with its members stored, gzipped whole (a host sends a .zip as it is:

@@ -191,6 +191,8 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
 
     styles = re.findall(r'<link rel="stylesheet" href="([^":]+)">', page)
     page = re.sub(r'<link rel="stylesheet" href="([^":]+)">', inline_style, page)
+    # the scripts come inline: nothing to ask for ahead (build.preload_tags)
+    page = re.sub(r'\n\s*<link rel="(?:preload|modulepreload)"[^>]*>', "", page)
     if ENTRY_TAG in page or not (site / PAGE_MODULE).is_file():
         raise SingleFileError(NO_BUNDLE.format(reason=f"the site at {site} has no {PAGE_MODULE}"))
     entry = PAGE_MODULE  # the page's modules, bundled
