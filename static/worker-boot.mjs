@@ -426,7 +426,10 @@ const inflated = new Map();
  * @param {ReturnType<typeof bootFiles>} files
  * @param {BootConfig} config */
 async function keepInflated(files, config) {
-  if (!config.serviceWorker || !self.caches || !inflated.size) return;
+  if (!config.serviceWorker || !self.caches || !inflated.size) {
+    inflated.clear(); // (12 MB the worker need not hold)
+    return;
+  }
   try {
     const cache = await caches.open(CACHE);
     for (const [name, bytes] of inflated) {

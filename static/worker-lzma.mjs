@@ -134,7 +134,7 @@ export class LzmaDecoder {
     props = (props / 9) | 0;
     this.lp = props % 5;
     this.pb = (props / 5) | 0;
-    // the size: 8 bytes LE; all ones (or more than a JS array holds) means "unknown"
+    // the size: 8 bytes LE; all ones means "unknown"
     let size = 0;
     let unknown = true;
     for (let i = 0; i < 8; i++) if (input[5 + i] !== 0xff) unknown = false;
@@ -158,8 +158,8 @@ export class LzmaDecoder {
     if (this.expected === 0 && !unknown) this.ended = true;
   }
 
-  /** Decode symbols while the input holds at least MARGIN more bytes than `limit` leaves
-   * (all of it when `final`).
+  /** Decode whole symbols while the decoder has read no further than `limit` (what has come
+   * less MARGIN; all of it when `final`).
    * @param {number} limit
    * @param {boolean} final */
   decode(limit, final) {
