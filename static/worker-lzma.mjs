@@ -235,6 +235,8 @@ export class LzmaDecoder {
           b = 1;
         }
         result = ((result << 1) | b) >>> 0;
+        // (the normalization of `bit`, written out: as a shared closure it measured ~10 %
+        // slower over the wasm)
         if ((range & TOP_MASK) === 0) {
           if (inPos >= inLength) throw new LzmaError("the .lzma file ends before its data does");
           range <<= 8;
