@@ -257,6 +257,12 @@ async function gunzipped(bytes) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+/** The type Pyodide needs a file of its own to have (instantiateStreaming, the wasm's).
+ * @param {string} name */
+function typeOf(name) {
+  return name.endsWith(".wasm") ? "application/wasm" : "application/zip";
+}
+
 /** `response` (of a gzip or, when `lzma`, an .lzma file) as a response of `name` (its type for
  * Pyodide: instantiateStreaming needs the wasm's), its body inflated as it arrives: Pyodide
  * compiles the wasm while it downloads. A gzip body that does not start as gzip does (a host
@@ -265,7 +271,7 @@ async function gunzipped(bytes) {
  * @param {Response} response
  * @param {boolean} [lzma] */
 async function inflatedResponse(name, response, lzma = false) {
-  const type = name.endsWith(".wasm") ? "application/wasm" : "application/zip";
+  const type = typeOf(name);
   if (lzma && response.ok && response.body) {
     const body = lzmaStream(response.body, sizes[name]?.[0],
       (bytes) => { inflated.set(name, bytes); });
@@ -433,10 +439,9 @@ async function keepInflated(files, config) {
   try {
     const cache = await caches.open(CACHE);
     for (const [name, bytes] of inflated) {
-      const type = name.endsWith(".wasm") ? "application/wasm" : "application/zip";
       await cache.put(new URL(name, files.pyodideURL).href,
         new Response(/** @type {Uint8Array<ArrayBuffer>} */ (bytes),
-          { headers: { "Content-Type": type } }));
+          { headers: { "Content-Type": typeOf(name) } }));
     }
   } catch {
     // not kept (a private window, a full disk): the next visit inflates them again
