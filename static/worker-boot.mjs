@@ -228,14 +228,22 @@ export function lastLine(error) {
  * @param {BakedInfo} baked */
 async function fetchBaked(baked) {
   try {
-    const response = await realFetch.call(self, new URL(baked.url, siteURL));
+    const url = new URL(baked.url, siteURL);
+    const response = await realFetch.call(self, url);
     if (!response.ok) throw new Error(`${baked.url}: HTTP ${response.status}`);
     // the link's rate from the answer's first bytes on: the wait before them is the
     // server's and the round trip's, not the link's (counted in, a fast link with some
     // latency, or a local server on a busy machine, measured a few Mbit/s)
     const started = performance.now();
     const gzipped = new Uint8Array(await response.arrayBuffer());
-    const rate = gzipped.length / Math.max(performance.now() - started, 1);
+    // timed by the network's own clock where the browser gives it (Resource Timing): this
+    // thread may read the body late on a busy machine, and its clock then measured a local
+    // server at a few Mbit/s (and chose the .lzma files, a second or two of CPU to inflate)
+    const entry = /** @type {PerformanceResourceTiming | undefined} */ (
+      performance.getEntriesByName(url.href, "resource").at(-1));
+    const span = entry && entry.responseEnd > entry.responseStart
+      ? entry.responseEnd - entry.responseStart : performance.now() - started;
+    const rate = gzipped.length / Math.max(span, 1);
     // inflated here: the page's thread is busy drawing the dashboard meanwhile, and a
     // stream there would wait for it at every chunk (the first baked frame came 0.1 s late)
     const bytes = (await gunzipped(gzipped)).buffer;

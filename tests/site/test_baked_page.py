@@ -136,9 +136,12 @@ def test_the_worker_goes_on_from_the_last_baked_frame_with_no_seam(open_page):
         assert n <= BAKE_TICKS - 1
         assert n * BAKE_WALL - dt < last_baked <= n * BAKE_WALL + 1e-9, (system, n, last_baked)
         if dt <= BAKE_WALL:
-            # the worker's first tick covers one frame's wall time, to the step
+            # the worker's first tick covers one frame's wall time, to the step: no more, and
+            # at least one step (fewer than a frame's where the compute budget,
+            # views.live.BUDGET_FRACTION, cut the tick on a loaded machine: slow motion for
+            # that frame, not a seam; a clean clone's run saw 15 steps of 1 ms for 16.7 ms)
             gap = times[handoff] - last_baked
-            assert BAKE_WALL - dt - 1e-9 < gap < BAKE_WALL + dt + 1e-3, (system, gap)
+            assert dt - 1e-9 < gap < BAKE_WALL + dt + 1e-3, (system, gap)
         # every sample once: the plots' time columns step by the sampling interval
         interval = sample_every(dt, SAMPLES_PER_SECOND) * dt
         for name, lane in status["systems"][system]["integrators"].items():
