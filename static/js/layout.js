@@ -63,6 +63,7 @@ let fitted = false; // the dashboard is drawn: fit() may measure it
 // styles' legend aside) so that the two read as one column of plots.
 export function fit() {
   if (!fitted || state.embed) return;
+  showTabs(); // first: the phone's bar holds them, above the room measured
   for (const [system, size] of Object.entries(sizes())) {
     const body = document.getElementById(`il-panel-${system}-scene`).parentElement;
     body.style.setProperty("--il-scene-width", `${size.sceneWidth}px`);
@@ -73,7 +74,6 @@ export function fit() {
     const phase = findModel(`${system}:phase`); // drawn later (documents.js): found all the same
     if (phase && phase.height !== size.energy) phase.height = size.energy;
   }
-  showTabs();
 }
 // the breakdown's legend of line styles takes room below the energy plot (figures.py)
 function energyExtra() {

@@ -174,3 +174,47 @@ def test_on_a_phone_one_system_fills_the_first_screen_and_a_tab_shows_another(op
         assert box[1] - scroll >= bar_bottom - 1, (role, box, bar_bottom)
     page.page.screenshot(path=str(pages.ARTIFACTS / "first-screen-phone-spring.png"))
     assert page.errors == []
+
+
+# The layout as the first draw left it: read when the page marks it drawn (its scenes and
+# plots sized to the window by then, layout.js fit), before what it adds after the draw
+_AT_FIRST_DRAW = """(() => {
+    const mark = performance.mark.bind(performance);
+    performance.mark = (name, ...rest) => {
+        const entry = mark(name, ...rest);
+        if (name === "il:drawn") {
+            window.__ilAtDrawn = JSON.stringify(window.integratorLab.status().layout);
+        }
+        return entry;
+    };
+})()"""
+
+
+@pytest.mark.parametrize("size", [LAPTOPS[0], PHONE], ids=["laptop", "phone"])
+def test_the_scenes_and_energy_plots_stay_where_the_first_draw_put_them(open_page, size):
+    # what the page adds once drawn (a panel's Live | Study | Geometry switch, its fields, the
+    # worker's first frames) moves no scene and resizes no energy plot: a plot that moved
+    # would jump under the visitor's eyes, and laying every panel out again stalled the
+    # animation's first second
+    phone = {"is_mobile": True, "has_touch": True} if size == PHONE else {}
+    page = open_page("", viewport=size, defer=True, **phone)
+    page.page.add_init_script(_AT_FIRST_DRAW)
+    page.go()
+    page.wait_live()
+    page.wait("window.integratorLab.status().source === 'worker'", timeout=pages.BOOT_TIMEOUT_MS)
+    after = _settled_layout(page)
+    first = page.js("JSON.parse(window.__ilAtDrawn)")
+    assert sorted(first) == sorted(after)
+    assert page.page.locator(".il-study-switch").count() == len(after)
+    # (on a phone the panels stack: the second one and those below it move down as the first
+    # one's fields, out of sight, are drawn after the first paint: documents.js)
+    shown = page.js("window.integratorLab.state().systems")
+    for system in shown if size != PHONE else shown[:1]:
+        boxes = after[system]
+        # the scene's box, and the energy plot's top and height (its frame moves sideways as
+        # its tick labels change width with the data)
+        for got, drawn in (
+            (boxes["scene"], first[system]["scene"]),
+            (boxes["energy"][1::2], first[system]["energy"][1::2]),
+        ):
+            assert got == pytest.approx(drawn, abs=0.5), (system, drawn, got)
