@@ -218,3 +218,4 @@ def test_the_scenes_and_energy_plots_stay_where_the_first_draw_put_them(open_pag
             (boxes["energy"][1::2], first[system]["energy"][1::2]),
         ):
             assert got == pytest.approx(drawn, abs=0.5), (system, drawn, got)
+    assert page.errors == []
