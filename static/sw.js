@@ -2,7 +2,13 @@
 // no network. Written at the site's root by the build (web/site/build.py), which fills in the
 // build's files; the page registers it once Python is up (static/js/offline.js) and tells it
 // which files the visit used ("keep"): those, and only those, are cached (the browser's HTTP
-// cache usually has them already, so keeping them costs no download). Then:
+// cache usually has them already, so keeping them costs no download). The scripts every visit
+// runs (the page's and Pyodide's JavaScript) are kept first, as it installs: Chromium compiles
+// a script put in the cache during the install event at once and keeps the compiled code (V8's
+// code cache) beside it, so the second visit runs it without parsing and compiling it again;
+// kept later, its code is cached at its first run from the cache, and only the third visit
+// gains (a cold load and a visit from its cache, eight of each build, in turns, medians: the
+// second visit drawn in 0.94 s instead of 1.09, Python ready in 1.89 s instead of 2.09). Then:
 //
 // - the page itself (index.html) goes to the network first, and comes from the cache when
 //   there is none (offline);
@@ -16,12 +22,16 @@
 "use strict";
 
 const FILES = new Set(/* {{FILES}} */ []); // the build's files, relative to the site's root
+const SCRIPTS = /* {{SCRIPTS}} */ []; // of those, the scripts every visit runs
 const CACHE = "integrator-lab"; // static/worker.mjs looks in it too
 const scope = self.registration.scope;
 const INDEX = new URL("index.html", scope).href;
 const HASHED = /\.[0-9a-f]{12}\.|(^|\/)[0-9a-f]{12}\//;
 
-self.addEventListener("install", () => { self.skipWaiting(); });
+self.addEventListener("install", (event) => {
+  self.skipWaiting();
+  event.waitUntil(keep(SCRIPTS.map((path) => scope + path)));
+});
 
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {

@@ -13,7 +13,7 @@ import re
 import zipfile
 
 import pytest
-from pages import BOOT_TIMEOUT_MS, SYSTEMS, open_page, site  # noqa: F401 - fixtures
+from pages import BOOT_TIMEOUT_MS, KEPT_CACHE, SYSTEMS, open_page, site  # noqa: F401 - fixtures
 from test_editor import RUN_TIMEOUT_MS, open_editor, run_python
 
 from integrator_lab.dev.bench_network import PROFILES
@@ -258,6 +258,34 @@ def test_a_second_visit_comes_from_the_cache_and_a_visit_offline_goes_live(open_
         timeout=BOOT_TIMEOUT_MS,
     )
     offline.close()
+
+
+def test_the_service_worker_keeps_the_scripts_every_visit_runs_as_it_installs(open_page, site):
+    # Chromium compiles a script put in the cache during the service worker's install event and
+    # keeps its code beside it: the second visit then runs BokehJS and the page's module without
+    # compiling them (static/sw.js). Python held back (its wasm never answered), this page
+    # never registers the service worker nor says what it used: registered here, the service
+    # worker has kept exactly the scripts every visit runs once it is ready
+    page = open_page(defer=True, fresh=True)
+    held = []
+    page.page.route("**/pyodide.asm.wasm*", lambda route: held.append(route))  # (not a builtin)
+    page.go()
+    page.wait("document.documentElement.dataset.drawn === '1'")
+    index = (site["dir"] / "index.html").read_text(encoding="utf-8")
+    scripts = set(re.findall(r'<script (?:type="module" )?src="([^"]+)"></script>', index))
+    scripts |= {site["files"][f"pyodide/{name}"] for name in ("pyodide.mjs", "pyodide.asm.mjs")}
+    kept = page.js(
+        """async (name) => {
+            await navigator.serviceWorker.register("sw.js");
+            await navigator.serviceWorker.ready;
+            const cache = await caches.open(name);
+            return (await cache.keys()).map((request) => request.url);
+        }""",
+        KEPT_CACHE,
+    )
+    assert sorted(url.removeprefix(site["url"]) for url in kept) == sorted(scripts)
+    assert len(scripts) == 6  # start.js, BokehJS, its widgets, the page's module; Pyodide's two
+    assert not page.status()["ready"]
 
 
 def test_a_slow_links_visit_inflates_the_lzma_files_and_leaves_them_inflated_in_the_cache(

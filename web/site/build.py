@@ -458,7 +458,10 @@ def build_site(
     (out / "favicon.ico").write_bytes(favicon_png())
     (out / SERVICE_WORKER).unlink(missing_ok=True)
     if hashed:
-        write_service_worker(out)
+        # the scripts every visit runs: the page's (its head's) and Pyodide's JavaScript
+        scripts = _CLASSIC_SCRIPT.findall(page) + _MODULE_SCRIPT.findall(page)
+        scripts += [boot["pyodide"] + name for name in PYODIDE_FILES if name.endswith(".mjs")]
+        write_service_worker(out, scripts)
     return out
 
 
@@ -489,19 +492,25 @@ def _hashed_copy(path: Path, root: Path) -> str:
     return copy.relative_to(root).as_posix()
 
 
-def write_service_worker(out: Path) -> None:
+def write_service_worker(out: Path, scripts: list[str]) -> None:
     """The site's service worker (static/sw.js), with the build's files: a second visit reads
-    nothing but index.html, an offline visit runs, a new build replaces the cache."""
+    nothing but index.html, an offline visit runs, a new build replaces the cache. ``scripts``
+    (of those files, hashed): the scripts every visit runs, which it keeps as it installs, so
+    that Chromium caches their compiled code for the second visit."""
     files = sorted(
         path.relative_to(out).as_posix()
         for path in out.rglob("*")
         if path.is_file() and path.name != SERVICE_WORKER
     )
+    unknown = set(scripts) - set(files)
+    if unknown:
+        raise RuntimeError(f"service worker: scripts not in the build: {sorted(unknown)}")
     source = static_dir().joinpath("sw.js").read_text(encoding="utf-8")
-    marker = "/* {{FILES}} */ []"
-    if source.count(marker) != 1:
-        raise RuntimeError(f"static/sw.js: expected one {marker}")
-    (out / SERVICE_WORKER).write_text(source.replace(marker, json.dumps(files)), encoding="utf-8")
+    for marker, value in (("/* {{FILES}} */ []", files), ("/* {{SCRIPTS}} */ []", scripts)):
+        if source.count(marker) != 1:
+            raise RuntimeError(f"static/sw.js: expected one {marker}")
+        source = source.replace(marker, json.dumps(value))
+    (out / SERVICE_WORKER).write_text(source, encoding="utf-8")
 
 
 def favicon_png(size: int = 32) -> bytes:
