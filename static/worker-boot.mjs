@@ -483,7 +483,8 @@ async function probeRate(name) {
 
 /** The snapshot's download, if the link is fast enough that it beats a plain boot:
  * {use, bytes: a promise of its bytes or of the reason there are none} (never throws: a
- * plain boot follows). `rate`: the link's bytes per ms, as measured.
+ * plain boot follows). `rate`: the link's bytes per ms, as measured (Infinity: the files come
+ * from the cache, or from memory in the one-file page).
  * @param {SnapshotInfo | null} snapshot
  * @param {number} rate
  * @returns {{use: boolean, bytes: Promise<{bytes?: Uint8Array, reason?: string}>}} */
@@ -491,7 +492,8 @@ function fetchSnapshot(snapshot, rate) {
   /** @param {string} reason */
   const none = (reason) => ({ use: false, bytes: Promise.resolve({ reason }) });
   if (!snapshot?.url) return none("this build has no snapshot");
-  const slow = slowLink();
+  // (Infinity: from the cache or from memory, no link to spare)
+  const slow = rate === Infinity ? null : slowLink();
   if (slow) return none(slow);
   const wait = rate === Infinity ? 0 : snapshot.bytes / rate;
   if (!(wait <= SNAPSHOT_WORTH_MS)) {
@@ -561,7 +563,7 @@ async function bootPython() {
   arriving.set("pyodide.asm.mjs", [0, 1, sizes["pyodide.asm.mjs"]?.[1] ?? 0]);
   postProgress(true);
   // no baked frames: the wasm's first bytes measure the link (unless it says it is slow)
-  if (cached.boot === null && !rate && config.snapshot?.url && !slowLink()) {
+  if (cached.boot === null && !rate && config.snapshot?.url && !slowLink() && !config.inMemory) {
     rate = await probeRate(gzipped["pyodide.asm.wasm"] ?? "pyodide.asm.wasm");
   }
   // a visit after one that kept its files (static/sw.js) boots as that one did: from the cache
@@ -569,8 +571,8 @@ async function bootPython() {
   /** @type {ReturnType<typeof fetchSnapshot>} */
   const frozen = cached.boot === "plain" ? { use: false, bytes: Promise.resolve(
     { reason: "the first visit booted without it, and the cache keeps what it used" }) }
-    : fetchSnapshot(config.snapshot,
-      cached.boot === "snapshot" ? Infinity : /** @type {number} */ (rate));
+    : fetchSnapshot(config.snapshot, cached.boot === "snapshot" || config.inMemory ? Infinity
+      : /** @type {number} */ (rate));
   postProgress(true);
   let loadPyodide, version;
   try {

@@ -51,6 +51,8 @@ export interface BootConfig {
   lock?: string | null;
   /** the service worker's script, in a build with hashed names */
   serviceWorker?: string;
+  /** every file comes from memory (the one-file page): no link to measure */
+  inMemory?: boolean;
 }
 
 // -- shared parts --------------------------------------------------------------------------

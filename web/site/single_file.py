@@ -34,7 +34,14 @@ import re
 import tempfile
 from pathlib import Path
 
-from integrator_lab.site.build import CSP_META, ENTRY_TAG, PAGE_MODULE, PAGE_TAG, static_dir
+from integrator_lab.site.build import (
+    CSP_META,
+    ENTRY_TAG,
+    PAGE_MODULE,
+    PAGE_TAG,
+    _script_json,
+    static_dir,
+)
 from integrator_lab.site.editor import LAZY_TAG
 from integrator_lab.site.editor import SITE_PATH as EDITOR_PATH
 from integrator_lab.site.esbuild import BundleUnavailable
@@ -101,6 +108,12 @@ _PYODIDE_PRELUDE = "{ loadPyodide: __ilLoadPyodide, version: __ilPyodide.version
 _FILE_CHECK = 'location.protocol === "file:"'
 
 
+#: the page's boot config (static/index.html), which the worker reads
+BOOT_CONFIG = re.compile(
+    r'(<script type="application/json" id="il-boot-config">)(.*?)(</script>)', re.DOTALL
+)
+
+
 def _one(pattern, text, what, at_least=False):
     matches = (
         list(pattern.finditer(text))
@@ -161,6 +174,12 @@ def fold_site(site: Path) -> tuple[str, list[dict]]:
     # inline scripts with a data: worker, opened from disk, and goes without one
     _one(CSP_META, page, "index.html: the Content-Security-Policy")
     page = page.replace(CSP_META, "")
+    # every file reaches the worker from memory: no link to measure (a loaded machine took
+    # the time to inflate the wasm for a slow link and booted without the snapshot)
+    boot = _one(BOOT_CONFIG, page, "index.html: the boot config")
+    config = json.loads(boot[2])
+    config["inMemory"] = True
+    page = page[: boot.start(2)] + _script_json(config) + page[boot.end(2) :]
     # the icon travels inside the page too (a browser would otherwise ask the disk for it)
     icon = "data:image/png;base64," + base64.b64encode((site / ICON).read_bytes()).decode("ascii")
     _one(ICON_LINK, page, "index.html: the icon")
