@@ -232,11 +232,16 @@ def test_the_live_region_says_what_the_energy_plots_show(open_page):  # noqa: F8
     still(page)
     status = page.status()["systems"]["spring"]
     stamp = f"{status['simTime']:.1f} s"
+    # the paused moment described: not its 0.1 s stamp alone, which a description made a step
+    # (0.05 s) before the pause may carry too, with that step's numbers (within DESCRIBE_
+    # INTERVAL_MS: static/js/a11y.js)
     page.wait(
-        f"document.getElementById('il-describe').textContent.includes({stamp!r})",
+        "document.getElementById('il-describe').textContent"
+        " === window.integratorLabA11y.describe()",
         timeout=20_000,
     )
     text = region.text_content()
+    assert stamp in text, (stamp, text)
     euler = status["integrators"]["euler"]
     symplectic = status["integrators"]["symplectic-euler"]
     said = re.search(r"Explicit Euler (gains|loses) " + NUMBER, text, re.IGNORECASE)
