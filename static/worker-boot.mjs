@@ -532,7 +532,8 @@ async function bootPython() {
   // to Pyodide when it asks for them) and the core
   // the page's baked frames first, when it plays them: they make it move, and on a slow link
   // Python's megabytes would hold them up for seconds. Their download measures the link
-  let rate = await bakedDone;
+  // (the one-file page holds every file in memory: no link to measure, nothing to spare)
+  let rate = config.inMemory ? Infinity : await bakedDone;
   const cached = await cachedBoot(config.snapshot, files);
   // on a slow link, the wasm and the standard library as .lzma; a visit from the cache reads
   // them as the first one kept them
@@ -563,7 +564,7 @@ async function bootPython() {
   arriving.set("pyodide.asm.mjs", [0, 1, sizes["pyodide.asm.mjs"]?.[1] ?? 0]);
   postProgress(true);
   // no baked frames: the wasm's first bytes measure the link (unless it says it is slow)
-  if (cached.boot === null && !rate && config.snapshot?.url && !slowLink() && !config.inMemory) {
+  if (cached.boot === null && !rate && config.snapshot?.url && !slowLink()) {
     rate = await probeRate(gzipped["pyodide.asm.wasm"] ?? "pyodide.asm.wasm");
   }
   // a visit after one that kept its files (static/sw.js) boots as that one did: from the cache
@@ -571,8 +572,8 @@ async function bootPython() {
   /** @type {ReturnType<typeof fetchSnapshot>} */
   const frozen = cached.boot === "plain" ? { use: false, bytes: Promise.resolve(
     { reason: "the first visit booted without it, and the cache keeps what it used" }) }
-    : fetchSnapshot(config.snapshot, cached.boot === "snapshot" || config.inMemory ? Infinity
-      : /** @type {number} */ (rate));
+    : fetchSnapshot(config.snapshot,
+      cached.boot === "snapshot" ? Infinity : /** @type {number} */ (rate));
   postProgress(true);
   let loadPyodide, version;
   try {

@@ -459,7 +459,7 @@ def build_site(
     (out / SERVICE_WORKER).unlink(missing_ok=True)
     if hashed:
         # the scripts every visit runs: the page's (its head's) and Pyodide's JavaScript
-        scripts = _CLASSIC_SCRIPT.findall(page) + _MODULE_SCRIPT.findall(page)
+        scripts = page_scripts(page)
         scripts += [boot["pyodide"] + name for name in PYODIDE_FILES if name.endswith(".mjs")]
         write_service_worker(out, scripts)
     return out
@@ -469,6 +469,11 @@ def build_site(
 PRELOAD_PLACEHOLDER = "{{PRELOAD}}"
 _CLASSIC_SCRIPT = re.compile(r'<script src="([^"]+)"></script>')
 _MODULE_SCRIPT = re.compile(r'<script type="module" src="([^"]+)"></script>')
+
+
+def page_scripts(page: str) -> list[str]:
+    """The scripts ``page`` loads: its classic scripts, then its module scripts."""
+    return _CLASSIC_SCRIPT.findall(page) + _MODULE_SCRIPT.findall(page)
 
 
 def preload_tags(page: str) -> str:
