@@ -73,6 +73,68 @@ class DivergenceRule:
         return None, kinetic, potential
 
 
+class Watch:
+    """The rule applied to every state a block of steps passes through, in order.
+
+    An integrator's ``advance(..., watch)`` calls it after each step and stops at the first
+    state it refuses, so that a run's divergence is judged at every step whatever the sampling
+    interval (an excursion inside a block is seen, and nothing is stepped twice). It keeps the
+    last sound state with its energies (:attr:`q`, :attr:`v`, :attr:`w`, :attr:`kinetic`,
+    :attr:`potential`), counts the sound steps (:attr:`count`) and keeps the reason of the
+    state it refused (:attr:`reason`).
+    """
+
+    __slots__ = (
+        "count",
+        "dt",
+        "first",
+        "kinetic",
+        "potential",
+        "q",
+        "reason",
+        "rule",
+        "v",
+        "w",
+    )
+
+    def __init__(self, rule: DivergenceRule, dt: float) -> None:
+        self.rule, self.dt = rule, dt
+        self.first = self.count = 0
+        self.reason: str | None = None
+        self.q: Vector = []
+        self.v: Vector = []
+        self.w = self.kinetic = self.potential = 0.0
+
+    def start(self, first: int, q: Vector, v: Vector, w: float) -> None:
+        """Watch a block that starts after step ``first`` from the sound state ``q, v, w``."""
+        self.first, self.count, self.reason = first, 0, None
+        self.q, self.v, self.w = q, v, w
+
+    def time_of_next(self) -> float:
+        """The time of the step after the last sound one: when a run that stopped diverged."""
+        return (self.first + self.count + 1) * self.dt
+
+    def __call__(self, q: Vector, v: Vector, w: float) -> bool:
+        """Judge the state after the next step: True (and keep it) when it is sound."""
+        rule = self.rule
+        try:
+            kinetic, potential = rule.system.energy(q, v)
+            excess = kinetic + potential - rule.energy0
+        except (OverflowError, ValueError):
+            excess = math.nan
+        # the common case inline: finite and within the cached limit (x - x == 0 is false for
+        # inf and NaN)
+        if not (excess <= rule.limit and excess - excess == 0.0 and w - w == 0.0):
+            reason, kinetic, potential = rule.judge(q, v, w, self.time_of_next())
+            if reason is not None:
+                self.reason = reason
+                return False
+        self.q, self.v, self.w = q, v, w
+        self.kinetic, self.potential = kinetic, potential
+        self.count += 1
+        return True
+
+
 #: what a step may raise that ends one integrator's run (the others go on)
 STEP_FAILURES = (ArithmeticError, ValueError)
 

@@ -8,12 +8,10 @@ Samples (every ``every``-th step) are kept in bounded buffers and handed out as 
 ``array('d')`` batches ready to stream into a plot.
 
 Divergence is a property of the state at every step, judged by the one rule of
-:mod:`integrator_lab.core.divergence` (which the study applies too).
-The test runs once per block of steps (between samples); when it fails, the block is taken
-again step by step from its start, so the reported time is that of the step where the state
-ran away, whatever the sampling interval. A user's Python method, whose module may keep state
-that no copy restores, keeps every state of the block instead, and they are judged in order
-(nothing is taken again).
+:mod:`integrator_lab.core.divergence` (which the study applies too): the integrator hands every
+state it passes through to a :class:`~integrator_lab.core.divergence.Watch` and stops at the
+first one that diverged, so the reported time is that of the step where the state ran away,
+whatever the sampling interval, and an excursion between two samples is not missed.
 """
 
 from __future__ import annotations
@@ -32,12 +30,11 @@ from .custom import (
     method_name,
     resolve_method,
 )
-from .divergence import RUNAWAY_FACTOR, STEP_FAILURES, DivergenceRule
+from .divergence import RUNAWAY_FACTOR, STEP_FAILURES, DivergenceRule, Watch
 from .divergence import failure_reason as _failure
 from .integrators import Integrator
 from .params import positive_time
 from .systems import System
-from .systems.base import State, Vector
 
 __all__ = ["DEFAULT_CAPACITY", "RUNAWAY_FACTOR", "Lane", "Runner", "Sample"]
 
@@ -101,6 +98,7 @@ class Runner:
         self.accumulator = 0.0
         self.stride = 1 + 2 * system.ndof + 4  # t, q, v, kinetic, potential, dissipated, total
         self.rule = DivergenceRule(system)
+        self._watch = Watch(self.rule, self.dt)
         self.energy0 = self.rule.energy0
         self.scale = self.rule.scale
         for lane in self.lanes:
@@ -140,81 +138,29 @@ class Runner:
                         record(lane, now)
 
     def _advance_lane(self, lane: Lane, first: int, block: int) -> None:
-        """Take steps ``first`` to ``first + block`` and judge the state at the end; if it
-        diverged, find the step where it did."""
-        reason: str | None
-        dt, integrator = self.dt, lane.integrator
-        # a method whose state cannot be restored keeps every state of the block instead
-        trail: list[State] | None = None if integrator.replayable else []
-        # the integrator's own state (cached forces, adaptive step size) goes back too
-        saved = dict(integrator.__dict__) if block > 1 and trail is None else None
+        """Take steps ``first`` to ``first + block``, judging the state after every one: the
+        lane stops at the first that diverged (or at a step that failed)."""
+        watch = self._watch
+        watch.start(first, lane.q, lane.v, lane.w)
         try:
-            if trail is None:
-                q, v, w = integrator.advance(
-                    self.system, lane.q, lane.v, lane.w, first * dt, dt, block
-                )
-            else:
-                q, v, w = integrator.advance_trail(
-                    self.system, lane.q, lane.v, lane.w, first * dt, dt, block, trail
-                )
+            lane.integrator.advance(
+                self.system, lane.q, lane.v, lane.w, first * self.dt, self.dt, block, watch
+            )
         except STEP_FAILURES as exc:
-            reason = _failure(exc)
-        else:
-            # the common case inline (this runs once per sample with every = 1): finite and
-            # within the cached limit; x - x == 0 is false for inf and NaN
-            try:
-                kinetic, potential = self.system.energy(q, v)
-                excess = kinetic + potential - self.energy0
-            except (OverflowError, ValueError):
-                excess = math.nan
-            if excess <= self.rule.limit and excess - excess == 0.0 and w - w == 0.0:
-                lane.q, lane.v, lane.w = q, v, w
-                lane.kinetic, lane.potential = kinetic, potential
-                return
-            reason = self._judge(lane, q, v, w, (first + block) * dt, None)
-            if reason is None:
-                return
-        if trail is not None:
-            # the states the block went through, judged in order: no step is taken again
-            for i, (q, v, w) in enumerate(trail):
-                now = (first + i + 1) * dt
-                step_reason = self._judge(lane, q, v, w, now, self.rule.runaway_limit(now))
-                if step_reason is not None:
-                    self._diverge(lane, now, step_reason)
-                    return
-            # every kept state is sound: the step after them failed (or the last one diverged)
-            self._diverge(lane, (first + min(len(trail) + 1, block)) * dt, reason)
-            return
-        if saved is None:
-            self._diverge(lane, (first + block) * dt, reason)
-            return
-        integrator.__dict__.clear()
-        integrator.__dict__.update(saved)
-        for i in range(first, first + block):
-            now = (i + 1) * dt
-            try:
-                q, v, w = integrator.advance(self.system, lane.q, lane.v, lane.w, i * dt, dt, 1)
-            except STEP_FAILURES as exc:
-                self._diverge(lane, now, _failure(exc))
-                return
-            # the limit at this step's time, exactly as a run sampled every step judges it
-            step_reason = self._judge(lane, q, v, w, now, self.rule.runaway_limit(now))
-            if step_reason is not None:
-                self._diverge(lane, now, step_reason)
-                return
-        # the arithmetic is the same step by step as in one block, so this is not reached
-        self._diverge(lane, (first + block) * dt, reason)
+            watch.reason = _failure(exc)
+        if watch.count:
+            lane.q, lane.v, lane.w = watch.q, watch.v, watch.w
+            lane.kinetic, lane.potential = watch.kinetic, watch.potential
+        if watch.reason is not None:
+            self._diverge(lane, watch.time_of_next(), watch.reason)
 
-    def _judge(
-        self, lane: Lane, q: Vector, v: Vector, w: float, now: float, limit: float | None
-    ) -> str | None:
-        """Keep ``(q, v, w)`` as the lane's state and return None if it has not diverged at
-        time ``now``; otherwise leave the lane alone and return why."""
-        reason, kinetic, potential = self.rule.judge(q, v, w, now, limit)
-        if reason is None:
-            lane.q, lane.v, lane.w = q, v, w
-            lane.kinetic, lane.potential = kinetic, potential
-        return reason
+    def record_last(self) -> None:
+        """Keep the live lanes' current state as a sample unless the last step was sampled
+        already (the end of a run whose length is not a multiple of ``every``)."""
+        if self.step_count % self.every:
+            for lane in self.lanes:
+                if lane.diverged_at is None:
+                    self._record(lane, self.time)
 
     def _record(self, lane: Lane, now: float) -> None:
         q, v, w, kinetic, potential = lane.q, lane.v, lane.w, lane.kinetic, lane.potential

@@ -78,6 +78,7 @@ def simulate_many(
     duration = positive_time("duration", duration)
     runner = Runner(system, integrators, dt, every=every, capacity=None)
     runner.advance(step_count(duration, runner.dt))
+    runner.record_last()
     return system, [SimulationResult(runner, lane) for lane in runner.lanes]
 
 
@@ -94,7 +95,8 @@ def simulate(
     name, or a user's method: see :mod:`integrator_lab.core.custom`).
 
     ``dt`` defaults to the system's recommended step. The first sample is the initial state at
-    t = 0, then every ``every``-th step. Bad input raises ``ValueError`` naming the culprit.
+    t = 0, then every ``every``-th step, and the last step's. Bad input raises ``ValueError``
+    naming the culprit.
     """
     if not is_method_entry(integrator):
         raise ValueError(

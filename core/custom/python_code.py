@@ -24,6 +24,7 @@ from ..usercode import CODE_FILENAME, reraise_process_wide, run_module
 from .definitions import JSONObject, MethodDefinition
 
 if TYPE_CHECKING:
+    from ..divergence import Watch
     from ..systems.base import Dynamics, State, Vector
 
 #: ``accel(q, v, t)`` as a user's step receives it (see :class:`PythonIntegrator`)
@@ -227,7 +228,6 @@ class PythonIntegrator(Integrator):
 
     definition: PythonMethod
     _step: UserStep
-    replayable = False  # its module's globals are its own state
 
     def __init__(self, definition: PythonMethod) -> None:
         super().__init__()
@@ -248,18 +248,6 @@ class PythonIntegrator(Integrator):
         return self._call(_make_accel(system, len(q)), q, v, w, t, dt, self.steps + 1)
 
     def advance(
-        self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float, steps: int
-    ) -> State:
-        accel = _make_accel(system, len(q))
-        post, call, first = system.post_step, self._call, self.steps + 1
-        for i in range(steps):
-            q, v, w = call(accel, q, v, w, t + i * dt, dt, first + i)
-            if post is not None:
-                v, w = post(v, w, dt)
-        self.steps += steps
-        return q, v, w
-
-    def advance_trail(
         self,
         system: Dynamics,
         q: Vector,
@@ -268,19 +256,21 @@ class PythonIntegrator(Integrator):
         t: float,
         dt: float,
         steps: int,
-        trail: list[State],
+        watch: Watch | None = None,
     ) -> State:
         accel = _make_accel(system, len(q))
         post, call, first = system.post_step, self._call, self.steps + 1
-        append, kept = trail.append, len(trail)
+        taken = 0
         try:
-            for i in range(steps):
-                q, v, w = call(accel, q, v, w, t + i * dt, dt, first + i)
+            while taken < steps:
+                q, v, w = call(accel, q, v, w, t + taken * dt, dt, first + taken)
                 if post is not None:
                     v, w = post(v, w, dt)
-                append((q, v, w))
+                taken += 1
+                if watch is not None and not watch(q, v, w):
+                    break
         finally:
-            self.steps += len(trail) - kept
+            self.steps += taken
         return q, v, w
 
     def _call(

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..divergence import Watch
     from ..systems.base import Dynamics, State, Vector
 
 
@@ -44,31 +45,11 @@ class Integrator:
         """Return ``(q, v, w)`` one step of length ``dt`` after time ``t``."""
         raise NotImplementedError
 
-    #: whether the runner may take a block of steps again from a copy of the integrator's own
-    #: attributes (to date a divergence found at the block's end). False for a user's code,
-    #: whose module may keep state (a cached force in a global) that no copy can restore: the
-    #: runner keeps every state of the block instead (:meth:`advance_trail`), so that nothing
-    #: is taken again
-    replayable = True
-
     #: whether :meth:`step` applies the system's ``post_step`` itself (splitting methods do
     #: it right after the velocity update, as game engines do); otherwise it follows the step
     applies_post_step = False
 
     def advance(
-        self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float, steps: int
-    ) -> State:
-        """Take ``steps`` steps of length ``dt`` from time ``t``; return ``(q, v, w)``."""
-        step = self.step
-        post = None if self.applies_post_step else system.post_step
-        for i in range(steps):
-            q, v, w = step(system, q, v, w, t + i * dt, dt)
-            if post is not None:
-                v, w = post(v, w, dt)
-        self.steps += steps
-        return q, v, w
-
-    def advance_trail(
         self,
         system: Dynamics,
         q: Vector,
@@ -77,13 +58,25 @@ class Integrator:
         t: float,
         dt: float,
         steps: int,
-        trail: list[State],
+        watch: Watch | None = None,
     ) -> State:
-        """:meth:`advance`, appending the state after every step to ``trail`` (a failure
-        leaves the states before it there): for a method the runner cannot take again."""
-        for i in range(steps):
-            q, v, w = self.advance(system, q, v, w, t + i * dt, dt, 1)
-            trail.append((q, v, w))
+        """Take ``steps`` steps of length ``dt`` from time ``t``; return ``(q, v, w)``.
+
+        ``watch`` (the runner's :class:`~integrator_lab.core.divergence.Watch`) is called with
+        the state after every step; the first state it refuses ends the call, and is returned."""
+        step = self.step
+        post = None if self.applies_post_step else system.post_step
+        taken = 0
+        try:
+            while taken < steps:
+                q, v, w = step(system, q, v, w, t + taken * dt, dt)
+                if post is not None:
+                    v, w = post(v, w, dt)
+                taken += 1
+                if watch is not None and not watch(q, v, w):
+                    break
+        finally:
+            self.steps += taken
         return q, v, w
 
     @classmethod

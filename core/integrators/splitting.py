@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from .base import Integrator
 
 if TYPE_CHECKING:
+    from ..divergence import Watch
     from ..systems.base import Dynamics, ScalarForces, State, Vector
 
 #: a method: its ``(kind, coefficient)`` pairs, kinds ``"kick"`` and ``"drift"``, coefficients
@@ -90,12 +91,19 @@ class Splitting(Integrator):
         return q, v, w
 
     def advance(
-        self, system: Dynamics, q: Vector, v: Vector, w: float, t: float, dt: float, steps: int
+        self,
+        system: Dynamics,
+        q: Vector,
+        v: Vector,
+        w: float,
+        t: float,
+        dt: float,
+        steps: int,
+        watch: Watch | None = None,
     ) -> State:
         if system.scalar_forces is None or system.post_step is not None:
-            return super().advance(system, q, v, w, t, dt, steps)
-        x, u, w = self._advance_scalar(system, q[0], v[0], w, t, dt, steps)
-        self.steps += steps
+            return super().advance(system, q, v, w, t, dt, steps, watch)
+        x, u, w = self._advance_scalar(system, q[0], v[0], w, t, dt, steps, watch)
         return [x], [u], w
 
     def _scaled_sequence(self, dt: float) -> list[tuple[bool, float]]:
@@ -109,11 +117,19 @@ class Splitting(Integrator):
         return cached[1]
 
     def _advance_scalar(
-        self, system: Dynamics, x: float, u: float, w: float, t: float, dt: float, steps: int
+        self,
+        system: Dynamics,
+        x: float,
+        u: float,
+        w: float,
+        t: float,
+        dt: float,
+        steps: int,
+        watch: Watch | None,
     ) -> tuple[float, float, float]:
         """The same arithmetic as :meth:`step` on plain floats, for one-degree-of-freedom
         systems (their ``scalar_forces(x, v, t) -> (a, p)``): no lists, no per-step calls
-        beyond the force evaluations."""
+        beyond the force evaluations (and the watch's)."""
         # advance() comes here only when system.scalar_forces is set
         forces: ScalarForces = system.scalar_forces  # type: ignore[assignment]
         velocity_dependent = system.velocity_dependent
@@ -122,22 +138,29 @@ class Splitting(Integrator):
         sequence = self._scaled_sequence(dt)
         a = p = 0.0
         evaluated_at = None  # the position of the last evaluation (reused if unchanged)
-        for i in range(steps):
-            time = t + i * dt
-            for is_kick, h in sequence:
-                if not is_kick:
-                    x += h * u
-                    time += h
-                    continue
-                if velocity_dependent or x != evaluated_at:
-                    at = u + 0.5 * h * a_last if predict and a_last is not None else u
-                    a, p = forces(x, at, time)
-                    evaluated_at = x
-                a_last = a
-                u += h * a
-                w += h * p
-        if a_last is not None:
-            self._a_last = [a_last]
+        taken = 0
+        try:
+            while taken < steps:
+                time = t + taken * dt
+                for is_kick, h in sequence:
+                    if not is_kick:
+                        x += h * u
+                        time += h
+                        continue
+                    if velocity_dependent or x != evaluated_at:
+                        at = u + 0.5 * h * a_last if predict and a_last is not None else u
+                        a, p = forces(x, at, time)
+                        evaluated_at = x
+                    a_last = a
+                    u += h * a
+                    w += h * p
+                taken += 1
+                if watch is not None and not watch([x], [u], w):
+                    break
+        finally:
+            self.steps += taken
+            if a_last is not None:
+                self._a_last = [a_last]
         return x, u, w
 
 

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from integrator_lab.core import Runner, get_system, simulate
+from integrator_lab.core import Runner, get_integrator, get_system, simulate
 from integrator_lab.core.runner import RUNAWAY_FACTOR
 
 LANES = ["euler", "symplectic-euler", "velocity-verlet", "rk4"]
@@ -123,6 +123,69 @@ def test_divergence_time_is_the_step_where_it_happens_whatever_the_sampling(ever
     kinetic, potential = runner.system.energy(euler.q, euler.v)
     assert kinetic + potential - 7.5 <= RUNAWAY_FACTOR * 7.5
     assert rk4.diverged_at is None
+
+
+def first_runaway_step(system, integrator, dt, steps):
+    """The first step whose state has K + P above E0 + RUNAWAY_FACTOR x the energy scale (the
+    pendulum's kinetic bound is 0), stepping one step at a time: an independent reading of the
+    rule, or None."""
+    q, v = system.initial_state()
+    kinetic, potential = system.energy(q, v)
+    energy0, limit = kinetic + potential, RUNAWAY_FACTOR * system.energy_scale()
+    method, w = get_integrator(integrator), 0.0
+    for n in range(1, steps + 1):
+        q, v, w = method.step(system, q, v, w, (n - 1) * dt, dt)
+        kinetic, potential = system.energy(q, v)
+        if kinetic + potential - energy0 > limit:
+            return n
+    return None
+
+
+@pytest.mark.parametrize("every", [1, 50, 375, 10_000])
+def test_an_excursion_between_two_samples_is_a_divergence(every):
+    """Leapfrog on the pendulum (theta0 = 1.5, dt = 0.8: omega dt = 2.5, beyond its limit of
+    2) passes the runaway limit and comes back under it within a few steps, again and again:
+    sampled every 50 steps it was called diverged at 59.2 s, every 375 steps never (while the
+    bob spun to 3027 rad with 84 times its initial energy). Every state is judged, so the time
+    is the first step over the limit, whatever the sampling."""
+    system = get_system("pendulum", theta0=1.5)
+    dt, duration = 0.8, 300.0
+    n = first_runaway_step(system, "leapfrog", dt, round(duration / dt))
+    assert n is not None and n * dt < 10.0
+    result = simulate(system, "leapfrog", dt=dt, duration=duration, every=every)
+    assert result.diverged_at == n * dt
+    assert result.reason == "energy ran away"
+    # nothing after the divergence is sampled, and the last sample is a sound state
+    assert result.t[-1] < n * dt
+    assert result.kinetic[-1] + result.potential[-1] - result.total[0] <= (
+        RUNAWAY_FACTOR * system.energy_scale()
+    )
+
+
+def test_a_users_python_method_is_judged_at_every_step_too():
+    """The same excursion under the same leapfrog written as a user's Python step."""
+    code = (
+        "def step(accel, q, v, t, dt):\n"
+        "    q = [x + 0.5 * dt * u for x, u in zip(q, v)]\n"
+        "    v = [u + dt * a for u, a in zip(v, accel(q, v, t + 0.5 * dt))]\n"
+        "    return [x + 0.5 * dt * u for x, u in zip(q, v)], v\n"
+    )
+    system = get_system("pendulum", theta0=1.5)
+    n = first_runaway_step(system, "leapfrog", 0.8, 375)
+    method = {"name": "my-leapfrog", "kind": "python", "code": code}
+    result = simulate(system, method, dt=0.8, duration=300.0, every=375)
+    assert result.diverged_at == n * 0.8
+
+
+@pytest.mark.parametrize("every", [3, 1000])
+def test_the_last_state_of_a_run_is_kept(every):
+    """A run of 100 steps sampled every 3 (or 1000) steps still ends with its last state: the
+    spring's exact solution at t = 1 s, within RK4's error."""
+    system = get_system("spring")
+    result = simulate(system, "rk4", dt=0.01, duration=1.0, every=every)
+    assert result.t[-1] == pytest.approx(1.0, abs=1e-12)
+    exact_q, _exact_v = system.exact(1.0)
+    assert result.q[-1][0] == pytest.approx(exact_q[0], abs=1e-7)
 
 
 def test_euler_on_the_linear_pendulum_diverges_where_its_energy_growth_says():
