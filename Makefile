@@ -2,7 +2,7 @@
 #   .venv/                 Python environment with the project installed editable (+ test extra)
 #   node_modules/          Pyodide, pinned in package-lock.json (npm ci)
 #   .cache/pyodide-wheels  pure-Python wheels pytest needs inside Pyodide
-#   chromium               Debian's Chromium, for the browser tests
+#   chromium               Debian's Chromium (browser tests) and bubblewrap (serve --allow-code)
 
 PYTHON ?= python3
 VENV := .venv
@@ -125,11 +125,12 @@ $(PYODIDE_WHEELS)/.installed: tests/pyodide/requirements.txt | venv
 		--platform any -r tests/pyodide/requirements.txt -d $(PYODIDE_WHEELS)
 	touch $@
 
-# a Japanese font too: the tests of the Japanese page (?lang=ja) measure its text
+# a Japanese font too: the tests of the Japanese page (?lang=ja) measure its text; and
+# bubblewrap, which confines visitors' code (serve --allow-code, tests/server/test_sandbox_*)
 chromium:
-	@command -v chromium >/dev/null && fc-list :lang=ja | grep -q . || { \
+	@command -v chromium >/dev/null && fc-list :lang=ja | grep -q . && command -v bwrap >/dev/null || { \
 		$(SUDO) apt-get update && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium fonts-ipafont-gothic; }
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium fonts-ipafont-gothic bubblewrap; }
 
 # The wheel and the sdist, carrying Pyodide's core files, the prebuilt snapshot and the
 # editor's and the page's scripts bundled by esbuild (web/site/bundle/, made here from

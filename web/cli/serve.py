@@ -11,6 +11,7 @@ import logging
 import sys
 
 from integrator_lab.cli.argtypes import integer_in, port
+from integrator_lab.server import confinement
 from integrator_lab.views.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 DEFAULT_PORT = 5006
@@ -65,9 +66,7 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument(
         "--allow-code",
         action="store_true",
-        help="let visitors race methods written in Python: this EXECUTES VISITORS' CODE ON "
-        "THIS MACHINE, with this server's rights, unconfined (the page says so in a banner); "
-        "without it, only tableaux and splittings (data) are accepted",
+        help=confinement.help_text(),
     )
     parser.add_argument(
         "--lang",
@@ -117,12 +116,10 @@ def cmd_serve(args) -> int:
         return 2
     url = f"http://{_browsable(args.address)}:{server.port}/"
     print(f"Integrator Lab dashboard on {url} (Ctrl+C stops it)", flush=True)
+    # probed once, here: how every session's child starts (visitors' code, definitions' checks)
+    confined = confinement.confinement()
     if args.allow_code:
-        print(
-            "integrator-lab: warning: --allow-code: visitors' Python code runs on this machine",
-            file=sys.stderr,
-            flush=True,
-        )
+        print(confined.say(), file=sys.stderr, flush=True)
     if args.show:
         server.io_loop.add_callback(_open_browser, url)
     try:

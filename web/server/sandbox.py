@@ -23,8 +23,12 @@ loop never waits on a child: the Dashboard makes these requests from a worker th
 (:func:`off_loop`), holding its session's document lock meanwhile. Built-in integrators and
 sessions without a method of their own run in the server's process as before.
 
-This isolates faults, it does not confine code: the child runs as the server's user (see
-``core.usercode``). The protocol is one JSON object per line each way (never pickle: the
+The child is confined where this machine allows it (:mod:`~.confinement`: bubblewrap, its
+own namespaces, only Python's and the core's files, no network, an empty environment) and
+limits itself before it runs a visitor's code (:mod:`~.sandbox_child`: memory, no new
+process, no file written, death with the server); it is killed with its process group.
+Without bubblewrap it is a plain process of the server's user, and the server says so. The
+protocol is one JSON object per line each way (never pickle: the
 child runs visitors' code), and floats travel as ``repr`` does, so results are bit-identical.
 """
 
@@ -36,6 +40,8 @@ import itertools
 import json
 import os
 import select
+import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -49,6 +55,7 @@ from integrator_lab.core.custom import (
     error_message,
 )
 from integrator_lab.core.integrators import Integrator
+from integrator_lab.server import confinement
 from integrator_lab.views.live import Live
 
 
@@ -85,9 +92,18 @@ class SandboxStopped(UserCodeError):
 class Sandbox:
     """One session's child process (started on first use, restarted after a failure)."""
 
-    def __init__(self, time_limit: float | None = None, memory_mb: float | None = None):
+    def __init__(
+        self,
+        time_limit: float | None = None,
+        memory_mb: float | None = None,
+        confined: bool | None = None,
+    ):
         self.time_limit = TIME_LIMIT if time_limit is None else time_limit
         self.memory_mb = MEMORY_LIMIT_MB if memory_mb is None else memory_mb
+        #: whether the child runs in bubblewrap: None, where this machine allows it
+        #: (:func:`~integrator_lab.server.confinement.confinement`); True or False, so
+        #: (the benchmark's two ways)
+        self.confined = confined
         self.generation = 0  # bumped each time a child is ended: its integrators are gone
         self._process: subprocess.Popen | None = None
         self._buffer = b""
@@ -147,14 +163,19 @@ class Sandbox:
 
     # the child
     def _start(self) -> None:
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        if self.confined is None:
+            bwrap = confinement.confinement().bwrap
+        else:
+            bwrap = (shutil.which(confinement.BWRAP) or "bwrap") if self.confined else None
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "integrator_lab.server.sandbox", str(self.memory_mb)],
+            confinement.command(self.memory_mb, bwrap),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env=env,
-            start_new_session=True,  # a signal to the server's group is not the child's
+            env=confinement.environment(),  # none of the server's
+            # a group of its own: a signal to the server's group is not the child's, and
+            # the child's is killed whole (what it forked with it)
+            start_new_session=True,
         )
         self._buffer = b""
         try:
@@ -217,7 +238,14 @@ class Sandbox:
 
 
 def _reap(process: subprocess.Popen) -> None:
-    """Kill ``process`` (if it runs), collect its status and close its pipes."""
+    """Kill ``process`` and its process group (what it forked and left in it), collect its
+    status and close its pipes. (Confined, every process the child started is in its PID
+    namespace, which the kernel empties when the sandbox ends.)"""
+    try:
+        # the group lives on (its number not reused) while any of its processes does
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
     if process.poll() is None:
         process.kill()
     try:
