@@ -20,6 +20,7 @@ import asyncio
 import json
 import os
 import re
+import socket
 import threading
 import time
 
@@ -31,6 +32,7 @@ from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError, websocket_connect
 
+from integrator_lab.server.confinement import confinement
 from integrator_lab.server.sessions import session_label
 
 pytestmark = pytest.mark.browser  # a server and its clients (no browser, but as slow)
@@ -386,6 +388,59 @@ def test_an_allocation_past_the_limit_fails_in_the_method_not_the_server(pages, 
     assert resident_mb(pid) - before < ALLOCATED_MB / 2
     goes_on(code_server, witness_page)
     goes_on(code_server, visitor)
+
+
+#: issue 45, item 6: what the step below does, each step (the listener's port filled in)
+REACHES_OUT = """\
+    import os, signal, socket
+    out = []
+    try:
+        os.kill(os.getppid(), signal.SIGKILL)
+        out.append("signalled")
+    except OSError as exc:
+        out.append(type(exc).__name__)
+    try:
+        if os.fork() == 0:
+            os._exit(0)
+        out.append("forked")
+    except OSError as exc:
+        out.append(type(exc).__name__)
+    try:
+        out.append(open("/etc/passwd").read())
+    except OSError as exc:
+        out.append(type(exc).__name__)
+    try:
+        socket.create_connection(("127.0.0.1", {port}), timeout=5).close()
+        out.append("connected")
+    except OSError as exc:
+        out.append(type(exc).__name__)
+    raise RuntimeError(repr(out))
+"""
+
+
+@pytest.mark.skipif(not confinement().confined, reason="no confinement on this machine")
+def test_a_method_that_signals_reads_and_connects_stops_alone(pages, code_server):
+    """Its parent signalled, a process forked, /etc/passwd read, a loopback port this test
+    listens on connected to: the server lives, nothing is read or connected (the processes
+    left: tests/server/test_sandbox_confinement.py), the witness's clock goes on."""
+    witness_page, witness, visitor = pages
+    pid = code_server.status()["pid"]
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        body = REACHES_OUT.format(port=listener.getsockname()[1])
+        run_method(visitor, python_code(body), "Python code")
+        said = wait_until(status_says(visitor, "visitor stopped", "RuntimeError"), what="a message")
+        assert "FileNotFoundError" in said and "root:" not in said, said
+        assert "connected" not in said, said
+        listener.setblocking(False)
+        with pytest.raises(BlockingIOError):  # no connection waits
+            listener.accept()
+    assert witness.stalled_little(CODE_STALL)
+    assert code_server.process.poll() is None and code_server.status()["pid"] == pid
+    goes_on(code_server, witness_page)
+    goes_on(code_server, visitor)
+    assert "runs in a bubblewrap sandbox" in code_server.log()  # what it said at start
 
 
 # -- items 14, 15, 10: data ------------------------------------------------------------------
