@@ -78,15 +78,15 @@ IMPLICIT_TABLEAUX: dict[str, tuple[list[list[Fraction]], list[Fraction]]] = {
 
 # -- the test problem ---------------------------------------------------------------------------
 class LinearOscillator:
-    """``q'' = -omega^2 q - 2 zeta omega q'`` (unit mass): what an integrator needs of a system
-    (:class:`~integrator_lab.core.systems.base.Dynamics`), nothing more. ``zeta`` may be
-    negative (negative damping: the right half plane of z)."""
+    """``q'' = -omega2 q - c q'`` (unit mass): what an integrator needs of a system
+    (:class:`~integrator_lab.core.systems.base.Dynamics`), nothing more. ``c`` may be negative
+    (negative damping: the right half plane of z)."""
 
     post_step = None
 
-    def __init__(self, omega: float, zeta: float) -> None:
-        self.omega2 = omega * omega
-        self.c = 2.0 * zeta * omega
+    def __init__(self, omega2: float, c: float) -> None:
+        self.omega2 = omega2
+        self.c = c
         self.velocity_dependent = self.c != 0.0
 
     def forces(self, q: Vector, v: Vector, t: float) -> tuple[Vector, float]:
@@ -101,30 +101,53 @@ class LinearOscillator:
 
 
 def oscillator_for(z: complex) -> LinearOscillator:
-    """The oscillator whose ``h J`` (h = 1) has the eigenvalues ``z`` and ``conj z``."""
+    """The oscillator whose ``h J`` (h = 1) has the eigenvalues ``z`` and ``conj z``:
+    ``omega = |z|``, damping ratio ``-Re z / |z|``."""
     r = abs(z)
-    return LinearOscillator(r, -z.real / r if r else 0.0)
+    return LinearOscillator(r * r, -2.0 * z.real)
 
 
 def one_step_matrix(make: Callable[[], Integrator], z: complex) -> Matrix2:
     """One step (h = 1) of a fresh integrator from ``make()`` applied to ``(1, 0)`` and
-    ``(0, 1)`` on the oscillator of :func:`oscillator_for` ``(z)``: the one-step matrix M with
-    ``(q1, v1) = M (q0, v0)``. Non-finite entries when a step fails.
+    ``(0, 1)`` on the oscillator of :func:`oscillator_for` ``(z)``: the first step's matrix M
+    with ``(q1, v1) = M (q0, v0)``. Non-finite entries when a step fails. (What repeated steps
+    do is :func:`run_matrix`'s: a first step carries nothing from a previous one.)"""
+    m = run_matrix(make, oscillator_for(z))
+    return (m[0][0], m[0][1]), (m[1][0], m[1][1])
 
-    A fresh instance is a first step: the splitting methods of order 2 and more, which under
-    damping kick at a velocity predicted from the previous step's force, carry no such force
-    into it, so off the imaginary axis their matrix is that of the step without the carried
-    prediction (an O(zeta h^2) difference; on the undamped oscillator they predict nothing
-    and the matrix is exact)."""
-    system = oscillator_for(z)
-    columns = []
-    for q0, v0 in ((1.0, 0.0), (0.0, 1.0)):
+
+def run_matrix(make: Callable[[], Integrator], system: LinearOscillator) -> list[list[float]]:
+    """The map a run applies at every step (h = 1) on the oscillator ``system``, as a matrix
+    acting on the state the step depends on.
+
+    For most methods that state is ``(q, v)``: a 2x2 matrix. A splitting method of order 2 and
+    more, under a velocity-dependent force, kicks at the velocity predicted from the force of
+    the previous kick, ``v + (h/2) a_last`` (see :class:`~integrator_lab.core.integrators.
+    splitting.Splitting`), and carries ``a_last`` from one step to the next: its run iterates
+    a 3x3 matrix on ``(q, v, a_last)``, whose spectral radius differs from the first step's
+    by O(1) where the damping is strong (on the negative real axis, critical damping, velocity
+    Verlet's limit is h omega = 1 for runs, 4/3 for a first step). Columns come from steps of
+    fresh instances on the basis states; non-finite entries when a step fails."""
+    probe = make()
+    carried = isinstance(probe, Splitting) and probe.predict_velocity and system.velocity_dependent
+    basis: list[tuple[float, float, float | None]] = [(1.0, 0.0, None), (0.0, 1.0, None)]
+    if carried:
+        basis = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)]
+    columns: list[list[float]] = []
+    for q0, v0, a0 in basis:
+        integrator = make()
+        if a0 is not None:
+            integrator._a_last = [a0]  # type: ignore[attr-defined]  # (carried: a Splitting)
         try:
-            q, v, _w = make().advance(system, [q0], [v0], 0.0, 0.0, 1.0, 1)
-            columns.append((q[0], v[0]))
+            q, v, _w = integrator.advance(system, [q0], [v0], 0.0, 0.0, 1.0, 1)
+            column = [q[0], v[0]]
+            if carried:
+                column.append(integrator._a_last[0])  # type: ignore[attr-defined]
         except (ConvergenceError, OverflowError, ZeroDivisionError):
-            columns.append((math.inf, math.inf))
-    return (columns[0][0], columns[1][0]), (columns[0][1], columns[1][1])
+            column = [math.inf] * len(basis)
+        columns.append(column)
+    n = len(columns)
+    return [[columns[j][i] for j in range(n)] for i in range(n)]
 
 
 def eigenvalues(m: Matrix2) -> tuple[complex, complex]:
@@ -135,14 +158,93 @@ def eigenvalues(m: Matrix2) -> tuple[complex, complex]:
     return half + root, half - root
 
 
-def spectral_radius(m: Matrix2) -> float:
-    """The largest modulus of the eigenvalues (inf when an entry is not finite)."""
+def _cubic_roots(c2: float, c1: float, c0: float) -> list[complex]:
+    """The roots of ``x^3 + c2 x^2 + c1 x + c0`` (Durand-Kerner iterations, then Newton's
+    polish of each root on the polynomial)."""
+
+    def p(x: complex) -> complex:
+        return ((x + c2) * x + c1) * x + c0
+
+    def dp(x: complex) -> complex:
+        return (3.0 * x + 2.0 * c2) * x + c1
+
+    radius = 1.0 + max(abs(c2), abs(c1), abs(c0))  # every root lies within (Cauchy)
+    roots = [radius * cmath.exp(1j * (0.4 + 2.0 * math.pi * k / 3.0)) for k in range(3)]
+    for _ in range(500):
+        moved = 0.0
+        for i in range(3):
+            others = 1.0 + 0j
+            for j in range(3):
+                if j != i:
+                    others *= roots[i] - roots[j]
+            if others == 0:
+                others = 1e-300 + 0j
+            delta = p(roots[i]) / others
+            roots[i] -= delta
+            moved = max(moved, abs(delta))
+        if moved <= 1e-16 * radius:
+            break
+    polished = []
+    for x in roots:
+        for _ in range(3):
+            slope = dp(x)
+            if slope == 0:
+                break
+            step = p(x) / slope
+            if not abs(step) < 1e-3 * (1.0 + abs(x)):
+                break  # a multiple root: Durand-Kerner's value is as good as it gets
+            x -= step
+        polished.append(x)
+    return polished
+
+
+def _deflated(m: Sequence[Sequence[float]]) -> tuple[list[float], list[list[float]]]:
+    """``(exact, rest)``: the eigenvalues that a row or column with no off-diagonal entry
+    gives exactly (a position that nothing restores, as under drag: a column ``(1, 0, 0)``),
+    and the matrix of the others. Without it, such an eigenvalue 1 beside another near 1 comes
+    out of the characteristic polynomial up to 1e-11 above 1."""
+    exact: list[float] = []
+    rest = [list(row) for row in m]
+    while len(rest) > 1:
+        n = len(rest)
+        for j in range(n):
+            column = all(rest[i][j] == 0.0 for i in range(n) if i != j)
+            row = all(rest[j][i] == 0.0 for i in range(n) if i != j)
+            if column or row:
+                exact.append(rest[j][j])
+                rest = [
+                    [x for k, x in enumerate(r) if k != j] for i, r in enumerate(rest) if i != j
+                ]
+                break
+        else:
+            break
+    return exact, rest
+
+
+def spectral_radius(m: Sequence[Sequence[float]]) -> float:
+    """The largest modulus of the eigenvalues of a 2x2 or 3x3 matrix (inf when an entry is
+    not finite)."""
     if not all(math.isfinite(x) for row in m for x in row):
         return math.inf
+    exact, rest = _deflated(m)
+    moduli = [abs(x) for x in exact]
     try:
-        return max(abs(e) for e in eigenvalues(m))
+        if len(rest) == 1:
+            moduli.append(abs(rest[0][0]))
+        elif len(rest) == 2:
+            moduli.extend(
+                abs(e) for e in eigenvalues(((rest[0][0], rest[0][1]), (rest[1][0], rest[1][1])))
+            )
+        elif len(rest) == 3:
+            # det(x I - M) = x^3 - tr x^2 + (sum of principal 2x2 minors) x - det
+            (a, b, c), (d, e, f), (g, h, i) = rest
+            trace = a + e + i
+            minors = (a * e - b * d) + (a * i - c * g) + (e * i - f * h)
+            det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+            moduli.extend(abs(x) for x in _cubic_roots(-trace, minors, -det))
     except OverflowError:
         return math.inf
+    return max(moduli)
 
 
 # -- the stability function of a Runge-Kutta method ---------------------------------------------
@@ -238,8 +340,8 @@ class Method:
 
     def growth(self, z: complex) -> float:
         """The growth factor per step at ``z = h lambda``: ``|R(z)|`` for Runge-Kutta methods,
-        else the spectral radius of the one-step matrix (the same for both, see
-        :func:`one_step_matrix`). Symmetric: ``growth(conj z) == growth(z)``."""
+        else the spectral radius of the map a run applies (:func:`run_matrix`; for a
+        Runge-Kutta method the same number). Symmetric: ``growth(conj z) == growth(z)``."""
         z = complex(z.real, abs(z.imag))
         cached = self._cache.get(z)
         if cached is not None:
@@ -254,7 +356,7 @@ class Method:
             if not math.isfinite(value):
                 value = math.inf
         else:
-            value = spectral_radius(one_step_matrix(self.make, z))
+            value = spectral_radius(run_matrix(self.make, oscillator_for(z)))
         if len(self._cache) < 200_000:
             self._cache[z] = value
         return value
@@ -485,11 +587,15 @@ def stability(
 # -- a system's linearised eigenvalues ----------------------------------------------------------
 @dataclass(frozen=True)
 class Mode:
-    """A linearised mode: its name and eigenvalue (1/s; of a conjugate pair the one with
-    ``Im >= 0``)."""
+    """A linearised mode: its name, eigenvalue (1/s; of a conjugate pair the one with
+    ``Im >= 0``) and the second-order equation it belongs to, ``x'' = -stiffness x -
+    damping x'`` (per unit mass: 1/s^2 and 1/s), whose two eigenvalues a splitting method
+    does not treat apart."""
 
     name: str
     eigenvalue: complex
+    stiffness: float
+    damping: float
 
 
 def _pair(name: str, stiffness: float, damping: float) -> list[Mode]:
@@ -498,14 +604,17 @@ def _pair(name: str, stiffness: float, damping: float) -> list[Mode]:
     half = 0.5 * damping
     disc = half * half - stiffness
     if disc < 0.0:
-        return [Mode(name, complex(0.0 - half, math.sqrt(-disc)))]
+        return [Mode(name, complex(0.0 - half, math.sqrt(-disc)), stiffness, damping)]
     root = math.sqrt(disc)
     if root == 0.0:
-        return [Mode(name, complex(0.0 - half, 0.0))]
+        return [Mode(name, complex(0.0 - half, 0.0), stiffness, damping)]
     # -half - root and -half + root, the latter without cancellation
     big = -half - root if half >= 0.0 else -half + root
     small = stiffness / big if big != 0.0 else 0.0  # the product of the roots
-    return [Mode(name, complex(big, 0.0)), Mode(name, complex(small, 0.0))]
+    return [
+        Mode(name, complex(big, 0.0), stiffness, damping),
+        Mode(name, complex(small, 0.0), stiffness, damping),
+    ]
 
 
 def cradle_contact(system: Cradle, q: Vector | None = None, v: Vector | None = None) -> Mode:
@@ -544,13 +653,15 @@ def cradle_contact(system: Cradle, q: Vector | None = None, v: Vector | None = N
 
 
 def linear_modes(system: System, q: Vector | None = None, v: Vector | None = None) -> list[Mode]:
-    """The linearised eigenvalues of ``system`` at the state ``q, v`` (default: its initial
-    state). One degree of freedom: from the Jacobian, ``lambda^2 = da/dq + da/dv lambda`` (the
-    spring's ``-k/m`` and ``-b/m``, the pendulum's ``-(g/L) cos theta``). The cradle: the
+    """The linearised eigenvalues of ``system`` at the state ``q, v`` (default: the state of
+    its motion where they are largest, :meth:`System.fastest_state`: the start for linear
+    systems, the bottom of the swing for the pendulum). One degree of freedom: from the
+    Jacobian, ``lambda^2 = da/dq + da/dv lambda`` (the spring's ``-k/m`` and ``-b/m``, the
+    pendulum's ``-(g/L) cos theta``). The cradle: the
     swing of a ball ``sqrt(g/L)`` and the stiffest contact (:func:`cradle_contact`), the mode
     that sets its step."""
     if q is None or v is None:
-        q, v = system.initial_state()
+        q, v = system.fastest_state()
     if isinstance(system, Cradle):
         return [
             *_pair("swing", system.g_over_l, 0.0),
@@ -560,6 +671,33 @@ def linear_modes(system: System, q: Vector | None = None, v: Vector | None = Non
         dq, dv = system.jacobian(q, v, 0.0)
         return _pair("motion", -dq[0][0], -dv[0][0])
     raise ValueError(f"system {system.name!r}: no linearised modes known")
+
+
+def mode_growth(m: Method, mode: Mode, dt: float) -> float:
+    """The growth per step of ``mode`` under a run of the method with step ``dt``: ``|R(dt
+    lambda)|`` for a Runge-Kutta method (each eigenvalue apart), else the spectral radius of
+    the map its run applies to the mode's own equation (:func:`run_matrix`): for an
+    underdamped mode the region's value at ``dt lambda``; for two real eigenvalues (overdamped,
+    or a pure decay such as drag, ``x'' = -c x'``) a pair that no single point of the plane
+    stands for."""
+    if m.rational is not None:
+        return m.growth(dt * mode.eigenvalue)
+    oscillator = LinearOscillator(mode.stiffness * dt * dt, mode.damping * dt)
+    return spectral_radius(run_matrix(m.make, oscillator))
+
+
+def mode_stable(m: Method, mode: Mode, dt: float) -> bool:
+    return mode_growth(m, mode, dt) <= 1.0 + TOLERANCE
+
+
+def verdict(m: Method, modes: Sequence[Mode], dt: float) -> bool | None:
+    """Whether runs of the method at step ``dt`` stay bounded on a system with the linearised
+    ``modes``: every mode stable (:func:`mode_growth`). None for the adaptive pair: it
+    subdivides dt to its tolerance, so no fixed step's region speaks for its runs (they stay
+    accurate far beyond its limit)."""
+    if m.kind == "adaptive":
+        return None
+    return all(mode_stable(m, mode, dt) for mode in modes)
 
 
 def scaled_points(modes: Sequence[Mode], dt: float) -> list[Point]:

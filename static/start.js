@@ -78,9 +78,12 @@ window.integratorLabEarly = (() => {
   // watchdog's pings go on a port of their own (static/worker.mjs says why), handed over
   // before any user code runs: early.watchPorts maps each worker to the page's end
   early.watchPorts = new WeakMap();
+  // (its script's name carries its content's hash in a hashed build: a new build's worker is
+  // a new URL, which no cache of an earlier visit answers)
+  early.workerUrl = boot.worker;
   early.spawn = (bake = false) => {
     const worker = /** @type {SimulationWorker} */ (
-      new Worker("static/worker.mjs", { type: "module" }));
+      new Worker(boot.worker, { type: "module" }));
     const channel = new MessageChannel();
     early.watchPorts.set(worker, channel.port1);
     // (controlled: a service worker answers this page's requests, and its worker's: what

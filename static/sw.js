@@ -14,10 +14,14 @@
 //   there is none (offline);
 // - every other file of the build is read from the cache once there: most names carry a
 //   content hash (bokeh/bokeh.HASH.min.js, pyodide/HASH/..., py/NAME.HASH...,
-//   static/NAME.HASH.js), so they never change;
-// - a new build is a new service worker (its list of files differs): once active it drops
-//   every cached file the new build does not have, and those without a hash (the icon, the
-//   editor's bundle), which it may have changed.
+//   static/NAME.HASH.js, static/worker.HASH.mjs), so they never change;
+// - a new build is a new service worker (the browser installs one whose script's bytes differ:
+//   the build writes the digest of its files' names and contents below, so that a build that
+//   changed only a file without a hash in its name differs too): once active it drops every
+//   cached file the new build does not have, and those without a hash (the icon, the editor's
+//   bundle), which it may have changed.
+//
+// The build's digest (its files' names and contents): {{BUILD}}
 
 "use strict";
 

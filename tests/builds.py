@@ -52,14 +52,17 @@ def served_site(tmp_path_factory) -> dict:
 
 
 def hashed_files(site: Path) -> dict:
-    """The site's paths of its large files by their plain names (``py/integrator_lab.zip.gz``
-    -> ``py/integrator_lab.HASH.zip.gz``), as the page's boot config names them."""
+    """The site's paths of its large files and its worker by their plain names
+    (``py/integrator_lab.zip.gz`` -> ``py/integrator_lab.HASH.zip.gz``), as the page's boot
+    config names them."""
     from integrator_lab.site.build import CORE, GZIPPED, LZMA_FILES, PYODIDE_FILES
+    from integrator_lab.site.page_bundle import WORKER
     from integrator_lab.site.snapshot import SNAPSHOT
 
     page = (site / "index.html").read_text(encoding="utf-8")
     boot = json.loads(re.search(r'id="il-boot-config">(.*?)</script>', page, re.DOTALL).group(1))
     files = {CORE: boot["archive"], SNAPSHOT: boot["snapshot"]["url"]}
+    files[WORKER.site_path] = boot["worker"]
     for name in (*PYODIDE_FILES, *GZIPPED.values(), *LZMA_FILES.values()):
         files[f"pyodide/{name}"] = boot["pyodide"] + name
     return files

@@ -129,6 +129,12 @@ class System:
         whose potential energy is never negative."""
         return sum(self.energy(*self.initial_state()))
 
+    def fastest_state(self) -> tuple[Vector, Vector]:
+        """The state on the exact motion from :meth:`initial_state` where the linearised
+        frequencies are largest: the one whose points ``dt lambda`` decide a step's stability
+        (the stability view's). The default, the start state, is right for linear systems."""
+        return self.initial_state()
+
     @property
     def recommended_dt(self) -> float:
         raise NotImplementedError

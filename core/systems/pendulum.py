@@ -117,6 +117,13 @@ class Pendulum(System):
     def initial_state(self) -> tuple[Vector, Vector]:
         return [self.params["theta0"]], [self.params["omega0"]]
 
+    def fastest_state(self) -> tuple[Vector, Vector]:
+        """The bottom, theta = 0: every motion but the unstable rest at the top swings or
+        spins through it, and there the linearised frequency ``sqrt((g/L) cos theta)`` is
+        largest, ``sqrt(g/L)`` (at the release angle it is slower, and past pi/2 a saddle that
+        no swing stays at). The speed there does not enter the linearisation."""
+        return [0.0], [self.params["omega0"]]
+
     def forces(self, q: Vector, v: Vector, t: float) -> tuple[Vector, float]:
         a, p = self.scalar_forces(q[0], v[0], t)
         return [a], p

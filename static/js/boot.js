@@ -40,10 +40,10 @@ export function bootSlow() {
   bootAlert(live.notice);
   setLoading(t("boot.slow.short", { what }));
 }
-// The worker failed before it said anything: its own file did not load or run.
-/** @param {ErrorEvent | Event} event */
-export function workerFailed(event) {
-  const file = "static/worker.mjs";
+// The worker failed before it said anything: its own file (`file`) did not load or run.
+/** @param {ErrorEvent | Event} event
+ * @param {string} file */
+export function workerFailed(event, file) {
   fetch(file, { method: "HEAD", cache: "no-store" }).then((response) => {
     const type = response.headers.get("content-type") || "no type";
     if (!response.ok) bootFailed(file, `HTTP ${response.status} ${response.statusText}`.trim());

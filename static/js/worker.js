@@ -89,7 +89,7 @@ function attach(target) {
   let heard = false; // the worker posted a message: its own file loaded
   target.onerror = (event) => {
     if (!heard) {
-      workerFailed(event);
+      workerFailed(event, /** @type {string} */ (window.integratorLabEarly.workerUrl));
       return;
     }
     setLoading("The simulation worker failed (see the message at the top)", true);

@@ -14,6 +14,8 @@ declare global {
     /** the page was opened from file://: no worker */
     fileUrl: boolean;
     scriptFailed?: string;
+    /** the worker's script (the boot config's `worker`) */
+    workerUrl?: string;
     /** each worker's watchdog port (the page's end) */
     watchPorts: WeakMap<SimulationWorker, MessagePort>;
     /** a new worker, told where its files are (and to download the baked frames) */

@@ -31,6 +31,8 @@ export interface BakedInfo {
 
 /** index.html's `il-boot-config` (web/site/build.py boot_data): what the worker needs first. */
 export interface BootConfig {
+  /** the worker's script ("static/worker.mjs", or a hashed copy: static/worker.HASH.mjs) */
+  worker: string;
   /** the code a plain boot runs */
   code: string;
   /** the global that then holds the live loop */

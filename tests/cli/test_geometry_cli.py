@@ -37,6 +37,33 @@ def test_stability_json(capsys):
     assert sorted(doc["points"]) == [pytest.approx([-0.025, -im]), pytest.approx([-0.025, im])]
 
 
+def test_stability_gives_each_methods_verdict_on_the_system(capsys):
+    """The undamped spring (omega = sqrt(15)) at dt = 0.6 s: h omega = 2.32, inside RK4's
+    interval (2 sqrt 2) and implicit Euler's (all), outside velocity Verlet's (2); rk45
+    subdivides its steps, so no fixed-step verdict speaks for it (null)."""
+    code, out, err = run_cli(
+        capsys,
+        *("stability", "rk4", "implicit-euler", "velocity-verlet", "rk45"),
+        *("--system", "spring", "--set", "damping=0", "--dt", "0.6"),
+    )
+    assert code == 0 and err == ""
+    verdicts = {m["integrator"]: m["stable"] for m in json.loads(out)["methods"]}
+    assert verdicts == {
+        "rk4": True,
+        "implicit-euler": True,
+        "velocity-verlet": False,
+        "rk45": None,
+    }
+    code, out, err = run_cli(
+        capsys, "stability", "rk4", "--system", "spring", "--dt", "0.6", "--format", "csv"
+    )
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {row["stable"] for row in rows if row["row"] == "boundary"} == {"true"}
+    # without --system there is no verdict to give
+    code, out, err = run_cli(capsys, "stability", "rk4")
+    assert "stable" not in json.loads(out)["methods"][0]
+
+
 def test_stability_of_a_users_tableau_and_csv(capsys):
     tableau = '{"name": "mine", "a": [[0, 0], ["1/2", 0]], "b": [0, 1], "c": [0, "1/2"]}'
     code, out, _ = run_cli(capsys, "stability", "midpoint", "--tableau", tableau, "--format", "csv")

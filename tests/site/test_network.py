@@ -8,8 +8,11 @@ snapshot and the plain boot are chosen by the link.
 # ruff: noqa: F811 - the tests take the page fixtures imported from pages by name
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import shutil
+import threading
 import zipfile
 
 import pytest
@@ -258,6 +261,63 @@ def test_a_second_visit_comes_from_the_cache_and_a_visit_offline_goes_live(open_
         timeout=BOOT_TIMEOUT_MS,
     )
     offline.close()
+
+
+#: appended to the worker by the redeploy below: what only the new worker does
+REDEPLOYED_MARK = "\n;self.ilRedeployed = true; // the redeployed worker\n"
+
+
+def redeploy_worker(site_dir, source):
+    """Put in ``site_dir`` what a new build whose worker's script is ``source`` (nothing else
+    changed) puts there: the worker under the name the build gives it (its content's digest,
+    where the page names it by one), the page naming it, and the service worker the build
+    writes (build.write_service_worker, with the same scripts every visit runs)."""
+    from integrator_lab.site.build import HASH_LENGTH, SERVICE_WORKER, write_service_worker
+
+    index = site_dir / "index.html"
+    page = index.read_text(encoding="utf-8")
+    boot = json.loads(re.search(r'id="il-boot-config">(.*?)</script>', page, re.DOTALL).group(1))
+    old = boot.get("worker", "static/worker.mjs")
+    digest = hashlib.sha256(source.encode()).hexdigest()[:HASH_LENGTH]
+    new = re.sub(rf"\.[0-9a-f]{{{HASH_LENGTH}}}\.mjs$", f".{digest}.mjs", old)
+    if new != old:
+        assert page.count(f'"worker":"{old}"') == 1
+        index.write_text(page.replace(f'"worker":"{old}"', f'"worker":"{new}"'), encoding="utf-8")
+        (site_dir / old).unlink()
+    (site_dir / new).write_text(source, encoding="utf-8")
+    scripts = re.search(r"const SCRIPTS = (\[.*?\]);", (site_dir / SERVICE_WORKER).read_text())
+    write_service_worker(site_dir, json.loads(scripts.group(1)))
+    return new
+
+
+def test_a_returning_visitor_runs_the_worker_of_a_new_build(open_page, site, tmp_path):
+    # a build that changed only the worker: the next visit runs the new one, not the copy the
+    # service worker kept from the first visit
+    from integrator_lab.site.build import make_server
+
+    site_dir = tmp_path / "site"
+    shutil.copytree(site["dir"], site_dir)
+    server = make_server(site_dir, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = "http://{}:{}/".format(*server.server_address[:2])
+    try:
+        first = open_page(defer=True, fresh=True)
+        first.page.goto(url)
+        first.wait_live()
+        first.wait("window.integratorLab.status().offline.state === 'kept'")
+        worker = first.js("window.integratorLabEarly.workerUrl ?? 'static/worker.mjs'")
+        source = (site_dir / worker).read_text(encoding="utf-8") + REDEPLOYED_MARK
+        new = redeploy_worker(site_dir, source)
+        second = first.context.new_page()
+        second.goto(url)
+        second.wait_for_function("window.integratorLab.status().ready", timeout=BOOT_TIMEOUT_MS)
+        [running] = second.workers
+        assert running.url == url + new
+        assert running.evaluate("self.ilRedeployed") is True
+        second.close()
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_the_service_worker_keeps_the_scripts_every_visit_runs_as_it_installs(open_page, site):

@@ -287,6 +287,50 @@ def test_large_files_are_named_by_their_content_and_the_page_names_them(built):
     assert sorted(p.name for p in (built / "py").iterdir()) == sorted(p.name for p in named[:3])
 
 
+def test_the_worker_the_page_starts_is_named_by_its_content(built):
+    """The service worker answers a file it kept from its cache, without asking the host: the
+    page starts its worker from a copy named by the worker's content, so that a new build's
+    worker is a new URL, which the next visit downloads (issue 45)."""
+    boot = _boot_config(built)
+    worker = built / boot["worker"]
+    assert worker.read_bytes() == (built / "static/worker.mjs").read_bytes()
+    assert worker.name == f"worker.{_sha256(worker)[:12]}.mjs"
+    assert worker.parent == built / "static"  # (it finds the site's files at "../")
+
+
+SMALL_SITE = {
+    "index.html": b"<!doctype html>",
+    "favicon.ico": b"icon",
+    "static/worker.mjs": b"// a worker",
+    "static/vendor/editor.js": b"// an editor",
+    "py/core.0123456789ab.zip.gz": b"core",
+}
+
+
+def _service_worker_of(folder, files):
+    from integrator_lab.site.build import SERVICE_WORKER, write_service_worker
+
+    for name, data in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    write_service_worker(folder, [])
+    return (folder / SERVICE_WORKER).read_bytes()
+
+
+@pytest.mark.parametrize("changed", ["favicon.ico", "static/worker.mjs", "static/vendor/editor.js"])
+def test_a_build_that_changes_one_file_without_a_hash_writes_another_service_worker(
+    tmp_path, changed
+):
+    """The browser installs a new service worker only if its script's bytes differ, and the
+    one installed answers from its cache the files it kept (a file without a hash in its name
+    too): the service worker a build writes differs when any file of the build does, and is
+    the same for the same files (a rebuild installs nothing)."""
+    before = _service_worker_of(tmp_path / "before", SMALL_SITE)
+    assert _service_worker_of(tmp_path / "again", SMALL_SITE) == before
+    after = _service_worker_of(tmp_path / "after", {**SMALL_SITE, changed: b"// changed"})
+    assert after != before
+
+
 def test_the_head_asks_for_every_script_at_once(built):
     """The page's scripts (start.js, BokehJS, its widgets, the page's module) are asked for
     from the top of its head, before its style sheets: the browser otherwise asked for each

@@ -29,7 +29,15 @@ from integrator_lab.core.area import (
     RADIUS_RANGE,
     area_runs,
 )
-from integrator_lab.core.stability import WINDOW, linear_modes, scaled_points, stability
+from integrator_lab.core.stability import (
+    WINDOW,
+    Mode,
+    linear_modes,
+    method,
+    scaled_points,
+    stability,
+    verdict,
+)
 
 #: the most steps times ring points times methods one ``area`` may ask for
 MAX_WORK = 50_000_000
@@ -55,8 +63,12 @@ def add_subcommands(sub) -> None:
         description="The stability region of each INTEGRATOR in the plane of z = h lambda "
         "(boundary polylines), its limits on the imaginary axis (h omega of an undamped "
         "oscillator) and the negative real axis, and whether it is A-stable; with --system, "
-        "the points dt*lambda of the system's linearised modes at its initial state. In JSON "
-        "an unbounded limit is null and the boundary's pieces are separated by [null, null].",
+        "the points dt*lambda of the system's linearised modes where its motion is fastest "
+        "(the start, or the bottom of the pendulum's swing) and each method's verdict: "
+        '"stable" true when every point lies inside its region, false when a run diverges, '
+        "null for the adaptive rk45 (it subdivides dt: no fixed step's region speaks for it). "
+        "In JSON an unbounded limit is null and the boundary's pieces are separated by "
+        "[null, null].",
     )
     region.add_argument(
         "integrators",
@@ -155,6 +167,8 @@ def cmd_stability(args) -> int:
     if args.system is None and (args.set or args.dt is not None):
         raise UsageError("argument --system: required with --set and --dt")
     points: list[tuple[float, float]] = []
+    modes: list[Mode] = []
+    dt = 0.0
     header: dict[str, object] = {"window": list(WINDOW)}
     if args.system is not None:
         try:
@@ -174,28 +188,40 @@ def cmd_stability(args) -> int:
         )
     try:
         results = [stability(entry) for entry in entries]
+        verdicts = [verdict(method(entry), modes, dt) if points else None for entry in entries]
     except ValueError as exc:
         raise UsageError(f"argument INTEGRATOR: {exc}") from None
     if args.format == "json":
-        document = {
-            **header,
-            "methods": [r.to_dict() for r in results],
-            "points": [[x, y] for x, y in points],
-        }
+        methods = [r.to_dict() for r in results]
+        if points:
+            for described, stable in zip(methods, verdicts):
+                described["stable"] = stable
+        document = {**header, "methods": methods, "points": [[x, y] for x, y in points]}
         _emit(args, json.dumps(document, allow_nan=False) + "\n")
         return 0
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(
-        ["row", "integrator", "piece", "re", "im", "imaginary_limit", "real_limit", "a_stable"]
+        [
+            "row",
+            "integrator",
+            "piece",
+            "re",
+            "im",
+            "imaginary_limit",
+            "real_limit",
+            "a_stable",
+            "stable",
+        ]
     )
-    for r in results:
+    for r, stable in zip(results, verdicts):
         limits = [repr(r.imaginary_limit), repr(r.real_limit), str(r.a_stable).lower()]
+        shown = "" if stable is None else str(stable).lower()
         for k, piece in enumerate(r.boundary):
             for x, y in piece:
-                writer.writerow(["boundary", r.integrator, k, repr(x), repr(y), *limits])
+                writer.writerow(["boundary", r.integrator, k, repr(x), repr(y), *limits, shown])
     for x, y in points:
-        writer.writerow(["point", header.get("system", ""), "", repr(x), repr(y), "", "", ""])
+        writer.writerow(["point", header.get("system", ""), "", repr(x), repr(y), "", "", "", ""])
     _emit(args, out.getvalue())
     return 0
 

@@ -266,6 +266,8 @@ class _Run:
             block = min(chunk, self.steps - done)
             runner.advance(block)
             done += block
+            if done == self.steps:
+                runner.record_last()  # as simulate(): a run ends with its last state
             self._progress(block, runner.time)
         self._progress(self.steps - done, runner.time)
 

@@ -96,7 +96,4 @@ class GeometryView:
         self.figures.update(session, points=changed["points"])
         if changed["points"]:
             self.follower.shown()
-            self.verdicts.object = " · ".join(
-                html.escape(text("inside" if ok else "outside", self.lang, name=name))
-                for name, ok in session.verdicts().items()
-            )
+            self.verdicts.object = html.escape(session.verdict_text(self.lang))

@@ -6,7 +6,8 @@ The site is self-contained, every file from its own origin::
                               document per panel and one for the controls)
     static/                   start.js (starts the worker), page.js (the page's ES modules of
                               js/, bundled by esbuild: web/site/page_bundle.py), worker.mjs
-                              (the module worker: static/worker*.mjs bundled), style.css
+                              (the module worker: static/worker*.mjs bundled), style.css; the
+                              page loads hashed copies (static/NAME.HASH.js, worker.HASH.mjs)
     static/vendor/editor.js   the method editor (CodeMirror 6, bundled: web/site/editor.py)
     bokeh/bokeh.HASH.min.js   BokehJS, copied from the installed bokeh package
     pyodide/HASH/             Pyodide's core files, from node_modules/pyodide or the wheel
@@ -17,7 +18,9 @@ The site is self-contained, every file from its own origin::
 
 HASH is the start of the SHA-256 of the content: a host may cache everything in bokeh/,
 pyodide/ and py/ for ever, while index.html (which names them) and static/ stay fresh. Every
-URL is relative, so the folder works from any path of any static host.
+URL is relative, so the folder works from any path of any static host. The service worker
+(sw.js) carries the digest of every file of the build: a build that changes any file, if only
+one without a hash in its name (the icon, the editor's bundle), is a new service worker.
 
 The page must be served over HTTP (browsers refuse module workers and WebAssembly streaming
 from ``file://``): :func:`~integrator_lab.site.hosting.serve` does that on 127.0.0.1.
@@ -230,6 +233,7 @@ def boot_data(
     sizes: dict | None = None,
     lock: str | None = None,
     lzma: dict | None = None,
+    worker: str = WORKER.site_path,
 ) -> dict:
     """What the worker needs first (static/start.js hands it over before BokehJS loads): the
     code a plain boot runs, the global that then holds the live loop, the build's Pyodide
@@ -240,8 +244,10 @@ def boot_data(
     for the page's progress bar; ``gzipped``, the files it downloads gzipped in their place
     (``{name: gzipped name}``, in Pyodide's folder); ``lzma``, the same as ``.lzma``, which
     it downloads instead on a slow link (``{name: .lzma name}``); ``lock``, Pyodide's package
-    list (:func:`bare_lock`), if given."""
+    list (:func:`bare_lock`), if given; ``worker``, the worker's script (static/start.js
+    starts it), hashed in a hashed build."""
     return {
+        "worker": worker,
         "code": BOOT_CODE,
         "global": LIVE_GLOBAL,
         "snapshot": snapshot,
@@ -330,9 +336,11 @@ def build_site(
             file=sys.stderr,
         )
     # the worker's modules (static/worker.mjs and the worker-*.mjs it imports) in one module
+    worker_bundled = True
     try:
         shutil.copyfile(worker_bundle(Path(str(static))), out / WORKER.site_path)
     except BundleUnavailable as exc:
+        worker_bundled = False
         print(
             f"integrator-lab: note: no bundle of the worker's modules ({exc}); the worker "
             "imports them as they are",
@@ -442,6 +450,10 @@ def build_site(
             if template.count(f'"{rel}"') != 1:
                 raise RuntimeError(f"static/index.html: expected one reference to {rel}")
             template = template.replace(f'"{rel}"', f'"{_hashed_copy(out / rel, out)}"')
+        if worker_bundled:
+            # (an unbundled worker imports its modules by their plain names: it keeps its own,
+            # and the next build's service worker drops it from the cache)
+            boot["worker"] = _hashed_copy(out / WORKER.site_path, out)
         boot["serviceWorker"] = SERVICE_WORKER
     if template.count(PRELOAD_PLACEHOLDER) != 1:
         raise RuntimeError(f"static/index.html: expected one {PRELOAD_PLACEHOLDER} in its <head>")
@@ -501,7 +513,11 @@ def write_service_worker(out: Path, scripts: list[str]) -> None:
     """The site's service worker (static/sw.js), with the build's files: a second visit reads
     nothing but index.html, an offline visit runs, a new build replaces the cache. ``scripts``
     (of those files, hashed): the scripts every visit runs, which it keeps as it installs, so
-    that Chromium caches their compiled code for the second visit."""
+    that Chromium caches their compiled code for the second visit. It carries the digest of
+    every file's content: the browser installs a new service worker only when its script's
+    bytes differ, and a build that changed only files without a hash in their names (the
+    icon, the editor's bundle) would otherwise leave them the same, and the old copies in the
+    cache."""
     files = sorted(
         path.relative_to(out).as_posix()
         for path in out.rglob("*")
@@ -510,11 +526,19 @@ def write_service_worker(out: Path, scripts: list[str]) -> None:
     unknown = set(scripts) - set(files)
     if unknown:
         raise RuntimeError(f"service worker: scripts not in the build: {sorted(unknown)}")
+    # (as _folder_digest, a file at a time)
+    listing = "".join(
+        f"{path} {hashlib.sha256((out / path).read_bytes()).hexdigest()}\n" for path in files
+    )
     source = static_dir().joinpath("sw.js").read_text(encoding="utf-8")
-    for marker, value in (("/* {{FILES}} */ []", files), ("/* {{SCRIPTS}} */ []", scripts)):
+    for marker, value in (
+        ("/* {{FILES}} */ []", json.dumps(files)),
+        ("/* {{SCRIPTS}} */ []", json.dumps(scripts)),
+        ("{{BUILD}}", _digest(listing.encode())),
+    ):
         if source.count(marker) != 1:
             raise RuntimeError(f"static/sw.js: expected one {marker}")
-        source = source.replace(marker, json.dumps(value))
+        source = source.replace(marker, value)
     (out / SERVICE_WORKER).write_text(source, encoding="utf-8")
 
 

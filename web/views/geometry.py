@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from integrator_lab.core import get_system
 from integrator_lab.core.area import Ring, ring_scale
-from integrator_lab.core.stability import linear_modes, method, region, scaled_points
+from integrator_lab.core.stability import (
+    linear_modes,
+    method,
+    mode_stable,
+    region,
+    scaled_points,
+    verdict,
+)
 from integrator_lab.views.scene import FALLBACK_COLOR, INTEGRATOR_COLORS, USER_COLOR, shown_name
 
 if TYPE_CHECKING:
@@ -59,6 +66,12 @@ TEXTS = {
         ),
         "outside": "{name}: dt·λ outside the region, the run diverges",
         "inside": "{name}: stable",
+        "adaptive": "{name}: adaptive, it shortens its steps: no verdict at a fixed dt",
+        "point.pendulum": "The point: dt·λ at the bottom of the swing (θ = 0), its fastest",
+        "point.spring": "The point: dt·λ of the spring",
+        "point.cradle": "The points: the swing and the stiffest contact at impact",
+        "point.constant-force": "The point: dt·λ at the start",
+        "point.drag": "The point: dt·λ of the drag",
     },
     "ja": {
         "open": "幾何",
@@ -76,6 +89,12 @@ TEXTS = {
         ),
         "outside": "{name}: dt·λ が領域の外、計算は発散する",
         "inside": "{name}: 安定",
+        "adaptive": "{name}: 適応刻み (刻みを自分で縮める): 固定 dt での判定なし",
+        "point.pendulum": "点: 振れの最下点 (θ = 0、最も速いところ) での dt·λ",
+        "point.spring": "点: ばねの dt·λ",
+        "point.cradle": "点: 振り子の振れと、衝突時の最も硬い接触",
+        "point.constant-force": "点: 初期状態での dt·λ",
+        "point.drag": "点: 抵抗の dt·λ",
     },
 }
 
@@ -146,27 +165,34 @@ class GeometrySession:
         """The points ``dt lambda`` (default: the session's dt)."""
         return scaled_points(self.modes, self.dt if dt is None else dt)
 
-    def verdicts(self, dt: float | None = None) -> dict[str, bool]:
-        """Per integrator: whether every point lies in its region."""
-        points = self.points(dt)
-        return {
-            name: all(m.stable(complex(x, y)) for x, y in points)
-            for name, m in self.methods.items()
-        }
+    def verdicts(self, dt: float | None = None) -> dict[str, bool | None]:
+        """Per integrator: whether every point lies in its region (None: no fixed-step
+        verdict, :func:`~integrator_lab.core.stability.verdict`)."""
+        step = self.dt if dt is None else dt
+        return {name: verdict(m, self.modes, step) for name, m in self.methods.items()}
+
+    def verdict_text(self, lang: str = "en", name_of: Any = None) -> str:
+        """What the view says under the regions: which state the points describe, then one
+        verdict per integrator (``name_of(name, lang)``: its shown name)."""
+        shown = name_of or (lambda name, _lang: name)
+        key = {True: "inside", False: "outside", None: "adaptive"}
+        said = [text(key[ok], lang, name=shown(name, lang)) for name, ok in self.verdicts().items()]
+        return " · ".join([text(f"point.{self.system.name}", lang), *said])
 
     def point_columns(self, dt: float | None = None) -> dict[str, list[Any]]:
         """One marker per integrator and point: its colour inside the region, grey outside;
         sizes grow with the integrator's index so that every verdict stays visible."""
         columns: dict[str, list[Any]] = {"x": [], "y": [], "color": [], "size": [], "name": []}
-        points = self.points(dt)
+        step = self.dt if dt is None else dt
         for index, (name, m) in enumerate(self.methods.items()):
-            for x, y in points:
-                inside = m.stable(complex(x, y))
-                columns["x"].append(x)
-                columns["y"].append(y)
-                columns["color"].append(color_of(name) if inside else OUTSIDE_COLOR)
-                columns["size"].append(9 + 6 * (len(self.methods) - 1 - index))
-                columns["name"].append(name)
+            for mode in self.modes:
+                inside = mode_stable(m, mode, step)
+                for x, y in scaled_points([mode], step):
+                    columns["x"].append(x)
+                    columns["y"].append(y)
+                    columns["color"].append(color_of(name) if inside else OUTSIDE_COLOR)
+                    columns["size"].append(9 + 6 * (len(self.methods) - 1 - index))
+                    columns["name"].append(name)
         return columns
 
     # -- the rings -------------------------------------------------------------------------
@@ -354,10 +380,7 @@ class Geometries:
             if changed["points"]:
                 update["points"] = session.point_columns()
                 update["verdicts"] = session.verdicts()
-                update["verdict_text"] = " · ".join(
-                    text("inside" if ok else "outside", self.lang, name=shown_name(name, self.lang))
-                    for name, ok in update["verdicts"].items()
-                )
+                update["verdict_text"] = session.verdict_text(self.lang, shown_name)
                 update["dt"] = session.dt
                 follower.shown()
             update["rings"] = session.ring_columns()
