@@ -145,6 +145,15 @@ def _objects(tree):
             stack.extend(node)
 
 
+#: what BokehJS sends once it has drawn the document it pulled (the session's simulation
+#: starts then: a page that never loads costs the server no simulation)
+DOCUMENT_READY = {
+    "kind": "MessageSent",
+    "msg_type": "bokeh_event",
+    "msg_data": {"type": "event", "name": "document_ready", "values": {"type": "map"}},
+}
+
+
 class Session:
     """A dashboard session over Bokeh's websocket protocol, in a thread of its own: it
     acknowledges updates as the page does (``js/apply_frames.js``), sets widgets' values
@@ -193,6 +202,7 @@ class Session:
                         self.texts[node["id"]] = attrs["text"]
                     carrier = node["id"] if attrs.get("name") == "flow:carrier" else carrier
                     echo = node["id"] if attrs.get("name") == "flow:echo" else echo
+                await self._patch([DOCUMENT_READY])  # its page is drawn, as BokehJS says
                 self._ready.set()
                 continue
             for event in content.get("events", ()) if msgtype == "PATCH-DOC" else ():
