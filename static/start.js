@@ -47,12 +47,28 @@ window.integratorLabEarly = (() => {
     }, { once: true });
     return early;
   }
-  // A script of the page that does not load (BokehJS, the page's module) leaves nobody to say
-  // so: its element's error event, seen here, says which file, once the page is parsed.
-  window.addEventListener("error", (event) => {
+  // A script of the page that does not load (BokehJS, its widgets, the page's module) leaves
+  // nobody to say so: its element's error event, seen here, says which file, once the page is
+  // parsed. So does one that came but did not run: what a host sends in place of a file it
+  // lacks (its own HTML page, as many answer any path) does not parse, and its error, thrown
+  // before the script's load event, names that script's URL.
+  /** @type {Set<string>} the page's scripts that ran (their load event came) */
+  const ran = new Set();
+  window.addEventListener("load", (event) => {
+    if (event.target instanceof HTMLScriptElement) ran.add(event.target.src);
+  }, true);
+  /** @param {Event} event */
+  const failedScript = (event) => {
     const element = event.target;
-    if (!(element instanceof HTMLScriptElement) || !element.src || early.scriptFailed) return;
-    const file = new URL(element.src, location.href).pathname.split("/").slice(-2).join("/");
+    if (element instanceof HTMLScriptElement) return element.src;
+    if (!(event instanceof ErrorEvent) || !event.filename || ran.has(event.filename)) return "";
+    return Array.from(document.scripts, (script) => script.src).includes(event.filename)
+      ? event.filename : "";
+  };
+  window.addEventListener("error", (event) => {
+    const src = failedScript(event);
+    if (!src || early.scriptFailed) return;
+    const file = new URL(src, location.href).pathname.split("/").slice(-2).join("/");
     early.scriptFailed = file;
     const say = () => sayStopped(catalogText("page.script_failed", { file }),
       catalogText("page.script_failed.short", { file }));

@@ -64,17 +64,47 @@ def test_a_deeply_nested_link_says_so_instead_of_checking_for_ever(open_page):
     assert not page.errors
 
 
-# (the page's own files have hashed names: static/page.HASH.js)
-@pytest.mark.parametrize("missing", ["static/page.", "bokeh/bokeh."])
-def test_a_page_script_that_does_not_load_is_named_on_the_page(browser, site, missing):
+#: what many static hosts send for a file they do not have: their own page, as HTTP 200
+HOST_PAGE = "<!doctype html><title>Not found</title><p>There is no such page here.</p>"
+
+
+# (the page's own files have hashed names: static/page.HASH.js). A script that came as the
+# host's page in its place does not parse: that throws, and no error event on its element
+@pytest.mark.parametrize(
+    "missing, answer",
+    [
+        ("static/page.", "none"),
+        ("bokeh/bokeh.", "none"),
+        ("bokeh/bokeh-widgets.", "none"),
+        ("bokeh/bokeh-widgets.", "host page"),
+        ("bokeh/bokeh.", "host page"),
+    ],
+)
+def test_a_page_script_that_does_not_load_is_named_on_the_page(browser, site, missing, answer):
     page = Page(browser, site, "", defer=True, service_workers="block")
     try:
-        page.page.route(f"**/{missing}*", lambda route: route.abort())
+        if answer == "none":
+            page.page.route(f"**/{missing}*", lambda route: route.abort())
+        else:
+            page.page.route(
+                f"**/{missing}*",
+                lambda route: route.fulfill(status=200, content_type="text/html", body=HOST_PAGE),
+            )
         page.go()
         note = page.page.locator("#il-served")
         note.wait_for(state="visible", timeout=RUN_TIMEOUT_MS)
-        assert missing in note.text_content()
-        assert "did not load" in note.text_content()
+        file = next(
+            src
+            for src in page.js("Array.from(document.scripts, (s) => s.src)")
+            if f"/{missing}" in src
+        )
+        file = file.removeprefix(site["url"])
+        assert note.inner_text().startswith(f"The page could not start: {file} did not load.")
+        # every panel's note points up to it
+        veils = page.js(
+            "Array.from(document.querySelectorAll('.il-loading span'), (s) => s.textContent)"
+        )
+        assert veils and all(v == f"Not running: {file} did not load (see above)" for v in veils)
     finally:
         page.close()
 
