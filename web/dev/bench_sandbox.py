@@ -5,7 +5,9 @@ The dashboard's default view (pendulum, cradle, spring under the default integra
 explicit-Euler template written as Python code; each tick covers 45 ms of wall time at speed 1,
 every step taken (no compute budget), as a server tick does when it keeps up. Reported: the
 median time of a tick's stepping, in process and sandboxed, and the median round trip of one
-request (a one-step block on the spring).
+request (a one-step block on the spring) and of a child's start (the method's check), each
+with the child confined by bubblewrap and plain (:mod:`integrator_lab.server.confinement`),
+measured in turns.
 
     .venv/bin/python -m integrator_lab.dev.bench_sandbox [--ticks N] [--runs R]
 """
@@ -19,7 +21,7 @@ import time
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, Runner, get_system
 from integrator_lab.core.custom import TEMPLATES
-from integrator_lab.server.sandbox import SandboxLive
+from integrator_lab.server.sandbox import Sandbox, SandboxLive
 from integrator_lab.views.live import Live
 
 SYSTEMS = ("pendulum", "cradle", "spring")
@@ -48,8 +50,13 @@ def tick_times(cls, ticks: int) -> list[float]:
     return out
 
 
-def round_trip(requests: int) -> float:
-    live = _live(SandboxLive)
+def round_trips(requests: int, confined: bool) -> tuple[float, list[float]]:
+    """A child's start (the method's check) and ``requests`` one-step round trips (s)."""
+    started = time.perf_counter()
+    live = SandboxLive(budget=lambda: math.inf, allow_code=True, sandbox=Sandbox(confined=confined))
+    result = live.set_method(TEMPLATES["euler-code"]["definition"])
+    assert not result["problems"], result
+    start = time.perf_counter() - started
     runner = Runner(get_system("spring"), [live.method], every=1)
     runner.advance(1)
     out = []
@@ -58,7 +65,7 @@ def round_trip(requests: int) -> float:
         runner.advance(1)
         out.append(time.perf_counter() - started)
     live.close()
-    return statistics.median(out)
+    return start, out
 
 
 def main(argv=None) -> int:
@@ -73,7 +80,19 @@ def main(argv=None) -> int:
     a, b = statistics.median(local), statistics.median(remote)
     print(f"tick stepping, in process: median {a * 1e3:.2f} ms")
     print(f"tick stepping, sandboxed:  median {b * 1e3:.2f} ms (ratio {b / a:.2f})")
-    print(f"one request (a one-step block): median {round_trip(500) * 1e6:.0f} us")
+    starts: dict[bool, list[float]] = {True: [], False: []}
+    trips: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(args.runs):
+        for confined in (True, False):
+            start, out = round_trips(500, confined)
+            starts[confined].append(start)
+            trips[confined] += out
+    for confined, how in ((True, "confined (bwrap)"), (False, "plain")):
+        print(
+            f"one request (a one-step block), {how}: median "
+            f"{statistics.median(trips[confined]) * 1e6:.0f} us; a child's start "
+            f"{statistics.median(starts[confined]) * 1e3:.0f} ms"
+        )
     return 0
 
 
