@@ -29,7 +29,7 @@ from conftest import wait_until
 
 from integrator_lab.core import get_system
 from integrator_lab.core.custom import TEMPLATES, UserCodeError
-from integrator_lab.server.confinement import confinement
+from integrator_lab.server.confinement import confinement, probe
 from integrator_lab.server.sandbox import SandboxLive
 
 CONFINEMENT = confinement()
@@ -263,3 +263,18 @@ def test_serve_help_says_what_the_sandbox_confines():
         "runs UNCONFINED, with this server's rights",
     ):
         assert words in flat, words
+
+
+def test_a_machine_that_cannot_confine_says_so(tmp_path, monkeypatch):
+    # a bwrap that fails as Debian's does where user namespaces are forbidden
+    failing = tmp_path / "bwrap"
+    failing.write_text(
+        "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n"
+    )
+    failing.chmod(0o755)
+    said = probe(str(failing)).say()
+    assert "runs UNCONFINED" in said and "No permissions to creating new namespace" in said, said
+    assert "user namespaces" in said, said
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no bwrap on the path
+    said = probe().say()
+    assert "runs UNCONFINED" in said and "not installed" in said, said

@@ -38,6 +38,8 @@ INSIDE = "/integrator_lab_sandbox"
 CHILD_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_child.py")
 #: seconds a probe's child may take to start (it imports the core)
 PROBE_TIMEOUT = 30.0
+#: why a machine without bwrap cannot confine
+NOT_INSTALLED = "bubblewrap (bwrap) is not installed"
 #: what a confined child cannot do (the help's and the start message's words)
 CONFINES = (
     "signal the server or any process outside it, open a network connection, read a file "
@@ -66,10 +68,15 @@ class Confinement:
                 "integrator-lab: --allow-code: visitors' Python code runs in a bubblewrap "
                 f"sandbox: it cannot {CONFINES}"
             )
+        advice = (
+            "install bubblewrap (bwrap)"
+            if self.why_not == NOT_INSTALLED
+            else "let bubblewrap create user namespaces here"
+        )
         return (
             f"integrator-lab: warning: --allow-code: {self.why_not}: visitors' Python code "
             "runs UNCONFINED on this machine, with this server's rights (it can read its "
-            "files and the network, and signal it); install bubblewrap (bwrap) to confine it"
+            f"files and the network, and signal it); {advice} to confine it"
         )
 
 
@@ -147,7 +154,7 @@ def probe(bwrap: str | None = None) -> Confinement:
     """Whether a confined child starts here (and answers that it is ready)."""
     bwrap = bwrap or shutil.which(BWRAP)
     if bwrap is None:
-        return Confinement(None, "bubblewrap (bwrap) is not installed")
+        return Confinement(None, NOT_INSTALLED)
     try:
         done = subprocess.run(
             command(64.0 * 1024, bwrap),
