@@ -14,6 +14,13 @@ from pathlib import Path
 import pytest
 from builds import built_site as _built_site
 from builds import served_site
+from page_loads import (  # noqa: F401 - the hooks that count the pages the tests load
+    pytest_runtest_setup,
+    pytest_sessionfinish,
+    pytest_sessionstart,
+    pytest_terminal_summary,
+    watch_browser,
+)
 from profiles import close_kept_profile, launched
 
 #: a test that takes one of these fixtures gets the mark (`make check` leaves out all three),
@@ -66,6 +73,7 @@ def browser():
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         launched(chromium, path, CHROMIUM_ARGS)
+        watch_browser(chromium)
         yield chromium
         close_kept_profile(chromium)  # (tests/profiles.py)
         chromium.close()

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import tempfile
 
+from page_loads import watch_context
+
 #: browser -> how it was launched (executable, args), as ``kept_profile`` launches its profile
 _LAUNCHED: dict = {}
 #: browser -> (its kept context, the temporary folder of its profile)
@@ -39,6 +41,7 @@ def kept_profile(browser):
         context = browser.browser_type.launch_persistent_context(
             folder.name, executable_path=executable_path, args=args, service_workers="block"
         )
+        watch_context(context)
         _KEPT[browser] = (context, folder)
     return _KEPT[browser][0]
 
