@@ -28,6 +28,7 @@ from profiles import close_kept_profile, launched
 TIER_FIXTURES = {
     "browser": "browser",
     "open_page": "browser",
+    "shared_page": "browser",
     "new_page": "browser",
     "site": "server",
     "server": "server",
@@ -105,6 +106,15 @@ def site(tmp_path_factory):
 #: server; importing Panel alone takes seconds) and the documentation (Sphinx builds)
 TIER_FOLDERS = {"server": "server", "docs": "server"}
 TESTS = Path(__file__).resolve().parent
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Each phase's report on its item (``item.rep_setup``, ``rep_call``): a shared page's
+    fixture closes the page after a test that failed (tests/site/pages.py)."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by the marks

@@ -11,8 +11,10 @@
 // again when the language changes.
 
 import { data } from "./data.js";
+import { frameHooks } from "./frames.js";
 import { t } from "./i18n.js";
 import { showLegend } from "./legend.js";
+import { live } from "./live.js";
 import { onLanguage } from "./localize.js";
 import { applyView } from "./plots.js";
 import { defaultStudyState } from "./studystate.js";
@@ -160,6 +162,34 @@ function applyQuery(search, push) {
     send(Object.assign({ type: "configure", system, integrators: state.integrators },
                        systemSettings(system)));
   }
+}
+
+/** The view of the link query `search` in place, as a lesson chosen from the menu or Back
+ * applies it (the language and the study view stay): window.integratorLab.apply, for the tests,
+ * the benchmarks and anyone scripting the page. Resolves once every shown system has drawn a
+ * frame of its new run (a paused page draws one too: the worker sends every system after a
+ * change).
+ * @param {string} search
+ * @returns {Promise<void>} */
+export function applyInPlace(search) {
+  if (document.documentElement.dataset.drawn !== "1") {
+    return Promise.reject(new Error("integratorLab.apply: the dashboard is not drawn yet"));
+  }
+  return new Promise((resolve) => {
+    const before = new Map(Object.entries(live.systems).map(([s, entry]) => [s, entry.layout]));
+    applyQuery(search, false);
+    const waiting = new Set(state.systems);
+    /** @param {string} system */
+    const drawn = (system) => {
+      // a layout comes before the frames of its run, and the page drops an older run's frame
+      // when it comes (worker.js): a frame drawn under a new layout is of the new run
+      if (live.systems[system].layout !== before.get(system)) waiting.delete(system);
+      if (waiting.size) return;
+      frameHooks.splice(frameHooks.indexOf(drawn), 1);
+      resolve();
+    };
+    frameHooks.push(drawn);
+  });
 }
 
 // Back (or Forward) to an entry of a lesson chosen in place: that entry's view, in place.

@@ -13,6 +13,7 @@ import { everyPartDrawn } from "./documents.js";
 import { layoutStatus } from "./layout.js";
 import { progress } from "./progress.js";
 import { offline } from "./offline.js";
+import { applyInPlace } from "./scenarios.js";
 
 // -- public API --------------------------------------------------------------------------
 export function status() {
@@ -98,5 +99,8 @@ export function publishApi() {
     /** fn(system, time, source) after every frame a system draws; source: "baked" (the
      * build's first seconds, static/js/baked.js) or "worker" */
     onFrame: (fn) => { frameHooks.push(fn); },
+    /** the view of a link query (`?systems=...`), in place, as a lesson applies it (the
+     * language and the study view stay); resolves once every shown system drew its new run */
+    apply: applyInPlace,
   };
 }

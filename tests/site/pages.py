@@ -258,6 +258,31 @@ class Page:
             held += max(0.0, min(after, end) - max(after - late, start)) if late > 0 else 0.0
         return held
 
+    def reset(self, query="", viewport=None):
+        """This tab, booted already, as a test that opened ``query`` at ``viewport`` finds it:
+        the view of the query applied in place through the page's own API
+        (``integratorLab.apply``, as a lesson applies its view: every shown system restarted
+        at t = 0), after the logs the tests read were emptied (errors, requests, what the page
+        said) and the messages on its list dismissed; then the frames in flight drawn."""
+        if viewport is not None:
+            self.page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+        self.wait("document.documentElement.dataset.drawn === '1'")
+        self.wait_live()
+        self.settle()  # what the last test left in flight lands before the logs are emptied
+        self.js(
+            """() => {
+                window.ilSaid = [];
+                for (const button of document.querySelectorAll("#il-messages .il-dismiss")) {
+                    button.click();
+                }
+            }"""
+        )
+        self.errors.clear()
+        self.requests.clear()
+        self.query = query
+        self.js("(query) => window.integratorLab.apply(query)", query)
+        self.settle()
+
     def close(self):
         """Close the tab (and its profile, if its own); again: nothing. A test closes a page it
         is done with before it opens the next: a live page keeps more than a core busy."""
@@ -285,6 +310,52 @@ def open_page(browser, site):
     yield opener
     for page in pages:
         page.close()
+
+
+class SharedPages:
+    """The booted pages a test module shares (one per set of browser options), each reset
+    through the page itself before a test takes it (:meth:`Page.reset`): a page costs 5 to 8.5
+    CPU-s to boot on this machine, a reset a fraction of a second. A test whose subject is the
+    boot keeps a page of its own (``open_page``)."""
+
+    def __init__(self, browser, site):
+        self.browser, self.site = browser, site
+        self.pages: dict[str, Page] = {}
+
+    def open(self, query="", viewport=(1600, 1000), **options):
+        key = json.dumps(options, sort_keys=True)
+        page = self.pages.get(key)
+        if page is None or page.closed:
+            # the kept profile, unless the options need a profile of its own (touch, locale)
+            page = Page(self.browser, self.site, query, viewport=viewport, warm=True, **options)
+            self.pages[key] = page
+            return page
+        page.reset(query, viewport)
+        return page
+
+    def close(self):
+        for page in self.pages.values():
+            page.close()
+        self.pages.clear()
+
+
+@pytest.fixture(scope="module")
+def shared_pages(browser, site):
+    pages = SharedPages(browser, site)
+    yield pages
+    pages.close()
+
+
+@pytest.fixture
+def shared_page(shared_pages, request):
+    """``shared_page(query, viewport=, **context_options)``: the module's booted page for
+    those options, reset to the view of ``query`` (``SharedPages``); after a test that failed
+    it is closed, so that the next test boots afresh (one failure does not leak into the
+    next)."""
+    yield shared_pages.open
+    report = getattr(request.node, "rep_call", None)
+    if report is None or report.failed:
+        shared_pages.close()
 
 
 #: the cache static/sw.js keeps a visit's files in (its CACHE; static/worker-boot.mjs reads it)

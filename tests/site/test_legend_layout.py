@@ -1,7 +1,8 @@
 """The page's one legend, its palette, and a layout that holds: plots that keep their size,
 labels that never overlap, no overflow on a phone, touch, and the paused status (issue 14).
 
-Browser checks run the real built page in Chromium (the ``site`` and ``open_page`` fixtures
+Browser checks run the real built page in Chromium, one booted page for the module reset
+before each test (the ``site`` and ``shared_page`` fixtures
 of pages.py).
 """
 
@@ -13,7 +14,7 @@ import re
 import time
 
 import pytest
-from pages import NEXT_FRAMES_JS, SYSTEMS, open_page, site  # noqa: F401 - fixtures
+from pages import NEXT_FRAMES_JS, SYSTEMS, shared_page, shared_pages, site  # noqa: F401 - fixtures
 
 from integrator_lab.core import INTEGRATORS
 from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_label
@@ -97,8 +98,8 @@ def test_paused_status_gives_no_rate():
     assert status_text(1.0, 0.98) == "t = 1.00 s · 0.98× real time"
 
 
-def test_after_a_step_the_page_says_paused_without_a_rate(open_page):  # noqa: F811
-    page = open_page()
+def test_after_a_step_the_page_says_paused_without_a_rate(shared_page):  # noqa: F811
+    page = shared_page()
     page.wait_live()
     page.page.get_by_role("button", name="Step").click()
     page.wait("!window.integratorLab.status().running")
@@ -113,8 +114,8 @@ def _chip(page, name):
     return page.page.locator(f'#il-legend button[data-integrator="{name}"]')
 
 
-def test_one_legend_toggles_an_integrator_everywhere_without_a_restart(open_page):  # noqa: F811
-    page = open_page("?integrators=euler,rk4,velocity-verlet&phase=1")
+def test_one_legend_toggles_an_integrator_everywhere_without_a_restart(shared_page):  # noqa: F811
+    page = shared_page("?integrators=euler,rk4,velocity-verlet&phase=1")
     page.wait_live()
     page.wait_samples(5)
     chips = page.page.locator("#il-legend button")
@@ -172,16 +173,15 @@ def test_one_legend_toggles_an_integrator_everywhere_without_a_restart(open_page
     assert page.errors == []
 
 
-def test_the_hidden_set_comes_back_from_the_link(open_page):  # noqa: F811
-    page = open_page("?hide=euler,rk4")
+def test_the_hidden_set_comes_back_from_the_link(shared_page):  # noqa: F811
+    page = shared_page("?hide=euler,rk4")
     page.wait_live()
     assert sorted(page.js("window.integratorLab.state().hidden")) == ["euler", "rk4"]
     assert _chip(page, "euler").get_attribute("aria-pressed") == "false"
     assert _chip(page, "symplectic-euler").get_attribute("aria-pressed") == "true"
     assert page.js("window.integratorLab.model('cradle:line:error:euler').visible") is False
     assert page.errors == []
-    page.close()  # (done with: see Page.close)
-    bad = open_page("?hide=nonsense")
+    bad = shared_page("?hide=nonsense")
     bad.wait_live()
     assert any('"hide"' in m for m in bad.messages())
     assert bad.js("window.integratorLab.state().hidden") == []
@@ -197,14 +197,14 @@ def _frame_heights(page):
     return {s: page.js(FRAME_HEIGHT, s) for s in SYSTEMS}
 
 
-def _live_page(open_page, query, viewport):  # noqa: F811
-    page = open_page(query, viewport=viewport)
+def _live_page(shared_page, query, viewport):  # noqa: F811
+    page = shared_page(query, viewport=viewport)
     page.wait_live()
     return page
 
 
-def test_energy_plot_data_area_keeps_its_size_and_grows_with_the_window(open_page):  # noqa: F811
-    page = _live_page(open_page, "", (1440, 900))
+def test_energy_plot_data_area_keeps_its_size_and_grows_with_the_window(shared_page):  # noqa: F811
+    page = _live_page(shared_page, "", (1440, 900))
     four = _frame_heights(page)
     # the window made larger while the page runs (a student maximising it): the plots take
     # the room, as they do in a page opened at that size
@@ -216,17 +216,16 @@ def test_energy_plot_data_area_keeps_its_size_and_grows_with_the_window(open_pag
         }})()"""
     )
     big = _frame_heights(page)
-    page.close()  # (done with: it would draw beside the next one)
-    eleven = _frame_heights(_live_page(open_page, f"?integrators={ALL}", (1440, 900)))
+    eleven = _frame_heights(_live_page(shared_page, f"?integrators={ALL}", (1440, 900)))
     for system in SYSTEMS:
         assert eleven[system] >= 0.8 * four[system], (system, eleven, four)
         assert big[system] > four[system], (system, big, four)
 
 
-def test_the_energy_plot_keeps_its_window_share_after_the_breakdown(open_page):  # noqa: F811
+def test_the_energy_plot_keeps_its_window_share_after_the_breakdown(shared_page):  # noqa: F811
     """The breakdown adds the kinds' legend to the energy plot; back to the energy error,
     the plot is as tall as the window gave it at first (not the build-time height)."""
-    page = open_page("", viewport=(1920, 1080))
+    page = shared_page("", viewport=(1920, 1080))
     page.wait_live()
     height = (
         "(s) => Bokeh.documents.map((d) => d.get_model_by_name(s + ':energy')).find(Boolean).height"
@@ -265,8 +264,8 @@ TITLE_BOXES = """(system) => {
 
 
 @pytest.mark.parametrize("viewport", [(1440, 900), (390, 844)], ids=lambda v: f"{v[0]}px")
-def test_widget_titles_never_overlap_at_a_coarse_dt(open_page, viewport):  # noqa: F811
-    page = open_page("?pendulum.dt=0.2&spring.dt=0.25", viewport=viewport)
+def test_widget_titles_never_overlap_at_a_coarse_dt(shared_page, viewport):  # noqa: F811
+    page = shared_page("?pendulum.dt=0.2&spring.dt=0.25", viewport=viewport)
     page.wait_live()
     page.wait("window.integratorLab.model('pendulum:dt').title.includes('recommended')")
     for system in SYSTEMS:
@@ -281,8 +280,8 @@ def test_widget_titles_never_overlap_at_a_coarse_dt(open_page, viewport):  # noq
             assert not overlap, (a, b)
 
 
-def test_no_horizontal_overflow_on_a_phone(open_page):  # noqa: F811
-    page = open_page("?pendulum.dt=0.2&spring.dt=0.25", viewport=(390, 844))
+def test_no_horizontal_overflow_on_a_phone(shared_page):  # noqa: F811
+    page = shared_page("?pendulum.dt=0.2&spring.dt=0.25", viewport=(390, 844))
     page.wait_live()
     page.js(NEXT_FRAMES_JS)  # the layout after the first frames, drawn
     assert page.js("document.documentElement.scrollWidth") <= 390
@@ -294,8 +293,8 @@ PLOT_BOX = """(name) => { const r = Bokeh.index.query_one(
     return {x: r.x, y: r.y, w: r.width, h: r.height}; }"""
 
 
-def test_a_swipe_over_a_plot_scrolls_the_page_and_help_opens_on_tap(open_page):  # noqa: F811
-    page = open_page(viewport=(390, 844), has_touch=True, is_mobile=True)
+def test_a_swipe_over_a_plot_scrolls_the_page_and_help_opens_on_tap(shared_page):  # noqa: F811
+    page = shared_page(viewport=(390, 844), has_touch=True, is_mobile=True)
     page.wait_live()
     box = page.js(PLOT_BOX, "pendulum:energy")
     page.js(f"window.scrollTo(0, {box['y']} - 200)")
