@@ -211,6 +211,11 @@ BAD_ARGS = {
         "--output",
     ),
     "unknown command": (["fly"], "fly"),
+    "no sessions": (["serve", "--no-show", "--max-sessions", "0"], "--max-sessions"),
+    "sessions per client past the range": (
+        ["serve", "--no-show", "--max-sessions-per-client", "1001"],
+        "--max-sessions-per-client",
+    ),
 }
 
 

@@ -12,6 +12,11 @@ import sys
 
 from integrator_lab.cli.argtypes import integer_in, port
 from integrator_lab.server import confinement
+from integrator_lab.server.sessions import (
+    MAX_SESSIONS,
+    MAX_SESSIONS_RANGE,
+    MAX_WAITING_PER_CLIENT,
+)
 from integrator_lab.views.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 DEFAULT_PORT = 5006
@@ -64,6 +69,27 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "(default 30000)",
     )
     parser.add_argument(
+        "--max-sessions",
+        type=integer_in(*MAX_SESSIONS_RANGE),
+        default=MAX_SESSIONS,
+        metavar="N",
+        help="the most sessions (browser tabs) served at once; a page requested past it gets "
+        "a short page saying the server is full (status 503, retried by itself), and those "
+        f"already in go on as they were (default {MAX_SESSIONS}; about 10 run in real time "
+        "per core, more slow every clock)",
+    )
+    parser.add_argument(
+        "--max-sessions-per-client",
+        type=integer_in(*MAX_SESSIONS_RANGE),
+        default=None,
+        metavar="N",
+        help="the most sessions one client address may have (default: --max-sessions; "
+        "visitors behind one proxy or NAT share an address). Whatever this says, an "
+        f"address has at most {MAX_WAITING_PER_CLIENT} pages whose websocket has not "
+        "connected yet: a page request whose page never connects (a crawler, a script) "
+        "builds a session that ends within seconds, its simulation never started",
+    )
+    parser.add_argument(
         "--allow-code",
         action="store_true",
         help=confinement.help_text(),
@@ -106,6 +132,8 @@ def cmd_serve(args) -> int:
             stalled_client_timeout=args.stalled_client_timeout / 1e3,
             allow_code=args.allow_code,
             lang=args.lang,
+            max_sessions=args.max_sessions,
+            max_sessions_per_client=args.max_sessions_per_client,
         )
     except OSError as exc:  # port taken, address not local, ...
         print(

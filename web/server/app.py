@@ -294,7 +294,14 @@ class Dashboard(LayoutMixin, PageMixin, ChangesMixin, FlowMixin, DragMixin, pn.v
         return params, list(self.integrators)
 
     def __panel__(self):
-        self.start()
+        doc = pn.state.curdoc
+        if doc is not None and doc.session_context is not None:
+            # served: its simulation starts once its page has loaded (BokehJS says so,
+            # ``document_ready``): a page request whose page never loads (a crawler, a
+            # script fetching the page) costs the server the page and no simulation
+            pn.state.onload(self.start)
+        else:
+            self.start()  # a notebook
         return self._layout
 
     # -- lifecycle ------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The Bokeh server of the Panel dashboard: one :class:`~integrator_lab.server.app.Dashboard`
-per browser session, ``GET /status``, private (signed) sessions and the ending of sessions
-whose page stopped acknowledging updates.
+per browser session, ``GET /status``, private (signed) sessions, the caps on sessions (a
+page request past them gets a short page saying so, status 503) and the ending of sessions
+whose page never connected or stopped acknowledging updates.
 
 :func:`make_server` is what ``integrator-lab serve`` runs; :func:`create_app` is the
 per-session entry point, also what ``panel serve web/server/app.py`` runs.
@@ -8,6 +9,7 @@ per-session entry point, also what ``panel serve web/server/app.py`` runs.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import secrets
@@ -20,7 +22,13 @@ from tornado.web import RequestHandler
 
 from integrator_lab.server import links, transport
 from integrator_lab.server.app import TITLE, Dashboard
-from integrator_lab.server.sessions import REGISTRY, STALLED_CLIENT_TIMEOUT
+from integrator_lab.server.sessions import (
+    MAX_SESSIONS,
+    MAX_WAITING_PER_CLIENT,
+    REGISTRY,
+    STALLED_CLIENT_TIMEOUT,
+    refusal,
+)
 from integrator_lab.views import i18n
 from integrator_lab.views.shared import PANEL_SYSTEMS
 
@@ -87,19 +95,63 @@ def create_app(allow_code: bool = False) -> Dashboard:
     if problems:
         dashboard.tell(" ".join(problems))
     dashboard.attach(doc)
-    dashboard.start()
+    # (its simulation starts when its page connects: Dashboard.__panel__)
     return dashboard
 
 
+#: the caps of the server this process runs (make_server): for /status
+CAPS = {"max_sessions": MAX_SESSIONS, "max_sessions_per_client": MAX_SESSIONS}
+
+
 class StatusHandler(RequestHandler):
-    """``GET /status``: live periodic callbacks and per-session numbers, as JSON."""
+    """``GET /status``: live periodic callbacks and per-session numbers, the sessions
+    waiting for their page and the caps, as JSON."""
 
     def get(self):
         self.set_header("Content-Type", "application/json")
         self.set_header("Cache-Control", "no-store")
         status = REGISTRY.snapshot()
         status["pid"] = os.getpid()
+        status["waiting"] = transport.waiting_sessions()
+        status.update(CAPS)
         self.write(json.dumps(status))
+
+
+def refused_page(reason: str, lang: str, limit: int) -> str:
+    """The page that answers a page request past a cap (:func:`sessions.refusal`'s
+    ``reason``), in ``lang``: what is full, and that it tries again by itself."""
+    title = i18n.text("server.refused.title", lang)
+    why = i18n.text(f"server.refused.{reason}", lang, limit=limit)
+    again = i18n.text("server.refused.retry", lang, seconds=transport.RETRY_AFTER)
+    return (
+        f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta http-equiv="refresh" content="{transport.RETRY_AFTER}">'
+        f"<title>{html.escape(title)}</title></head><body>"
+        f"<h1>{html.escape(title)}</h1><p>{html.escape(why)}</p><p>{html.escape(again)}</p>"
+        "</body></html>"
+    )
+
+
+def page_refusal(max_sessions: int, max_per_client: int):
+    """What :func:`transport.own_sessions_only` asks of each page request: None (a
+    session is made for it) or the page that says which cap it met."""
+    limits = {"full": max_sessions, "client": max_per_client, "waiting": MAX_WAITING_PER_CLIENT}
+
+    def refuse(request, **counts) -> str | None:
+        reason = refusal(**counts, max_sessions=max_sessions, max_per_client=max_per_client)
+        if reason is None:
+            return None
+        lang = DEFAULT_LANG["lang"]
+        wanted = request.query_arguments.get("lang")
+        if wanted:
+            try:
+                lang = i18n.language(wanted[-1].decode("utf-8", "replace"))
+            except ValueError:
+                pass  # the server's language
+        return refused_page(reason, lang, limits[reason])
+
+    return refuse
 
 
 def make_server(
@@ -110,6 +162,8 @@ def make_server(
     stalled_client_timeout: float = STALLED_CLIENT_TIMEOUT,
     allow_code: bool = False,
     lang: str = i18n.DEFAULT_LANGUAGE,
+    max_sessions: int = MAX_SESSIONS,
+    max_sessions_per_client: int | None = None,
     **server_options,
 ):
     """A Bokeh server (not started) serving the dashboard at ``/`` and ``/status``.
@@ -117,10 +171,18 @@ def make_server(
     Every resource comes from the server itself (Panel's default "server" resource mode):
     no CDN. Every page load starts its own session, which no other client can join: the
     session ids are signed with a key made for this server run, a request naming a session
-    gets a new one, and ``/status`` names sessions by a digest only. A session whose page
-    owes an acknowledgement for ``stalled_client_timeout`` seconds is ended.
+    gets a new one, and ``/status`` names sessions by a digest only. A session's
+    simulation starts when its page connects; a session whose page has not connected
+    within ``transport.FIRST_CONNECT_GRACE`` seconds is ended, and one whose page owes an
+    acknowledgement for ``stalled_client_timeout`` seconds. A page request is answered with
+    a short page (status 503, no session made) when the server has ``max_sessions``, its
+    client's address ``max_sessions_per_client`` (default: ``max_sessions``) or
+    :data:`~integrator_lab.server.sessions.MAX_WAITING_PER_CLIENT` still loading.
     """
     DEFAULT_LANG["lang"] = i18n.language(lang)
+    per_client = max_sessions if max_sessions_per_client is None else max_sessions_per_client
+    CAPS.update(max_sessions=max_sessions, max_sessions_per_client=per_client)
+    transport.bound_client_logs()  # a client's refused message: one bounded log line
     # Bokeh checks each new session's document for modelling mistakes (``Document.validate``,
     # 0.15 to 0.21 s of the 2.1 to 2.5 s a session's dashboard takes to build on a 2-core
     # machine): every session builds it by the same code, which
@@ -161,7 +223,7 @@ def make_server(
         extra_patterns=[(r"/status", StatusHandler)],
         **options,
     )
-    transport.own_sessions_only(server)
+    transport.own_sessions_only(server, page_refusal(max_sessions, per_client))
     transport.forgive_connections_lost_twice(server)
     watchdog = PeriodicCallback(
         lambda: REGISTRY.end_stalled(stalled_client_timeout),

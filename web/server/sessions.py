@@ -1,6 +1,6 @@
 """The Panel server's bookkeeping of its sessions: which are live (for ``/status`` and the
-stalled-client watchdog), how the server's CPU is shared between them, and how a session is
-named where others can read it.
+stalled-client watchdog), how many it admits, how the server's CPU is shared between them,
+and how a session is named where others can read it.
 
 Pure Python (no Bokeh, no Panel): a session is anything with the few methods
 :class:`~integrator_lab.server.app.Dashboard` has (``playing``, ``acknowledged``,
@@ -35,6 +35,44 @@ FIRST_ACK_GRACE = 120.0
 #: server itself busy (a document being built blocks its loop): the acknowledgements that
 #: arrived meanwhile have not been read yet, so it ends nobody this time
 SERVER_BUSY_GAP = 2.0
+
+#: sessions one server keeps at once unless told otherwise (``integrator-lab serve
+#: --max-sessions``): a class of 30 and its teacher, with room to spare. Every session past
+#: the machine's real-time capacity slows every clock (docs/developing.rst: about 10 per
+#: core); past this cap the next visitor is told the server is full, and those already in
+#: go on as they were
+MAX_SESSIONS = 40
+#: the accepted range of ``--max-sessions`` and ``--max-sessions-per-client``
+MAX_SESSIONS_RANGE = (1, 1000)
+#: sessions one client address may have waiting for their page at once (made for a page
+#: request whose page has not connected yet: transport.FIRST_CONNECT_GRACE). A browser's
+#: page connects within seconds, so a visitor rarely has more than one; a client that
+#: requests pages and never loads them (a crawler, a script) costs the server a dashboard
+#: built per request (about a second of its only thread: every other session's clock
+#: stands still meanwhile) for no more than this many at a time
+MAX_WAITING_PER_CLIENT = 2
+
+
+def refusal(
+    sessions: int,
+    from_client: int,
+    waiting_from_client: int,
+    *,
+    max_sessions: int = MAX_SESSIONS,
+    max_per_client: int = MAX_SESSIONS,
+) -> str | None:
+    """Why a new page request is refused, given the server's ``sessions``, those made for
+    the requesting client's address (``from_client``) and those of them whose page has not
+    connected yet (``waiting_from_client``): ``"full"`` (the server has ``max_sessions``),
+    ``"client"`` (this address has ``max_per_client``), ``"waiting"`` (this address has
+    :data:`MAX_WAITING_PER_CLIENT` pages still loading), or None: admitted."""
+    if sessions >= max_sessions:
+        return "full"
+    if from_client >= max_per_client:
+        return "client"
+    if waiting_from_client >= MAX_WAITING_PER_CLIENT:
+        return "waiting"
+    return None
 
 
 #: the page acknowledges every this many updates, once it has painted them (each

@@ -13,9 +13,12 @@ What is here:
   connection and awaited (Bokeh alone sends one message per change and never waits);
 - :func:`close_connections`: ending a session from the server side;
 - :func:`serve_css_locally`: Panel's stylesheets from this server, never its CDN;
-- :func:`own_sessions_only`: no request is handed a session it did not start;
+- :func:`own_sessions_only`: no request is handed a session it did not start, and a page
+  request past the server's caps is answered with a page of its own, no session made;
 - :func:`forgive_connections_lost_twice`: a tab closed while Bokeh pings it leaves no
   traceback;
+- :func:`bound_client_logs`: a message a browser sent that Bokeh refuses is one bounded log
+  line, never its whole text and a traceback;
 - :func:`refusing_widget_class` and :func:`set_refusal`: a widget that checks what the
   browser sends before Panel applies it; :func:`guard_events`: what a widget fails to take
   is said in a message, never a logged traceback.
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -232,14 +236,39 @@ def use_phone_viewport(doc) -> None:
     doc.template = Template(PAGE_TEMPLATE)
 
 
+#: ``refuse(request, sessions=, from_client=, waiting_from_client=)``: None admits a page
+#: request (a session is made for it); otherwise the HTML page that answers it instead. The
+#: counts: the server's sessions, those made for this client's address, and those of them
+#: whose page has not connected yet (each including the requests being served right now)
+Refuse = Callable[..., "str | None"]
+#: a refused page request may ask again after this long (s): its ``Retry-After``
+RETRY_AFTER = 5
+
+
 class _OwnSessionOnly:
     """Mixin for the handlers that hand out a session's page (or autoload script): every
-    request gets a new session, never an existing one.
+    request gets a new session, never an existing one, or a refusal (``_il_refuse``).
 
     Bokeh gives a request naming a session (``?bokeh-session-id=``, the
     ``Bokeh-Session-Id`` header, ``?bokeh-token=``) that very session: anybody who learnt a
     session's id could watch and drive someone else's simulation.
     """
+
+    _il_refuse: Refuse | None = None
+
+    async def get(self, *args, **kwargs):
+        refuse = type(self)._il_refuse
+        page = None
+        if refuse is not None:
+            page = refuse(self.request, **_counts(self.application_context, _address(self)))
+        if page is None:
+            return await super().get(*args, **kwargs)
+        # answered at once, nothing built: those already in do not wait for a refusal
+        self.set_status(503)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Retry-After", str(RETRY_AFTER))
+        self.finish(page)
 
     async def get_session(self):
         request = self.request
@@ -248,20 +277,61 @@ class _OwnSessionOnly:
             request.query_arguments.pop(key, None)
         if "Bokeh-Session-Id" in request.headers:
             del request.headers["Bokeh-Session-Id"]
-        session = await super().get_session()
+        address = _address(self)
+        _building[address] += 1
+        try:
+            session = await super().get_session()
+        finally:
+            _building[address] -= 1
+            if not _building[address]:
+                del _building[address]
+        session_id = session.id
+        _client_of[session_id] = address
+        session.document.on_session_destroyed(lambda _: _client_of.pop(session_id, None))
         _await_first_connection(session)
         return session
 
 
+def _address(handler) -> str:
+    """The client's address as this server sees it (behind a proxy: the proxy's)."""
+    return handler.request.remote_ip or ""
+
+
+def _counts(application_context, address: str) -> dict[str, int]:
+    """What ``Refuse`` is told of a page request from ``address``."""
+    live = [session.id for session in application_context.sessions]
+    building = _building.get(address, 0)
+    mine = [s for s in live if _client_of.get(s) == address]
+    return {
+        "sessions": len(live) + sum(_building.values()),
+        "from_client": len(mine) + building,
+        "waiting_from_client": sum(1 for s in mine if s in _awaiting) + building,
+    }
+
+
 #: how long (s) a session made for a page waits for that page's websocket before Bokeh's
-#: unused-session rule (``--unused-session-lifetime``, 5 s) applies to it. That rule counts
-#: from the session's creation as from a tab's close: a page that took longer to load its
-#: scripts (a slow link, a busy machine: 17-19 s with two busy processes beside it) found its
-#: session gone and Bokeh built the whole dashboard again for its websocket (measured: 6
-#: dashboards for 3 pages; tests/server/test_panel_robustness.py).
-FIRST_CONNECT_GRACE = 60.0
+#: unused-session rule (``--unused-session-lifetime``, 5 s) applies to it; then it ends at
+#: Bokeh's next look (within a quarter of the lifetime), its simulation never started. That
+#: rule counts from the session's creation as from a tab's close: a page that took longer to
+#: load its scripts (a slow link, a busy machine: 17-19 s with two busy processes beside it)
+#: found its session gone and Bokeh built the whole dashboard again for its websocket
+#: (measured: 6 dashboards for 3 pages; tests/server/test_panel_robustness.py). Short: a
+#: page request whose page never connects (a crawler, a script) holds its place in the
+#: caps (sessions.MAX_WAITING_PER_CLIENT) for no longer than this (with 60 s, 20 bare
+#: requests kept their sessions for 60 to 80 s); a page slower than this costs the server a
+#: second build, and still opens
+FIRST_CONNECT_GRACE = 10.0
 #: sessions made for a page whose websocket has not come yet: id -> (session, grace timer)
 _awaiting: dict[str, tuple[Any, Any]] = {}
+#: the client address each page request's session was made for (until the session ends)
+_client_of: dict[str, str] = {}
+#: page requests whose session is being made right now, per client address
+_building: Counter[str] = Counter()
+
+
+def waiting_sessions() -> int:
+    """Sessions made for a page request whose page has not connected yet (``/status``)."""
+    return len(_awaiting)
 
 
 def _await_first_connection(session) -> None:
@@ -282,20 +352,27 @@ def _first_connection(session_id: str) -> None:
         session.unblock_expiration()
 
 
-def _mix_into_handlers(server, handler: type, mixin: type, prefix: str) -> None:
+def _mix_into_handlers(
+    server, handler: type, mixin: type, prefix: str, attributes: dict | None = None
+) -> None:
     """Serve every route of ``server`` (a Bokeh ``Server``, not started) whose handler is a
-    ``handler`` with a subclass that puts ``mixin`` first (named ``prefix`` + its name)."""
+    ``handler`` with a subclass that puts ``mixin`` first (named ``prefix`` + its name),
+    with ``attributes`` as class attributes."""
     for rule in server._tornado.wildcard_router.rules:
         target = rule.target
         if isinstance(target, type) and issubclass(target, handler):
             if not issubclass(target, mixin):
-                rule.target = type(f"{prefix}{target.__name__}", (mixin, target), {})
+                name = f"{prefix}{target.__name__}"
+                rule.target = type(name, (mixin, target), dict(attributes or {}))
 
 
-def own_sessions_only(server) -> None:
+def own_sessions_only(server, refuse: Refuse | None = None) -> None:
     """Make the page handlers of ``server`` (a Bokeh ``Server``, not started) hand every
-    request a new session (:class:`_OwnSessionOnly`)."""
-    _mix_into_handlers(server, SessionHandler, _OwnSessionOnly, "OwnSession")
+    request a new session (:class:`_OwnSessionOnly`), or, where ``refuse`` says so, its
+    page instead (status 503, no session made)."""
+    _mix_into_handlers(
+        server, SessionHandler, _OwnSessionOnly, "OwnSession", {"_il_refuse": staticmethod(refuse)}
+    )
 
 
 class _ForgivesLostConnections:
@@ -419,3 +496,46 @@ def set_refusal(widget, refuse: Refusal) -> None:
     if not isinstance(widget, _Refusing):
         raise TypeError(f"{type(widget).__name__} is not made by refusing_widget_class")
     widget._il_refuse = refuse
+
+
+# -- the log -----------------------------------------------------------------------------------
+#: Bokeh's loggers that tell of a message a browser sent: a message refused by the session
+#: (a value of the wrong type for a property), a malformed message, a bad header
+CLIENT_MESSAGE_LOGGERS = (
+    "bokeh.server.protocol_handler",
+    "bokeh.server.views.ws",
+    "bokeh.protocol",
+)
+#: the longest line (characters) that one message from a browser leaves in the log
+LOG_LINE_MAX = 300
+
+
+class _BoundedLine(logging.Filter):
+    """One line of at most :data:`LOG_LINE_MAX` characters for each record of a
+    :data:`CLIENT_MESSAGE_LOGGERS` logger: what was refused and why.
+
+    Bokeh logs a message it cannot take whole (``%r`` of the message), with the exception
+    (which repeats the value) and its traceback: 152 kB for one wrongly typed 50 kB widget
+    value, so that any client could grow the server's log at will."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is not None:
+            text = f"a browser's message refused: {type(exc).__name__}: {exc}"
+        else:
+            text = record.getMessage()
+        text = " ".join(text.split())  # one line
+        if len(text) > LOG_LINE_MAX:
+            text = f"{text[: LOG_LINE_MAX - 40]}… ({len(text)} characters)"
+        record.msg, record.args = text, ()
+        record.exc_info = record.exc_text = record.stack_info = None
+        return True
+
+
+def bound_client_logs() -> None:
+    """Make every log record about a message a browser sent one bounded line
+    (:class:`_BoundedLine`); idempotent."""
+    for name in CLIENT_MESSAGE_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _BoundedLine) for f in logger.filters):
+            logger.addFilter(_BoundedLine())
