@@ -171,3 +171,15 @@ def test_studies_and_geometry_views_update_on_the_clock():
     assert {"frame", "study", "geometry"} <= seen
     (bad,) = engine.handle({"type": "study", "system": "spring", "settings": {"points": math.nan}})
     assert bad["type"] == "study" and "error" in bad
+
+
+def test_the_workers_way_in_is_json():
+    engine, _clock, _ = booted()
+    (answer,) = engine.handle_json('{"type": "configure", "system": "spring", "params": {},'
+                                   ' "dt": null, "integrators": ["rk4"]}')  # fmt: skip
+    assert answer["layout"]["system"] == "spring"  # null: the recommended step
+    assert answer["layout"]["dt"] == engine.live.runs["spring"].system.recommended_dt
+    assert engine.handle_json("[1]") == [
+        {"type": "error", "text": "a message that is not an object"}
+    ]
+    assert engine.handle_json("{")[0]["type"] == "error"
