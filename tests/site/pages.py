@@ -263,7 +263,8 @@ class Page:
         the view of the query applied in place through the page's own API
         (``integratorLab.apply``, as a lesson applies its view: every shown system restarted
         at t = 0), after the logs the tests read were emptied (errors, requests, what the page
-        said) and the messages on its list dismissed; then the frames in flight drawn."""
+        said) and the messages dismissed (its list's and the panels' notes, which stay until
+        dismissed); then the frames in flight drawn."""
         if viewport is not None:
             self.page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
         self.wait("document.documentElement.dataset.drawn === '1'")
@@ -272,7 +273,8 @@ class Page:
         self.js(
             """() => {
                 window.ilSaid = [];
-                for (const button of document.querySelectorAll("#il-messages .il-dismiss")) {
+                for (const button of document.querySelectorAll(
+                    "#il-messages .il-dismiss, .il-panel-note:not([hidden]) .il-dismiss")) {
                     button.click();
                 }
             }"""
