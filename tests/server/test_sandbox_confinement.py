@@ -168,8 +168,8 @@ return q, v
     visitor = session(python_code(body))
     try:
         said = step(visitor)
-        # refused (RLIMIT_NPROC), or made inside the sandbox, never visible as more
-        assert isinstance(said, tuple) or "fork refused" in str(said), said
+        # refused: a seccomp filter, which holds for root too (RLIMIT_NPROC does not)
+        assert "fork refused" in str(said) and "Operation not permitted" in str(said), said
         assert witness.moves()
         visitor.close()
         wait_until(lambda: not processes_named(name), timeout=20, what=f"{name} to be gone")
@@ -278,3 +278,40 @@ def test_a_machine_that_cannot_confine_says_so(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no bwrap on the path
     said = probe().say()
     assert "runs UNCONFINED" in said and "not installed" in said, said
+
+
+REFUSES = """\
+import os, subprocess, sys, threading
+from integrator_lab.server.sandbox_child import refuse_new_processes
+assert refuse_new_processes()
+said = []
+try:
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    said.append("forked")
+except OSError as exc:
+    said.append(exc.errno)
+try:
+    threading.Thread(target=print).start()
+    said.append("thread")
+except RuntimeError:
+    said.append("no thread")
+try:
+    subprocess.run(["true"], check=False)
+    said.append("ran")
+except OSError as exc:
+    said.append(exc.errno)
+said.append(sum(range(10)))  # the rest of Python works
+print(said)
+"""
+
+
+def test_the_child_makes_no_process_or_thread_even_as_root():
+    """The seccomp filter of sandbox_child.refuse_new_processes: fork, a thread, a program
+    started: each refused with EPERM (errno 1), root included; arithmetic goes on."""
+    done = subprocess.run(
+        [sys.executable, "-c", REFUSES], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str([1, "no thread", 1, 45])

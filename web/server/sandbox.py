@@ -303,16 +303,27 @@ class SandboxedIntegrator(Integrator):
             q, v, w = self._remote(system, q, v, w, t, dt, steps, post=True)
             self.steps += steps
             return q, v, w
-        # the runner judges every state: one step per request (the child's module keeps its
-        # own state, so a block could not be taken again to find the step that diverged)
-        for i in range(steps):
-            q, v, w = self._remote(system, q, v, w, t + i * dt, dt, 1, post=True)
+        # the runner judges every state: the child sends the state after each step, judged
+        # here in order (the child's module keeps its own state: nothing is taken again)
+        answer = self._request(system, q, v, w, t, dt, steps, post=True, trail=True)
+        for state in answer.get("trail", []):
+            q, v, w = [float(x) for x in state[0]], [float(x) for x in state[1]], float(state[2])
             self.steps += 1
             if not watch(q, v, w):
-                break
+                return q, v, w
+        self._raise_for(answer)
         return q, v, w
 
     def _remote(self, system, q, v, w, t, dt, steps, post):
+        answer = self._request(system, q, v, w, t, dt, steps, post)
+        self._raise_for(answer)
+        return (
+            [float(x) for x in answer["q"]],
+            [float(x) for x in answer["v"]],
+            float(answer["w"]),
+        )
+
+    def _request(self, system, q, v, w, t, dt, steps, post, trail=False):
         sandbox = self.definition.sandbox
         if self.definition.generation != sandbox.generation:
             raise SandboxStopped(f"your method was stopped: {sandbox.last_stop}")
@@ -334,22 +345,22 @@ class SandboxedIntegrator(Integrator):
                 "steps": steps,
                 "count": self.steps,
                 "post": post,
+                "trail": trail,
             }
         )
         if sandbox.generation != generation:  # (it restarted to answer: the state is new)
             raise SandboxStopped(f"your method was stopped: {sandbox.last_stop}")
         self.generation = generation
+        return answer
+
+    @staticmethod
+    def _raise_for(answer):
         error = answer.get("error")
         if error is not None:
             text = str(answer.get("message"))
             raise {"arithmetic": ArithmeticError, "value": ValueError}.get(error, UserCodeError)(
                 text
             )
-        return (
-            [float(x) for x in answer["q"]],
-            [float(x) for x in answer["v"]],
-            float(answer["w"]),
-        )
 
 
 class SandboxLive(Live):

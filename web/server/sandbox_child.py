@@ -115,31 +115,101 @@ class _Child:
         except Exception as exc:  # noqa: BLE001 - reported to the server
             return {"error": "user", "message": f"{error_message(exc)} (loading the code)"}
         args = (system, message["q"], message["v"], message["w"], message["t"], message["dt"])
+        # with "trail": the state after every step, for the server's runner to judge in order
+        trail: list | None = [] if message.get("trail") else None
+
+        def keep(q, v, w):
+            trail.append((list(q), list(v), w))  # type: ignore[union-attr]
+            return True
+
         try:
             if message["post"]:
-                q, v, w = integrator.advance(*args, message["steps"])
+                q, v, w = integrator.advance(
+                    *args, message["steps"], keep if trail is not None else None
+                )
             else:
                 q, v, w = integrator.step(*args)
         except UserCodeError as exc:
-            return {"error": "user", "message": str(exc)}
+            answer = {"error": "user", "message": str(exc)}
         except ArithmeticError as exc:
-            return {"error": "arithmetic", "message": str(exc)}
+            answer = {"error": "arithmetic", "message": str(exc)}
         except ValueError as exc:
-            return {"error": "value", "message": str(exc)}
+            answer = {"error": "value", "message": str(exc)}
         except BaseException as exc:  # noqa: BLE001 - sys.exit() in a step stops the method only
             step = integrator.steps + 1
-            return {
+            answer = {
                 "error": "user",
                 "message": f"{error_message(exc)} (step {step}, t = {message['t']:.6g} s)",
             }
-        return {"q": q, "v": v, "w": w}
+        else:
+            answer = {"q": q, "v": v, "w": w}
+        if trail is not None:
+            answer["trail"] = trail  # (the steps before a failure too)
+        return answer
+
+
+#: the system calls that make a process (fork, vfork, clone, clone3) per machine, with the
+#: kernel's name of its calling convention (AUDIT_ARCH_*, <linux/audit.h>)
+NEW_PROCESS_CALLS = {
+    "x86_64": (0xC000003E, (57, 58, 56, 435)),
+    "aarch64": (0xC00000B7, (220, 435)),
+}
+
+
+def _seccomp_program(arch: int, calls: tuple[int, ...]) -> bytes:
+    """A classic-BPF seccomp filter (``struct sock_filter`` array): the calls ``calls`` fail
+    with EPERM, so does any call of another calling convention than ``arch`` (x86's 32-bit
+    ``int 0x80``, x32's numbers), every other call is allowed."""
+    import struct
+
+    ld_w_abs, jeq_k, jge_k, ret_k = 0x20, 0x15, 0x35, 0x06  # <linux/bpf_common.h>
+    allow, refuse = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EPERM
+    n = len(calls)
+    # (a jump's offsets count the instructions it skips: "refuse" is the last one)
+    body = [(ld_w_abs, 0, 0, 4)]  # seccomp_data.arch
+    body.append((jeq_k, 0, n + 3, arch))
+    body.append((ld_w_abs, 0, 0, 0))  # seccomp_data.nr
+    body.append((jge_k, n + 1, 0, 0x40000000))  # __X32_SYSCALL_BIT
+    for i, call in enumerate(calls):
+        body.append((jeq_k, n - i, 0, call))
+    body.append((ret_k, 0, 0, allow))
+    body.append((ret_k, 0, 0, refuse))
+    return b"".join(struct.pack("<HBBI", *op) for op in body)
+
+
+def refuse_new_processes() -> bool:
+    """From now on this process makes no process or thread (fork, vfork, clone, clone3 fail
+    with EPERM): a seccomp filter, which holds for root too (the kernel exempts root from
+    ``RLIMIT_NPROC``). False where it cannot be set (not Linux, another machine, an old
+    kernel): ``RLIMIT_NPROC`` and the sandbox's PID namespace are what holds then."""
+    import platform
+
+    known = NEW_PROCESS_CALLS.get(platform.machine())
+    if not sys.platform.startswith("linux") or known is None:
+        return False
+    try:
+        import ctypes
+    except ImportError:
+        return False
+    program = _seccomp_program(*known)
+    filters = ctypes.create_string_buffer(program, len(program))
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    fprog = SockFprog(len(program) // 8, ctypes.cast(filters, ctypes.c_void_p))
+    libc = ctypes.CDLL(None, use_errno=True)
+    pr_set_no_new_privs, pr_set_seccomp, seccomp_mode_filter = 38, 22, 2  # <linux/prctl.h>
+    if libc.prctl(pr_set_no_new_privs, 1, 0, 0, 0) != 0:
+        return False
+    return libc.prctl(pr_set_seccomp, seccomp_mode_filter, ctypes.byref(fprog), 0, 0) == 0
 
 
 def limit_self(memory_mb: float) -> None:
     """The limits every visitor's code runs under, set before any runs (soft = hard, so the
     code cannot raise them again): ``memory_mb`` of address space, no new process or thread
-    (``RLIMIT_NPROC``: fork refused, except in a process of root's, which the kernel exempts;
-    there the sandbox's PID namespace ends them with the child), no file written
+    (``RLIMIT_NPROC``, which the kernel does not apply to root, and a seccomp filter that
+    refuses fork and clone to root too: :func:`refuse_new_processes`), no file written
     (``RLIMIT_FSIZE``: not even in its own /tmp, which lives in memory), no core dump, at most
     :data:`MAX_OPEN_FILES` files open; and death with the server
     (``PR_SET_PDEATHSIG``: killed the moment the server's thread that started it is gone)."""
@@ -170,6 +240,7 @@ def limit_self(memory_mb: float) -> None:
             ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
         except (ImportError, OSError, AttributeError):  # bwrap's --die-with-parent holds
             pass
+    refuse_new_processes()
 
 
 def child_main(memory_mb: float) -> None:
