@@ -17,6 +17,7 @@ from integrator_lab.views.scene import color_of
 pn = pytest.importorskip("panel")
 
 from integrator_lab.server.app import Dashboard  # noqa: E402
+from integrator_lab.server.confinement import confinement  # noqa: E402
 from integrator_lab.server.methods import CODE_DISABLED  # noqa: E402
 
 
@@ -84,6 +85,10 @@ def test_python_code_runs_with_allow_code_under_a_banner():
     board = Dashboard(allow_code=True)
     assert board.method_editor.banner.visible
     assert "runs Python code sent by its visitors" in board.method_editor.banner.object
+    # what the banner says of the visitors' code is what confines it on this machine
+    confined = confinement().confined
+    assert ("in a sandbox of its own" in board.method_editor.banner.object) is confined
+    assert ("with the server's rights" in board.method_editor.banner.object) is not confined
     press_run(board, "euler-code")
     assert board.live.method is not None and board.live.method.name == "my-euler"
     assert all(run.integrators[-1] == "my-euler" for run in board.runs.values())

@@ -21,6 +21,7 @@ from collections.abc import Callable
 import panel as pn
 
 from integrator_lab.core.custom import MAX_CODE_CHARS, TEMPLATES
+from integrator_lab.server.confinement import confinement
 from integrator_lab.server.method_grid import (
     EntryError,
     SplittingList,
@@ -33,8 +34,6 @@ from integrator_lab.server.method_grid import (
 )
 from integrator_lab.views import i18n
 
-#: what the banner of a server started with --allow-code says
-CODE_BANNER = i18n.text("method.code_banner")
 #: what the editor says about Python code on a server without --allow-code
 CODE_DISABLED = i18n.text("method.code_disabled")
 #: the kinds of method, by their labels' catalog keys (the static page's)
@@ -170,7 +169,9 @@ class MethodEditor:
         #: what the status says, and the systems the method stopped on since (tell_stopped)
         self._said, self._stops = "", []
         self.banner = pn.pane.Alert(
-            _("method.code_banner"),
+            _("method.code_banner" if confinement().confined else "method.code_banner_unconfined")
+            if allow_code
+            else "",
             alert_type="warning",
             visible=allow_code,
             sizing_mode="stretch_width",
