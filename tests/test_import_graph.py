@@ -2,6 +2,9 @@
 
     core <- views <- {server, site} <- {docs, dev} <- cli
 
+and inside every package the modules do too: no import cycle, of any length, between modules
+(a package's ``__init__`` counts as a module of it).
+
 ``core`` imports nothing of the web layer, ``views`` only the core, the Panel server and the
 static site only views and core (never each other), docs and dev anything below them, and the
 command line anything. Checked on the source (every ``import``, also those inside functions),
@@ -60,9 +63,10 @@ def module_name(path: Path, web: Path, core: Path) -> str:
     return ".".join(("integrator_lab", *parts))
 
 
-def imported_modules(path: Path, name: str):
+def imported_modules(path: Path, name: str, submodules: bool = False):
     """(line, dotted module) of every import in the file, relative ones resolved; for
-    ``from integrator_lab import x`` the name ``integrator_lab.x`` (x may be a subpackage)."""
+    ``from integrator_lab import x`` the name ``integrator_lab.x`` (x may be a subpackage); with
+    ``submodules``, for ``from package import x`` ``package.x`` too (x may be a module)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     for node in ast.walk(tree):
@@ -80,6 +84,11 @@ def imported_modules(path: Path, name: str):
                     yield node.lineno, f"integrator_lab.{alias.name}"
             else:
                 yield node.lineno, base
+                # ``from package import module``: that module too (a name that is no module
+                # resolves to the package again: import_cycles)
+                for alias in node.names if submodules else ():
+                    if alias.name != "*":
+                        yield node.lineno, f"{base}.{alias.name}"
 
 
 def back_edges(web: Path, core: Path, known=frozenset()) -> list[str]:
@@ -98,6 +107,68 @@ def back_edges(web: Path, core: Path, known=frozenset()) -> list[str]:
                 continue
             found.append(f"{where}:{line} imports {module} ({source} -> {target})")
     return found
+
+
+def import_cycles(web: Path, core: Path) -> list[list[str]]:
+    """The import cycles between the package's modules: each strongly connected component of
+    more than one module of the graph "imports" (every import, type-only and inside functions
+    too; ``from package import name`` is an edge to the module ``package.name`` if there is
+    one, else to the package), as sorted lists, sorted (Tarjan's algorithm)."""
+    files = {module_name(p, web, core): p for p in {*web.rglob("*.py"), *core.rglob("*.py")}}
+
+    def resolve(module: str) -> str | None:
+        while module and module not in files:
+            module = module.rpartition(".")[0]
+        return module or None
+
+    graph: dict[str, set[str]] = {name: set() for name in files}
+    for name, path in files.items():
+        for _line, module in imported_modules(path, name, submodules=True):
+            target = resolve(module) if part_of(module) is not None else None
+            if target is not None and target != name:
+                graph[name].add(target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for following in sorted(graph[node]):
+            if following not in index:
+                visit(following)
+                low[node] = min(low[node], low[following])
+            elif following in stack:
+                low[node] = min(low[node], index[following])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def test_no_module_imports_itself_through_others():
+    assert import_cycles(WEB, CORE) == []
+
+
+def test_the_cycle_finder_finds_a_planted_cycle(tmp_path):
+    tree = dict(CLEAN)
+    tree["web/site/pack.py"] += "\n\ndef f():\n    from integrator_lab.site import build\n"
+    tree["web/site/extra.py"] = "from . import pack\n"
+    assert import_cycles(*_tree(tmp_path, CLEAN)) == []
+    assert import_cycles(*_tree(tmp_path, tree)) == [
+        ["integrator_lab.site.build", "integrator_lab.site.pack"]
+    ]
 
 
 def test_the_package_sources_are_found():

@@ -24,7 +24,7 @@ from ..usercode import CODE_FILENAME, reraise_process_wide, run_module
 from .definitions import JSONObject, MethodDefinition
 
 if TYPE_CHECKING:
-    from ..divergence import Watch
+    from ..integrators.base import Watch
     from ..systems.base import Dynamics, State, Vector
 
 #: ``accel(q, v, t)`` as a user's step receives it (see :class:`PythonIntegrator`)

@@ -8,12 +8,15 @@ only its numerics in :meth:`Integrator.step`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..divergence import Watch
     from ..systems.base import Dynamics, State, Vector
+
+    #: what :meth:`Integrator.advance` calls with the state after each step: False stops
+    #: the call there (the runner's :class:`~integrator_lab.core.divergence.Watch`)
+    Watch = Callable[[Vector, Vector, float], bool]
 
 
 class ConvergenceError(ArithmeticError):

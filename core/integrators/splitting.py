@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, TypeAlias
 from .base import Integrator
 
 if TYPE_CHECKING:
-    from ..divergence import Watch
     from ..systems.base import Dynamics, ScalarForces, State, Vector
+    from .base import Watch
 
 #: a method: its ``(kind, coefficient)`` pairs, kinds ``"kick"`` and ``"drift"``, coefficients
 #: in units of the step

@@ -14,7 +14,9 @@ from .fit import MIN_FIT_POINTS, _local_slope, fit_power_law, roundoff_floor
 from .measure import StudyPoint
 
 if TYPE_CHECKING:
-    from .slices import Study
+    from ..custom import Method
+    from ..systems import System
+    from .measure import Reference
 
 #: orders are integers: a fitted slope this far from the declared one is a different order
 ORDER_MISMATCH = 0.5
@@ -140,16 +142,25 @@ class StudyRun:
 class StudyResult:
     """What a study found: the reference used and one :class:`StudyRun` per integrator."""
 
-    def __init__(self, study: Study, points: list[StudyPoint]) -> None:
-        self.system = study.system
-        self.duration = study.duration
-        self.reference = study.reference.describe()
+    def __init__(
+        self,
+        system: System,
+        duration: float,
+        reference: Reference,
+        methods: dict[str, Method],
+        points: list[StudyPoint],
+    ) -> None:
+        """``methods``: integrator name -> its entry, in the study's order; ``points``: the
+        measured points of every integrator."""
+        self.system = system
+        self.duration = duration
+        self.reference = reference.describe()
         self.runs: list[StudyRun] = []
-        for name in study.integrators:
+        for name, method in methods.items():
             own = [p for p in points if p.integrator == name]
-            floors = [roundoff_floor(p.steps, study.reference.error) for p in own]
-            info = method_info(study.methods[name], study.system.velocity_dependent)
-            self.runs.append(StudyRun(name, own, floors, info, study.system.not_smooth))
+            floors = [roundoff_floor(p.steps, reference.error) for p in own]
+            info = method_info(method, system.velocity_dependent)
+            self.runs.append(StudyRun(name, own, floors, info, system.not_smooth))
 
     def run(self, integrator: str) -> StudyRun:
         for run in self.runs:

@@ -203,7 +203,9 @@ class Study:
     # -- the result -----------------------------------------------------------------------
     def result(self) -> StudyResult:
         """The points finished so far, per integrator, with the fit over them."""
-        return StudyResult(self, [p for p in self._points if p.done])
+        methods = {name: self.methods[name] for name in self.integrators}
+        done = [p for p in self._points if p.done]
+        return StudyResult(self.system, self.duration, self.reference, methods, done)
 
 
 def study(

@@ -192,7 +192,8 @@ def measure_profile(site_dir, profile_name: str, runs: int, log=print) -> dict:
     the same browser profile; the results."""
     from playwright.sync_api import sync_playwright
 
-    from integrator_lab.dev.bench_page import CHROMIUM_ARGS, VIEWPORT, _chromium
+    from integrator_lab.dev.chromium import CHROMIUM_ARGS, VIEWPORT
+    from integrator_lab.dev.chromium import chromium_path as _chromium
 
     profile = PROFILES[profile_name]
     counter = _Counter()

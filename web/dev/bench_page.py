@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import shutil
 import statistics
 import sys
 import tempfile
@@ -35,16 +34,10 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from integrator_lab.dev.chromium import CHROMIUM_ARGS, VIEWPORT
+from integrator_lab.dev.chromium import chromium_path as _chromium
 from integrator_lab.site.build import build_site, make_server
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-VIEWPORT = {"width": 1600, "height": 1000}
 SYSTEMS = ("pendulum", "cradle", "spring")
 GOALS = {"first draw": "<= 0.8 s", "live": "<= 1.0 s", "fps": "60", "rtf": "1.0"}
 #: time to live animation over time to the first drawn dashboard, of the same load
@@ -71,13 +64,6 @@ _FPS_SCRIPT = """(seconds) => new Promise((resolve) => {
   }
   requestAnimationFrame(tick);
 })"""
-
-
-def _chromium() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None:
-        raise SystemExit("bench-page: Chromium not found (make chromium)")
-    return path
 
 
 def measure_once(browser, url, site_dir, seconds, screenshot=None) -> dict:

@@ -17,7 +17,8 @@ import tempfile
 import threading
 import time
 
-from integrator_lab.dev.bench_page import CHROMIUM_ARGS, _chromium
+from integrator_lab.dev.chromium import CHROMIUM_ARGS
+from integrator_lab.dev.chromium import chromium_path as _chromium
 from integrator_lab.site.build import build_site, make_server
 
 QUERY = "?study=spring"

@@ -1,5 +1,5 @@
 """The Panel server: the dashboard with the core in CPython, one simulation per browser session
-(``integrator-lab serve``, or ``panel serve`` on :mod:`integrator_lab.server.app`).
+(``integrator-lab serve``, or ``panel serve`` on :mod:`integrator_lab.server.panel_app`).
 
 One module per job: :mod:`~.app` (the dashboard), :mod:`~.controls` (its declared state and
 checked widgets), :mod:`~.sessions` (live sessions, CPU shares), :mod:`~.server` (the Bokeh

@@ -7,7 +7,8 @@ shows) and its own periodic callback, stopped and released when the session ends
 ``Dashboard()`` also displays inside a Jupyter notebook.
 
 Serve it with ``integrator-lab serve`` (:func:`integrator_lab.server.server.make_server`) or
-``panel serve`` on this file. The rest of the server is in the package's other modules:
+``panel serve`` on :mod:`~integrator_lab.server.panel_app`. The rest of the server is in the
+package's other modules:
 :mod:`~integrator_lab.server.controls` (declared state, checked widgets),
 :mod:`~integrator_lab.server.sessions` (live sessions, load sharing),
 :mod:`~integrator_lab.server.server` (the Bokeh server, ``/status``, private sessions) and
@@ -434,9 +435,3 @@ class Dashboard(LayoutMixin, PageMixin, ChangesMixin, FlowMixin, DragMixin, pn.v
                 writer.writerow([lane.name, *map(repr, sample)])
         out.seek(0)
         return out
-
-
-if __name__.startswith("bokeh_app"):  # `panel serve` on this file
-    from integrator_lab.server.server import create_app
-
-    create_app().servable(title=TITLE)

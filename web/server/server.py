@@ -4,7 +4,7 @@ page request past them gets a short page saying so, status 503) and the ending o
 whose page never connected or stopped acknowledging updates.
 
 :func:`make_server` is what ``integrator-lab serve`` runs; :func:`create_app` is the
-per-session entry point, also what ``panel serve web/server/app.py`` runs.
+per-session entry point, also what ``panel serve web/server/panel_app.py`` runs.
 """
 
 from __future__ import annotations

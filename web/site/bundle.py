@@ -28,7 +28,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-BUNDLE = Path(__file__).with_name("bundle")
+from integrator_lab.site.bundled import BUNDLE
+
 #: Pyodide is distributed under the Mozilla Public License 2.0 (its package.json's licence)
 LICENCE = Path(__file__).with_name("licenses") / "pyodide-MPL-2.0.txt"
 LICENCE_NOTE = (
@@ -36,18 +37,6 @@ LICENCE_NOTE = (
     "the Mozilla Public License 2.0, whose text follows. Its WebAssembly binary and standard\n"
     "library hold CPython, under the Python Software Foundation License.\n\n"
 )
-
-
-def bundled_pyodide_dir(bundle: Path = BUNDLE) -> Path | None:
-    """The packaged copy of Pyodide's core files, if this package carries one."""
-    folder = bundle / "pyodide"
-    return folder if (folder / "pyodide.mjs").is_file() else None
-
-
-def bundled_snapshot(key: str, bundle: Path = BUNDLE) -> Path | None:
-    """The prebuilt snapshot made from exactly these inputs, if the package carries it."""
-    path = bundle / "snapshots" / f"{key}.bin.gz"
-    return path if path.is_file() else None
 
 
 def make_bundle(pyodide_dir: Path, bundle: Path = BUNDLE) -> dict:

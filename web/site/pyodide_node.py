@@ -47,7 +47,7 @@ def find_pyodide_dir(*, packaged: bool = True) -> Path:
     (``site/bundle.py``), then at ``node_modules/pyodide`` in the current directory and its
     parents. :func:`pyodide_source` says which one it was.
     """
-    from integrator_lab.site.bundle import bundled_pyodide_dir
+    from integrator_lab.site.bundled import bundled_pyodide_dir
 
     override = os.environ.get(PYODIDE_DIR_ENV)
     if override:
@@ -71,7 +71,7 @@ def find_pyodide_dir(*, packaged: bool = True) -> Path:
 
 def pyodide_source(pyodide_dir: Path) -> str:
     """Where a build's Pyodide came from, in words."""
-    from integrator_lab.site.bundle import bundled_pyodide_dir
+    from integrator_lab.site.bundled import bundled_pyodide_dir
 
     bundled = bundled_pyodide_dir()
     if bundled is not None and Path(pyodide_dir).resolve() == bundled.resolve():

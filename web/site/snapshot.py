@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from integrator_lab.site.bundle import BUNDLE, bundled_snapshot
+from integrator_lab.site.bundled import BUNDLE, bundled_snapshot
 
 #: where the page finds the snapshot, relative to the site's root
 SNAPSHOT = "py/snapshot.bin.gz"
