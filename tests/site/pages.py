@@ -171,9 +171,13 @@ class Page:
         if display_hz is not None:  # a display of display_hz (DISPLAY_JS); else the machine's
             self.page.add_init_script(DISPLAY_JS.replace("HZ", str(display_hz)))
         self.errors, self.requests = [], []
+        #: every request of the tab since it opened, its boot's too (``requests``: since the
+        #: last ``reset``)
+        self.tab_requests = []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
         self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("request", lambda r: self.tab_requests.append(r.url))
         self.site = site
         self.query = query
         self.closed = False
@@ -285,6 +289,19 @@ class Page:
         self.js("(query) => window.integratorLab.apply(query)", query)
         self.settle()
 
+    def pause(self):
+        """The tab waits, paused through its own Play button's model (as a click sets it): a
+        live tab keeps more than a core busy, a paused one draws nothing. The next ``reset``
+        plays or pauses as its query says."""
+        if self.closed:
+            return
+        self.js(
+            """() => {
+                if (document.documentElement.dataset.drawn !== "1") return;
+                window.integratorLab.model("controls:play").active = false;
+            }"""
+        )
+
     def close(self):
         """Close the tab (and its profile, if its own); again: nothing. A test closes a page it
         is done with before it opens the next: a live page keeps more than a core busy."""
@@ -318,15 +335,21 @@ class SharedPages:
     """The booted pages a test module shares (one per set of browser options), each reset
     through the page itself before a test takes it (:meth:`Page.reset`): a page costs 5 to 8.5
     CPU-s to boot on this machine, a reset a fraction of a second. A test whose subject is the
-    boot keeps a page of its own (``open_page``)."""
+    boot keeps a page of its own (``open_page``). While one of them serves a test, the others
+    wait paused (``pause``)."""
 
     def __init__(self, browser, site):
         self.browser, self.site = browser, site
         self.pages: dict[str, Page] = {}
 
-    def open(self, query="", viewport=(1600, 1000), **options):
-        key = json.dumps(options, sort_keys=True)
+    def open(self, query="", viewport=(1600, 1000), booted_as="", **options):
+        """``booted_as``: a name for a page of its own beside the module's other pages with
+        these options, booted with the first ``query`` asked of it, for a view the page takes
+        only as it boots (e.g. "embed": ``embed=1`` lays an <iframe>'s page out as it boots;
+        every query asked of that page says ``embed=1`` again)."""
+        key = json.dumps([booted_as, options], sort_keys=True)
         page = self.pages.get(key)
+        self.pause(keep=page)
         if page is None or page.closed:
             # the kept profile, unless the options need a profile of its own (touch, locale)
             page = Page(self.browser, self.site, query, viewport=viewport, warm=True, **options)
@@ -334,6 +357,13 @@ class SharedPages:
             return page
         page.reset(query, viewport)
         return page
+
+    def pause(self, keep=None):
+        """Every page of the module but ``keep`` waits, paused (:meth:`Page.pause`): e.g.
+        while a test runs a page of its own."""
+        for page in self.pages.values():
+            if page is not keep:
+                page.pause()
 
     def close(self):
         for page in self.pages.values():
@@ -350,10 +380,10 @@ def shared_pages(browser, site):
 
 @pytest.fixture
 def shared_page(shared_pages, request):
-    """``shared_page(query, viewport=, **context_options)``: the module's booted page for
-    those options, reset to the view of ``query`` (``SharedPages``); after a test that failed
-    it is closed, so that the next test boots afresh (one failure does not leak into the
-    next)."""
+    """``shared_page(query, viewport=, booted_as=, **context_options)``: the module's booted
+    page for those options, reset to the view of ``query`` (``SharedPages``); after a test
+    that failed it is closed, so that the next test boots afresh (one failure does not leak
+    into the next)."""
     yield shared_pages.open
     report = getattr(request.node, "rep_call", None)
     if report is None or report.failed:

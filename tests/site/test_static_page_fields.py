@@ -1,7 +1,8 @@
 """The static page's parameter and time-step fields, in a real browser
 (tests/site/pages.py): what is typed changes what the worker computes, a refused value
 says why and keeps the run, the fields carry the core's titles, and the time step's
-x2 and /2 buttons and its log-scale slider.
+x2 and /2 buttons and its log-scale slider. The tests share one booted page, reset to each
+test's view through the page's own API (``shared_page``).
 """
 
 # ruff: noqa: F811 - the tests take the page fixtures imported from pages by name
@@ -10,7 +11,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from pages import NEXT_FRAMES_JS, SYSTEMS, open_page, site  # noqa: F401 - fixtures
+from pages import NEXT_FRAMES_JS, SYSTEMS, shared_page, shared_pages, site  # noqa: F401
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, get_system
 from integrator_lab.core import SYSTEMS as DECLARED_SYSTEMS
@@ -18,8 +19,8 @@ from integrator_lab.core import SYSTEMS as DECLARED_SYSTEMS
 pytestmark = pytest.mark.browser
 
 
-def test_dt_parameters_and_integrator_picker_change_what_the_worker_computes(open_page):
-    page = open_page()
+def test_dt_parameters_and_integrator_picker_change_what_the_worker_computes(shared_page):
+    page = shared_page()
     page.wait_live()
     # a parameter: the pendulum starts from the new angle, with the matching energy
     page.set_model("pendulum:param:theta0", "value", 0.5)
@@ -69,12 +70,12 @@ def _range_text(p):
     return f"{p.min:g}–{p.max:g}"
 
 
-def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
+def test_typed_values_out_of_range_or_empty_are_rejected_in_words(shared_page):
     from integrator_lab.core import SYSTEMS as DECLARED
 
     balls = next(p for p in DECLARED["cradle"].PARAMS if p.name == "balls")
     length = next(p for p in DECLARED["pendulum"].PARAMS if p.name == "length")
-    page = open_page()
+    page = shared_page()
     page.wait_live()
     page.wait("window.integratorLab.status().systems.cradle.simTime > 0.5")
 
@@ -142,10 +143,10 @@ def test_typed_values_out_of_range_or_empty_are_rejected_in_words(open_page):
     assert page.errors == []
 
 
-def test_settings_the_core_refuses_keep_the_running_simulation(open_page):
+def test_settings_the_core_refuses_keep_the_running_simulation(shared_page):
     # lifted 7 is within its own declared range but more than the 5 balls: the worker's
     # core refuses it; as on the Panel server (views.live.Live), the cradle goes on as it was
-    page = open_page("?systems=cradle")
+    page = shared_page("?systems=cradle")
     page.wait_live()
     page.wait("window.integratorLab.status().systems.cradle.simTime > 0.5")
     lifted = next(p for p in DECLARED_SYSTEMS["cradle"].PARAMS if p.name == "lifted")
@@ -169,8 +170,8 @@ def test_settings_the_core_refuses_keep_the_running_simulation(open_page):
 
 
 # -- fields that teach: declared labels, the time step on a log scale ----------------------
-def test_parameter_fields_carry_the_declared_titles(open_page):
-    page = open_page()
+def test_parameter_fields_carry_the_declared_titles(shared_page):
+    page = shared_page("?play=0")  # (a view read as it stands: no motion to pay for)
     page.wait("document.documentElement.dataset.drawn === '1'")
     for system in SYSTEMS:
         for p in DECLARED_SYSTEMS[system].PARAMS:
@@ -182,10 +183,11 @@ def test_parameter_fields_carry_the_declared_titles(open_page):
     assert page.errors == []
 
 
-def test_the_fields_below_the_plots_are_drawn_just_after_the_first_paint(open_page):
+def test_the_fields_below_the_plots_are_drawn_just_after_the_first_paint(shared_page):
     """A panel's fields lie below its plots, out of sight when the page opens: they are drawn
-    after the first paint, each in its place, and work as if drawn with the rest."""
-    page = open_page()
+    after the first paint, each in its place, and work as if drawn with the rest (the marks
+    are those of the tab's boot: a shared page keeps them)."""
+    page = shared_page()
     page.wait_live()
     page.wait("window.integratorLab.status().allDrawn")
     marks = page.js(
@@ -225,11 +227,11 @@ def _wait_dt(page, system, dt):
     )
 
 
-def test_times_two_and_half_change_the_running_time_step(open_page):
+def test_times_two_and_half_change_the_running_time_step(shared_page):
     from integrator_lab.views.shared import DT_RANGE
 
     recommended = get_system("spring").recommended_dt
-    page = open_page("?systems=spring")
+    page = shared_page("?systems=spring")
     page.wait_live()
     assert page.status()["systems"]["spring"]["dt"] == recommended
     double = page.page.get_by_role("button", name="×2", exact=True)
@@ -250,8 +252,7 @@ def test_times_two_and_half_change_the_running_time_step(open_page):
     # at the ends of the accepted range the step stops there, and says so, naming the range
     lo, hi = DT_RANGE
     assert page.errors == []
-    page.close()  # (done with: see Page.close)
-    page = open_page(f"?systems=spring&spring.dt={hi * 0.8:g}")
+    page = shared_page(f"?systems=spring&spring.dt={hi * 0.8:g}")
     page.wait_live()
     page.page.get_by_role("button", name="×2", exact=True).click()
     _wait_dt(page, "spring", hi)
@@ -266,8 +267,7 @@ def test_times_two_and_half_change_the_running_time_step(open_page):
     page.wait_said(f"(said) => said.includes({twice + ' s is outside ' + text!r})")
     assert _dt_state(page, "spring") == hi
     assert page.errors == []
-    page.close()
-    page = open_page(f"?systems=spring&spring.dt={lo * 1.5:g}")
+    page = shared_page(f"?systems=spring&spring.dt={lo * 1.5:g}")
     page.wait_live()
     page.page.get_by_role("button", name="÷2", exact=True).click()
     _wait_dt(page, "spring", lo)
@@ -275,12 +275,12 @@ def test_times_two_and_half_change_the_running_time_step(open_page):
     assert page.errors == []
 
 
-def test_dragging_the_slider_sets_dt_on_a_log_scale(open_page):
+def test_dragging_the_slider_sets_dt_on_a_log_scale(shared_page):
     from integrator_lab.views.shared import DT_RANGE
 
     lo, hi = DT_RANGE
     recommended = get_system("pendulum").recommended_dt
-    page = open_page("?systems=pendulum")
+    page = shared_page("?systems=pendulum")
     page.wait_live()
     panel = page.page.locator('.il-panel[data-system="pendulum"]')
     # the controls above grew (lessons, legend): the slider may start below the window
