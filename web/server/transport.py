@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -279,9 +280,11 @@ class _OwnSessionOnly:
             del request.headers["Bokeh-Session-Id"]
         address = _address(self)
         _building[address] += 1
+        started = time.perf_counter()
         try:
             session = await super().get_session()
         finally:
+            _BUILT[0] += time.perf_counter() - started
             _building[address] -= 1
             if not _building[address]:
                 del _building[address]
@@ -317,12 +320,21 @@ def _counts(application_context, address: str) -> dict[str, int]:
 #: found its session gone and Bokeh built the whole dashboard again for its websocket
 #: (measured: 6 dashboards for 3 pages; tests/server/test_panel_robustness.py). Short: a
 #: page request whose page never connects (a crawler, a script) holds its place in the
-#: caps (sessions.MAX_WAITING_PER_CLIENT) for no longer than this (with 60 s, 20 bare
-#: requests kept their sessions for 60 to 80 s); a page slower than this costs the server a
-#: second build, and still opens
+#: caps (sessions.MAX_WAITING_PER_CLIENT) for about this long (with 60 s, 20 bare requests
+#: kept their sessions for 60 to 80 s), longer only while the server builds other pages'
+#: sessions (FIRST_CONNECT_MAX); a page slower than this costs the server a second build,
+#: and still opens
 FIRST_CONNECT_GRACE = 10.0
+#: the grace is counted in the server's time not spent building other pages' sessions (a
+#: class opening the link at once: each page's websocket waits behind the builds of the
+#: pages asked before it, a second or more each), up to this long (s) in all
+FIRST_CONNECT_MAX = 60.0
+#: seconds the server has spent building sessions for page requests, in all
+_BUILT = [0.0]
 #: sessions made for a page whose websocket has not come yet: id -> (session, grace timer)
 _awaiting: dict[str, tuple[Any, Any]] = {}
+#: when each of those was made, and the build time (_BUILT) counted into its grace so far
+_waiting_since: dict[str, tuple[float, float]] = {}
 #: the client address each page request's session was made for (until the session ends)
 _client_of: dict[str, str] = {}
 #: page requests whose session is being made right now, per client address
@@ -338,14 +350,34 @@ def _await_first_connection(session) -> None:
     """Keep ``session`` (a Bokeh ``ServerSession`` just made for a page) until its page
     connects, or :data:`FIRST_CONNECT_GRACE` has passed."""
     session.block_expiration()
-    timer = IOLoop.current().call_later(FIRST_CONNECT_GRACE, _first_connection, session.id)
+    timer = IOLoop.current().call_later(FIRST_CONNECT_GRACE, _grace_over, session.id)
     _awaiting[session.id] = (session, timer)
+    _waiting_since[session.id] = (time.perf_counter(), _BUILT[0])
+
+
+def _grace_over(session_id: str) -> None:
+    """The grace of session ``session_id`` is over, unless the server spent some of it
+    building other sessions: then it waits that much longer (up to
+    :data:`FIRST_CONNECT_MAX` in all)."""
+    entry = _awaiting.get(session_id)
+    since = _waiting_since.get(session_id)
+    if entry is None or since is None:
+        return
+    made, counted = since
+    owed = _BUILT[0] - counted
+    if owed > 0.05 and time.perf_counter() - made < FIRST_CONNECT_MAX:
+        timer = IOLoop.current().call_later(owed, _grace_over, session_id)
+        _awaiting[session_id] = (entry[0], timer)
+        _waiting_since[session_id] = (made, _BUILT[0])
+        return
+    _first_connection(session_id)
 
 
 def _first_connection(session_id: str) -> None:
     """The page of session ``session_id`` connected (or its grace is over): from now on
     Bokeh's unused-session rule applies to it."""
     entry = _awaiting.pop(session_id, None)
+    _waiting_since.pop(session_id, None)
     if entry is not None:
         session, timer = entry
         IOLoop.current().remove_timeout(timer)
