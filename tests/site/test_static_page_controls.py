@@ -2,6 +2,9 @@
 on 127.0.0.1, in headless Chromium; the page wrapper and its fixtures: tests/site/pages.py):
 play, pause, step and reset drive the worker, the integrator and system pickers, a link
 that reproduces the state, and hostile or unknown query values shown as text, never run.
+The tests share one booted page, reset to each test's view through the page's own API
+(``shared_page``): a link's state, hostile values included, is read by the same code
+whether the page boots on it or applies it in place (static/js/urlstate.js stateFromQuery).
 """
 
 # ruff: noqa: F811 - the tests take the page fixtures imported from pages by name
@@ -11,7 +14,7 @@ import time
 from urllib.parse import quote, urlsplit
 
 import pytest
-from pages import ARTIFACTS, SYSTEMS, open_page, site  # noqa: F401 - fixtures
+from pages import ARTIFACTS, SYSTEMS, shared_page, shared_pages, site  # noqa: F401
 
 from integrator_lab.core import DEFAULT_INTEGRATORS
 from integrator_lab.core import SYSTEMS as DECLARED_SYSTEMS
@@ -19,8 +22,10 @@ from integrator_lab.core import SYSTEMS as DECLARED_SYSTEMS
 pytestmark = pytest.mark.browser
 
 
-def test_page_streams_every_default_integrator_with_no_error_and_no_foreign_request(open_page):
-    page = open_page()
+def test_page_streams_every_default_integrator_with_no_error_and_no_foreign_request(
+    shared_page,
+):
+    page = shared_page()
     page.wait("document.documentElement.dataset.drawn === '1'")
     page.wait_live()
     page.wait_samples(30)
@@ -41,13 +46,14 @@ def test_page_streams_every_default_integrator_with_no_error_and_no_foreign_requ
     ARTIFACTS.mkdir(exist_ok=True)
     page.page.screenshot(path=str(ARTIFACTS / "static_dashboard.png"), full_page=True)
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.site["url"]))
-    foreign = [url for url in page.requests if not url.startswith(origin + "/")]
+    # every request of the tab, from its boot on (whichever test booted it)
+    foreign = [url for url in page.tab_requests if not url.startswith(origin + "/")]
     assert foreign == []
     assert page.errors == []
 
 
-def test_pause_step_reset_and_play_drive_the_worker(open_page):
-    page = open_page()
+def test_pause_step_reset_and_play_drive_the_worker(shared_page):
+    page = shared_page()
     page.wait_live()
     page.wait_samples(5)
     page.page.get_by_role("button", name="Pause").click()
@@ -94,8 +100,8 @@ NULL_ATTRIBUTES_JS = """(() => {
 })()"""
 
 
-def test_the_integrator_picker_is_named_and_adds_what_is_typed(open_page):
-    page = open_page("?systems=spring")
+def test_the_integrator_picker_is_named_and_adds_what_is_typed(shared_page):
+    page = shared_page("?systems=spring")
     page.wait_live()
     assert page.js(NULL_ATTRIBUTES_JS) == []
     # its input says what it is for (screen readers read its label), and typing a name adds it
@@ -110,12 +116,12 @@ def test_the_integrator_picker_is_named_and_adds_what_is_typed(open_page):
     assert page.errors == []
 
 
-def test_url_state_round_trips(open_page, browser, site):
+def test_url_state_round_trips(shared_page, site):
     query = (
         "?integrators=leapfrog,yoshida4&speed=2&energy=breakdown&log=0&phase=1&exact=0"
         "&pendulum.theta0=0.7&cradle.balls=3&spring.dt=0.005&play=0"
     )
-    page = open_page(query)
+    page = shared_page(query)
     page.wait_live()
     state = page.js("window.integratorLab.state()")
     assert state["integrators"] == ["leapfrog", "yoshida4"]
@@ -137,23 +143,28 @@ def test_url_state_round_trips(open_page, browser, site):
     assert page.samples("pendulum", "leapfrog")["q"][0] == 0.7
     assert page.js("window.integratorLab.model('cradle:scene:bodies').data.x.length") == 6
     assert page.status()["running"] is False
-    # the link reproduces the state
+    # the link reproduces the state (from the default view, the link's query applied)
     link = page.js("window.integratorLab.link()")
     assert page.errors == []
-    page.close()  # (each page closed before the next opens: see Page.close)
-    again = open_page("?" + urlsplit(link).query)
+    shared_page()
+    again = shared_page("?" + urlsplit(link).query)
     again.wait_live()
     assert again.js("window.integratorLab.state()") == state
     # a widget change lands in the URL; "copy link" puts the link on the clipboard
     again.set_model("controls:speed", "value", 0.5)
     assert "speed=0.5" in again.js("location.search")
     assert again.errors == []
-    again.close()
-    clip = open_page(query, permissions=["clipboard-read", "clipboard-write"])
-    clip.wait("document.documentElement.dataset.drawn === '1'")
-    clip.page.get_by_role("button", name="Copy link").click()
-    clip.wait_said("(said) => said.includes('copied')")
-    assert clip.js("navigator.clipboard.readText()") == clip.js("window.integratorLab.link()")
+    clip = shared_page(query)
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(site["url"]))
+    # granted to the site in the tab's profile for this test alone (the process keeps the
+    # profile for other modules' tabs)
+    clip.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+    try:
+        clip.page.get_by_role("button", name="Copy link").click()
+        clip.wait_said("(said) => said.includes('copied')")
+        assert clip.js("navigator.clipboard.readText()") == clip.js("window.integratorLab.link()")
+    finally:
+        clip.context.clear_permissions()
 
 
 HOSTILE = {
@@ -170,9 +181,13 @@ HOSTILE = {
 }
 
 
-def test_invalid_and_hostile_query_values_are_reported_and_never_executed(open_page):
+def test_invalid_and_hostile_query_values_are_reported_and_never_executed(shared_page):
     query = "?" + "&".join(f"{quote(k)}={quote(v)}" for k, v in HOSTILE.items())
-    page = open_page(query)
+    # applied over the default view: its integrators are not the link's, so the worker starts
+    # the refused cradle from its defaults, as a page booting on the link does (over a run of
+    # the link's integrators it would keep that run's settings: views.live.Live.configure)
+    shared_page()
+    page = shared_page(query)
     page.wait_live()
     page.wait(
         "[...document.querySelectorAll('#il-messages li, .il-panel-note:not([hidden])')]"
@@ -208,7 +223,7 @@ def test_invalid_and_hostile_query_values_are_reported_and_never_executed(open_p
     assert [e for e in page.errors if "pwned" in e] == []
 
 
-def test_prototype_names_in_the_link_are_unknown_settings(open_page):
+def test_prototype_names_in_the_link_are_unknown_settings(shared_page):
     keys = (
         "__proto__",
         "constructor",
@@ -217,11 +232,10 @@ def test_prototype_names_in_the_link_are_unknown_settings(open_page):
         "pendulum.__proto__",
         "pendulum.constructor",
     )
-    clean = open_page("?log=0")
+    clean = shared_page("?log=0&play=0")  # (views read as they stand: no motion to pay for)
     clean.wait("document.documentElement.dataset.drawn === '1'")
     clean_state = clean.js("window.integratorLab.state()")
-    clean.close()
-    page = open_page("?" + "&".join(f"{quote(k)}=1" for k in keys) + "&log=0")
+    page = shared_page("?" + "&".join(f"{quote(k)}=1" for k in keys) + "&log=0&play=0")
     page.wait("document.documentElement.dataset.drawn === '1'")
     state = page.js("window.integratorLab.state()")
     assert state == clean_state  # no key more, no value other
@@ -234,8 +248,8 @@ def test_prototype_names_in_the_link_are_unknown_settings(open_page):
     assert page.errors == []
 
 
-def test_panels_follow_the_order_of_systems_and_the_picker(open_page):
-    page = open_page("?systems=spring,pendulum")
+def test_panels_follow_the_order_of_systems_and_the_picker(shared_page):
+    page = shared_page("?systems=spring,pendulum")
     page.wait_live()
 
     def box(system):
