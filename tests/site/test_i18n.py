@@ -1,6 +1,14 @@
 """The page in English and Japanese: the one catalog (integrator_lab.views.i18n) and, in
 Chromium against the real built page, ``?lang=ja``, a Japanese browser, ``?lang=en`` over it,
-and the EN / 日本語 switch."""
+and the EN / 日本語 switch.
+
+The browser checks share one booted page per browser language (``shared_page``, pages.py),
+each test's view applied in place: the page opened with ``?lang=ja`` in an English browser,
+and a Japanese browser's page. The language is what the in-place view
+leaves as it is (``integratorLab.apply`` keeps it): a test that switches it switches it back
+through the page's own EN / 日本語 switch, and a test that opens the study view, the editor
+or the Lessons menu closes it with the page's own controls.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +18,14 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from pages import NEXT_FRAMES_JS, SYSTEMS, open_page, site  # noqa: F401 (fixtures)
+from pages import (  # noqa: F401 (fixtures)
+    NEXT_FRAMES_JS,
+    SYSTEMS,
+    open_page,
+    shared_page,
+    shared_pages,
+    site,
+)
 
 from integrator_lab.core import SYSTEMS as DECLARED_SYSTEMS
 from integrator_lab.views import i18n
@@ -170,10 +185,29 @@ def _lang_in_url(page):
     return parse_qs(urlsplit(page.page.url).query).get("lang")
 
 
-@pytest.mark.browser
-def test_lang_ja_shows_the_page_in_japanese_with_no_english_left(open_page):  # noqa: F811
-    page = open_page("?lang=ja")
+def _japanese_page(shared_page, query="", viewport=(1600, 1000)):  # noqa: F811
+    """The module's page of ``?lang=ja`` in an English browser, reset to the view of
+    ``?lang=ja&query``: booted from such a link the first time, so in Japanese from its boot
+    (a link's ``lang=`` over the browser's language), and in Japanese as every test leaves it
+    (the in-place view keeps the language)."""
+    query = "?lang=ja" + (f"&{query}" if query else "")
+    page = shared_page(query, viewport=viewport, locale="en-US")
     page.wait_live()
+    assert page.js("document.documentElement.lang") == "ja"
+    return page
+
+
+def _switch(page, lang):
+    """The page's own switch pressed (EN | 日本語): the page re-labelled in ``lang``."""
+    name = {"en": "EN", "ja": "日本語"}[lang]
+    page.page.get_by_role("button", name=name, exact=True).click()
+    page.wait(f"document.documentElement.lang === '{lang}'")
+
+
+@pytest.mark.browser
+def test_lang_ja_shows_the_page_in_japanese_with_no_english_left(shared_page):  # noqa: F811
+    # at four times real time: the marks it reads come after seconds of simulated time
+    page = _japanese_page(shared_page, "speed=4")
     page.wait("document.querySelector('.il-panel-status').textContent.includes('実時間')")
     # explicit Euler diverges in the cradle (3.6 s) and leaves the pendulum's band: the
     # marks that name it are there to be read
@@ -215,8 +249,9 @@ def test_lang_ja_shows_the_page_in_japanese_with_no_english_left(open_page):  # 
 
 
 @pytest.mark.browser
-def test_a_japanese_browser_gets_japanese_and_lang_en_overrides_it(open_page):  # noqa: F811
-    page = open_page("", locale="ja-JP")
+def test_a_japanese_browser_gets_japanese_and_lang_en_overrides_it(shared_page):  # noqa: F811
+    # the module's page of a Japanese browser (one page per browser language)
+    page = shared_page("", locale="ja-JP")
     page.wait_live()
     assert page.js("navigator.languages[0]").startswith("ja")
     assert page.js("document.documentElement.lang") == "ja"
@@ -224,26 +259,35 @@ def test_a_japanese_browser_gets_japanese_and_lang_en_overrides_it(open_page):  
     assert page.page.locator(".il-panel-title").nth(2).inner_text() == "減衰ばね振動子"
     assert _lang_in_url(page) is None  # the browser's own language needs no mention
     assert page.errors == []
-    page.close()  # (done with: see Page.close)
 
-    page = open_page("?lang=en", locale="ja-JP")
-    page.wait_live()
+    # lang=en in the link, as the switch writes it: a link's lang= is taken over the
+    # browser's language when the page boots (i18n.js language(); booted so by every test
+    # on the ?lang=ja page, in an English browser), and the page is English throughout
+    _switch(page, "en")
     assert page.js("document.documentElement.lang") == "en"
     assert page.page.locator(".il-top h1").inner_text() == "Integrator Lab"
     assert page.js("window.integratorLab.model('controls:play').label") == "Pause"
     assert page.page.locator(".il-panel-title").first.inner_text() == "Pendulum"
     assert _lang_in_url(page) == ["en"]  # kept: it is not what this browser asks for
     assert page.errors == []
+    _switch(page, "ja")  # back to the browser's own language, as the next test takes it
+    assert _lang_in_url(page) is None
 
 
 @pytest.mark.browser
-def test_the_switch_toggles_the_language_and_the_url(open_page):  # noqa: F811
-    page = open_page("?systems=spring", locale="en-US")
-    page.wait_live()
+def test_the_switch_toggles_the_language_and_the_url(shared_page):  # noqa: F811
+    page = _japanese_page(shared_page, "systems=spring")
+    # an English browser: its own language needs no mention in the link, Japanese does
+    assert page.js("navigator.languages[0]") == "en-US"
+    _switch(page, "en")
     assert page.js("document.documentElement.lang") == "en"
     assert page.page.locator("#il-lang button[aria-pressed=true]").inner_text() == "EN"
-    page.page.get_by_role("button", name="日本語").click()
-    page.wait("document.documentElement.lang === 'ja'")
+    assert _lang_in_url(page) is None
+    assert page.js("window.integratorLab.model('spring:param:stiffness').title") == (
+        "stiffness k (N/m)"
+    )
+    page.wait("document.querySelector('#il-status-spring').textContent.includes('real time')")
+    _switch(page, "ja")
     assert _lang_in_url(page) == ["ja"]
     assert parse_qs(urlsplit(page.page.url).query)["systems"] == ["spring"]  # the rest stays
     assert page.js("window.integratorLab.state().lang") == "ja"
@@ -262,27 +306,18 @@ def test_the_switch_toggles_the_language_and_the_url(open_page):  # noqa: F811
         "window.integratorLab.model('spring:energy:clipped').data.text"
         ".some((x) => x.startsWith('陽的オイラー '))"
     )
-    # the link carries the language: a reload stays in Japanese
-    page.page.reload()
-    page.wait_live()
-    assert page.js("document.documentElement.lang") == "ja"
-    page.page.get_by_role("button", name="EN").click()
-    page.wait("document.documentElement.lang === 'en'")
-    assert _lang_in_url(page) is None
-    assert page.js("window.integratorLab.model('spring:param:stiffness').title") == (
-        "stiffness k (N/m)"
-    )
-    page.wait("document.querySelector('#il-status-spring').textContent.includes('real time')")
+    # the link carries the language (lang=ja, above), and a page loaded from such a link is
+    # in Japanese: this module's ?lang=ja page boots from one (_japanese_page)
     assert page.errors == []
 
 
 @pytest.mark.browser
-def test_refused_values_and_diverged_marks_are_said_in_japanese(open_page):  # noqa: F811
-    page = open_page(
-        "?lang=ja&systems=spring&integrators=euler,rk4&spring.dt=0.5&spring.damping=0"
-        "&spring.mass=abc&lang2=1"
+def test_refused_values_and_diverged_marks_are_said_in_japanese(shared_page):  # noqa: F811
+    page = _japanese_page(
+        shared_page,
+        "systems=spring&integrators=euler,rk4&spring.dt=0.5&spring.damping=0"
+        "&spring.mass=abc&lang2=1",
     )
-    page.wait_live()
     messages = page.messages()
     assert any(m.startswith("リンクの設定「spring.mass」") for m in messages), messages
     assert any("lang2" in m and "無視しました" in m for m in messages), messages
@@ -300,9 +335,9 @@ def test_refused_values_and_diverged_marks_are_said_in_japanese(open_page):  # n
 
 
 @pytest.mark.browser
-def test_japanese_fits_a_phone(open_page):  # noqa: F811
-    page = open_page("?lang=ja", viewport=(390, 844))
-    page.wait_live()
+def test_japanese_fits_a_phone(shared_page):  # noqa: F811
+    page = _japanese_page(shared_page, viewport=(390, 844))
+    page.js(NEXT_FRAMES_JS)  # laid out for the phone's width
     assert page.js("document.documentElement.scrollWidth") <= 390
     # the header and the panel titles are not clipped
     clipped = page.js(
@@ -317,6 +352,8 @@ def test_japanese_fits_a_phone(open_page):  # noqa: F811
     menu = page.js("document.querySelector('#il-lessons ol').getBoundingClientRect().right")
     assert width <= 390 and menu <= 390, (width, menu)
     assert page.errors == []
+    page.page.keyboard.press("Escape")  # the menu closed again, with its own key
+    page.wait("!document.getElementById('il-lessons').open")
 
 
 HEADER_JS = """(() => {
@@ -335,15 +372,14 @@ HEADER_JS = """(() => {
 
 
 @pytest.mark.browser
-def test_the_header_keeps_language_switch_and_tagline_apart(open_page):  # noqa: F811
+def test_the_header_keeps_language_switch_and_tagline_apart(shared_page):  # noqa: F811
     """The header's rows (static/style.css): the language switch at the right of the title,
     never over it; the tagline between the two on a wide window (>= 1000 px, one row for
     the first screen's room), on its own row below them on a narrow one, left out on a
     phone (<= 600 px). One page, its window resized through the widths (the rules are
     media queries, applied as the window changes)."""
     viewports = [(390, 844), (800, 900), (1440, 900), (1920, 1080)]
-    page = open_page("?lang=ja", viewport=viewports[0])
-    page.wait("document.documentElement.dataset.drawn === '1'")
+    page = _japanese_page(shared_page, viewport=viewports[0])
     for width, height in viewports:
         page.page.set_viewport_size({"width": width, "height": height})
         page.wait(f"window.innerWidth === {width}")
@@ -361,8 +397,11 @@ def test_the_header_keeps_language_switch_and_tagline_apart(open_page):  # noqa:
 
 
 @pytest.mark.browser
-def test_the_file_url_note_is_in_the_browsers_language(open_page, site):  # noqa: F811
-    page = open_page("", locale="ja-JP")
+def test_the_file_url_note_is_in_the_browsers_language(open_page, shared_pages, site):  # noqa: F811
+    # a tab of its own: its subject is another document, the page opened from disk (not
+    # loaded from the site first: deferred); the module's pages wait paused meanwhile
+    shared_pages.pause()
+    page = open_page("", defer=True, locale="ja-JP")
     page.page.goto(Path(site["dir"], "index.html").as_uri())
     page.wait("!document.getElementById('il-served').hidden", timeout=20_000)
     assert page.page.locator("#il-served").inner_text() == i18n.text("page.file_url", "ja")
@@ -396,9 +435,10 @@ def test_a_value_the_core_refuses_is_said_in_japanese_from_its_parts():
 
 
 @pytest.mark.browser
-def test_the_lessons_menu_and_note_are_in_japanese(open_page):  # noqa: F811
-    page = open_page("?lang=ja&lesson=rk4-loses&systems=spring&integrators=rk4,velocity-verlet")
-    page.wait_live()
+def test_the_lessons_menu_and_note_are_in_japanese(shared_page):  # noqa: F811
+    page = _japanese_page(
+        shared_page, "lesson=rk4-loses&systems=spring&integrators=rk4,velocity-verlet"
+    )
     summary = page.page.locator("#il-lessons summary")
     assert summary.inner_text() == i18n.text("lesson.menu", "ja")
     summary.click()
@@ -413,18 +453,21 @@ def test_the_lessons_menu_and_note_are_in_japanese(open_page):  # noqa: F811
     assert note.get_attribute("aria-label") == i18n.text("lesson.look_for", "ja")
     # the switch re-labels them in place
     page.page.keyboard.press("Escape")
-    page.page.get_by_role("button", name="EN").click()
+    page.wait("!document.getElementById('il-lessons').open")
+    _switch(page, "en")
     page.wait("document.querySelector('#il-lessons summary').textContent === 'Lessons'")
     assert note.locator("strong").inner_text().strip() == "Lesson: RK4 loses energy at dt = 0.25."
     assert page.errors == []
+    _switch(page, "ja")
 
 
 @pytest.mark.browser
-def test_bad_links_and_a_core_refusal_are_said_in_japanese(open_page):  # noqa: F811
+def test_bad_links_and_a_core_refusal_are_said_in_japanese(shared_page):  # noqa: F811
     """hide= and lesson= naming nothing, and a value each field accepts but the core
     refuses (more balls lifted than there are): every message is the catalog's Japanese."""
-    page = open_page("?lang=ja&systems=cradle&hide=nope&lesson=nope&cradle.balls=3&cradle.lifted=5")
-    page.wait_live()
+    page = _japanese_page(
+        shared_page, "systems=cradle&hide=nope&lesson=nope&cradle.balls=3&cradle.lifted=5"
+    )
     page.wait(
         "document.querySelectorAll('#il-messages li, .il-panel-note:not([hidden])').length >= 3"
     )
@@ -462,11 +505,19 @@ def test_bad_links_and_a_core_refusal_are_said_in_japanese(open_page):  # noqa: 
 
 
 @pytest.mark.browser
-def test_a_study_in_japanese_labels_its_diagrams_from_the_catalog(open_page):  # noqa: F811
-    page = open_page(
-        "?lang=ja&systems=spring&integrators=rk4,euler&study=spring&spring.study.points=4"
-    )
-    page.wait_live()
+def test_a_study_in_japanese_labels_its_diagrams_from_the_catalog(shared_page):  # noqa: F811
+    page = _japanese_page(shared_page, "systems=spring&integrators=rk4,euler")
+    # the study view, which the in-place view keeps as it is (as study=spring and
+    # spring.study.points=4 in a link would set it): opened, set and run through its own
+    # controls, and closed again at the end
+    page.page.locator("#il-study-spring-study").click()
+    page.page.locator("#il-study-spring-stop").click()  # (it started with the default points)
+    page.settle()
+    field = page.page.locator("#il-study-spring-points")
+    field.fill("4")
+    field.press("Enter")
+    page.wait("location.search.includes('spring.study.points=4')")
+    page.page.locator("#il-study-spring-run").click()
     page.wait("window.integratorLab.study('spring').done", timeout=120_000)
     model = (
         "(n) => { const f = window.integratorLab.model(n); return [f.title.text, "
@@ -501,12 +552,13 @@ def test_a_study_in_japanese_labels_its_diagrams_from_the_catalog(open_page):  #
         i18n.text(f"study.measure.{m}", "ja") for m in ("error", "position_error", "energy_error")
     ]
     assert page.errors == []
+    page.page.locator("#il-study-spring-live").click()
+    page.wait("!window.integratorLab.study('spring').open")
 
 
 @pytest.mark.browser
-def test_the_method_editor_is_in_japanese(open_page):  # noqa: F811
-    page = open_page("?lang=ja&systems=spring")
-    page.wait_live()
+def test_the_method_editor_is_in_japanese(shared_page):  # noqa: F811
+    page = _japanese_page(shared_page, "systems=spring")
     editor = page.page.locator("#il-editor")
     editor.locator("summary").click()
 
@@ -523,16 +575,20 @@ def test_the_method_editor_is_in_japanese(open_page):  # noqa: F811
     # a splitting step's control, made on demand, too
     page.page.locator("#il-editor-kind").select_option("splitting")
     assert editor.locator(".il-editor-sequence button").first.inner_text() == ja("editor.remove")
-    page.page.get_by_role("button", name="EN").click()
+    _switch(page, "en")
     page.wait("document.querySelector('#il-editor summary').textContent === 'Add your method'")
     assert page.page.locator("#il-editor-run").inner_text() == "Run"
     assert page.errors == []
+    # left as the next test takes it: the first kind, the editor closed, in Japanese
+    page.page.locator("#il-editor-kind").select_option("python")
+    editor.locator("summary").click()
+    page.wait("!document.querySelector('#il-editor details').open")
+    _switch(page, "ja")
 
 
 @pytest.mark.browser
-def test_the_legend_and_the_bodies_describe_the_integrators_in_japanese(open_page):  # noqa: F811
-    page = open_page("?lang=ja&systems=pendulum&integrators=euler,yoshida4")
-    page.wait_live()
+def test_the_legend_and_the_bodies_describe_the_integrators_in_japanese(shared_page):  # noqa: F811
+    page = _japanese_page(shared_page, "systems=pendulum&integrators=euler,yoshida4")
     legend = page.page.locator("#il-legend")
     assert legend.get_attribute("aria-label") == i18n.text("legend.label", "ja")
     titles = legend.locator(".il-chip").evaluate_all("(cs) => cs.map((c) => c.title)")
@@ -545,8 +601,8 @@ def test_the_legend_and_the_bodies_describe_the_integrators_in_japanese(open_pag
         " return [Array.from(d.integrator), Array.from(d.about)]; })()"
     )
     assert data[1] == [i18n.text(f"about.{n}", "ja") for n in data[0]]
-    page.page.get_by_role("button", name="EN").click()
-    page.wait("document.documentElement.lang === 'en'")
+    _switch(page, "en")
     about = page.js("window.integratorLab.model('pendulum:scene:bodies').data.about[0]")
     assert about.startswith("Explicit Euler: order 1")
     assert page.errors == []
+    _switch(page, "ja")
