@@ -1,26 +1,46 @@
-"""Fixtures of the documentation tests: the project's documentation built once, a static file
-server (the browser is in tests/conftest.py)."""
+"""Fixtures of the documentation tests: the project's documentation and the small projects of
+the directive tests, each built once per run and read by every test that needs it; a static
+file server (the browser is in tests/conftest.py)."""
 
 from __future__ import annotations
 
 import threading
 
 import pytest
-from docs_helpers import DOCS, sphinx_build
+from docs_helpers import ACCEPTED, DOCS, Build, once_per_run, sphinx_build
+
+
+def _build_docs(folder) -> Build:
+    # a stand-in site: the real one is built and checked by test_sphinx_extension
+    (folder / "site").mkdir(parents=True)
+    (folder / "site" / "index.html").write_text("<!doctype html><title>site</title>")
+    status, log = sphinx_build(
+        DOCS, folder / "out", "-W", "--keep-going", "-D", f"integrator_lab_site={folder / 'site'}"
+    )
+    return Build(status, log, folder / "out")
 
 
 @pytest.fixture(scope="session")
 def built_docs(tmp_path_factory):
-    """The project's documentation (``docs/``) built once with ``-W``: its output folder."""
-    root = tmp_path_factory.mktemp("project-docs")
-    # a stand-in site: the real one is built and checked by test_sphinx_extension
-    (root / "site").mkdir()
-    (root / "site" / "index.html").write_text("<!doctype html><title>site</title>")
-    status, log = sphinx_build(
-        DOCS, root / "out", "-W", "--keep-going", "-D", f"integrator_lab_site={root / 'site'}"
-    )
-    assert status == 0, log
-    return root / "out"
+    """The project's documentation (``docs/``) built once per run with ``-W``: its output."""
+    build = once_per_run(tmp_path_factory, "project-docs", _build_docs)
+    assert build.status == 0, build.log
+    return build.out
+
+
+@pytest.fixture(scope="session")
+def build_of(tmp_path_factory):
+    """``build_of(project)``: the build of a ``SharedProject`` (docs_helpers.py), made once per
+    run."""
+    return lambda project: once_per_run(tmp_path_factory, project.name, project.build)
+
+
+@pytest.fixture(scope="session")
+def accepted(build_of) -> Build:
+    """The project of directives that build (``docs_helpers.ACCEPTED``): it must have built."""
+    build = build_of(ACCEPTED)
+    assert build.status == 0, build.log
+    return build
 
 
 @pytest.fixture(scope="session")

@@ -1,57 +1,67 @@
 """``.. stability-figure::``, ``.. stability-table::`` and ``.. area-figure::``
 (docs/_ext/geometry_figures.py): drawn from the core at build time; a bad option fails the
-build naming it."""
+build naming it.
+
+Each variant is a page of a project built once per run (docs_helpers.SharedProject): the
+rejected ones of this module's own (so that the build's failure is theirs), the accepted one of
+the project the directive tests share (``ACCEPTED``)."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-from docs_helpers import sphinx_build, write_project
+from docs_helpers import ACCEPTED, EXT_CONF, SharedProject
 
-EXT = Path(__file__).resolve().parents[2] / "docs" / "_ext"
-CONF = f"import sys\nsys.path.insert(0, {str(EXT)!r})\nextensions.append('geometry_figures')\n"
+#: name: (directive, options, what the error says)
+BAD = {
+    "no-integrators": ("stability-figure", ":system: spring", "option :integrators: is required"),
+    "unknown": ("stability-figure", ":integrators: rk5", "unknown integrator 'rk5'"),
+    "dt-without-system": (
+        "stability-figure",
+        ":integrators: rk4\n   :dt: 0.1",
+        "options :dt: and :set: need",
+    ),
+    "negative-dt": (
+        "stability-figure",
+        ":integrators: rk4\n   :system: spring\n   :dt: -1",
+        ":dt:",
+    ),
+    "steps": ("area-figure", ":system: spring\n   :integrators: rk4\n   :dt: 0.1", ":steps:"),
+    "param": (
+        "area-figure",
+        ":system: spring\n   :set: mass=0\n   :integrators: rk4\n   :dt: 0.1\n   :steps: 5",
+        "'mass'",
+    ),
+}
+#: one page each, one build: it fails, each reported with its file, line and option
+REJECTED = SharedProject("rejected-geometry-figures", EXT_CONF)
+for _name, (_directive, _options, _) in BAD.items():
+    REJECTED.add(f"geometry/{_name}", f"Some text.\n\n.. {_directive}::\n   {_options}\n")
 
-
-@pytest.mark.parametrize(
-    "directive, options, expected",
-    [
-        ("stability-figure", ":system: spring", "option :integrators: is required"),
-        ("stability-figure", ":integrators: rk5", "unknown integrator 'rk5'"),
-        ("stability-figure", ":integrators: rk4\n   :dt: 0.1", "options :dt: and :set: need"),
-        ("stability-figure", ":integrators: rk4\n   :system: spring\n   :dt: -1", ":dt:"),
-        ("area-figure", ":system: spring\n   :integrators: rk4\n   :dt: 0.1", ":steps:"),
-        (
-            "area-figure",
-            ":system: spring\n   :set: mass=0\n   :integrators: rk4\n   :dt: 0.1\n   :steps: 5",
-            "'mass'",
-        ),
-    ],
-    ids=["no-integrators", "unknown", "dt-without-system", "negative-dt", "steps", "param"],
+GOOD = ACCEPTED.add(
+    "geometry",
+    ".. stability-figure::\n   :integrators: rk4, velocity-verlet\n   :system: spring\n"
+    "   :set: damping=0\n   :dt: 0.6, 0.8\n\n"
+    ".. stability-table::\n   :integrators: rk4, implicit-euler\n\n"
+    ".. area-figure::\n   :system: spring\n   :set: damping=0\n   :integrators: euler\n"
+    "   :dt: 0.1\n"
+    "   :steps: 10\n",
 )
-def test_a_bad_option_stops_the_build_naming_it(tmp_path, directive, options, expected):
-    body = f"Some text.\n\n.. {directive}::\n   {options}\n"
-    src = write_project(tmp_path / "src", {"index": "", "geometry": body}, conf=CONF)
-    status, log = sphinx_build(src, tmp_path / "out")
-    assert status == 1
-    assert f"geometry.rst:6: ERROR: {directive}: " in log and expected in log, log
-    assert "Traceback" not in log
 
 
-def test_figures_and_table(tmp_path):
-    body = (
-        ".. stability-figure::\n   :integrators: rk4, velocity-verlet\n   :system: spring\n"
-        "   :set: damping=0\n   :dt: 0.6, 0.8\n\n"
-        ".. stability-table::\n   :integrators: rk4, implicit-euler\n\n"
-        ".. area-figure::\n   :system: spring\n   :set: damping=0\n   :integrators: euler\n"
-        "   :dt: 0.1\n"
-        "   :steps: 10\n"
-    )
-    src = write_project(tmp_path / "src", {"index": "", "geometry": body}, conf=CONF)
-    status, log = sphinx_build(src, tmp_path / "out")
-    assert status == 0, log
-    html = (tmp_path / "out" / "geometry.html").read_text(encoding="utf-8")
+@pytest.mark.parametrize("name", BAD)
+def test_a_bad_option_stops_the_build_naming_it(build_of, name):
+    rejected = build_of(REJECTED)
+    directive, _, expected = BAD[name]
+    assert rejected.status == 1
+    [error] = rejected.errors(f"geometry/{name}")
+    assert f"geometry/{name}.rst:6: ERROR: {directive}: " in error and expected in error, error
+    assert "Traceback" not in rejected.log
+
+
+def test_figures_and_table(accepted):
+    html = (accepted.out / f"{GOOD}.html").read_text(encoding="utf-8")
     assert html.count('class="geometry-panel"') == 2
     # hw = 0.6 sqrt(15) = 2.32 and 3.10: inside RK4's region (2 sqrt 2 = 2.83) only at 0.6 s,
     # outside Verlet's (2) at both: one stable pair of dots, three unstable pairs

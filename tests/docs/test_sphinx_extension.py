@@ -9,7 +9,14 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from docs_helpers import BOOT_TIMEOUT, sphinx_build, wait_until_running, write_project
+from docs_helpers import (
+    ACCEPTED,
+    BOOT_TIMEOUT,
+    SharedProject,
+    sphinx_build,
+    wait_until_running,
+    write_project,
+)
 
 from integrator_lab.core import INTEGRATORS, SYSTEMS
 from integrator_lab.docs.sphinx import SITE_DIR, iframe_snippet, parse_demo
@@ -162,26 +169,33 @@ def test_bad_options_name_the_option(options, option, detail):
     assert option in str(error.value) and detail in str(error.value)
 
 
-@pytest.mark.parametrize(
-    "line, expected",
-    [
-        (":dt: -0.1", "option ':dt:'"),
-        (":integrators: euler, backwards-euler", "unknown name 'backwards-euler'"),
-        (":wobble: 1", "unknown option ':wobble:'"),
-        (":height: 150\u00b2", "option ':height:'"),
-        # an option without its colons is content, not an option: the demo would silently vanish
-        ("\n   integrators: euler", "takes options only"),
-    ],
-    ids=["dt", "integrator", "unknown-option", "height-superscript", "content"],
-)
-def test_a_bad_option_stops_the_build_with_file_line_and_option(tmp_path, line, expected):
-    body = f"Some text.\n\n.. integrator-lab::\n   :systems: spring\n   {line}\n"
-    src = write_project(tmp_path / "src", {"index": "", "physics": body})
-    status, log = sphinx_build(src, tmp_path / "out")
-    assert status == 1
-    assert "physics.rst:6: ERROR: integrator-lab: " in log and expected in log, log
-    assert "Traceback" not in log
-    assert not (tmp_path / "out" / SITE_DIR).exists()
+#: name: (the line under ``:systems: spring``, what the error says)
+REJECTED_DEMOS = {
+    "dt": (":dt: -0.1", "option ':dt:'"),
+    "integrator": (":integrators: euler, backwards-euler", "unknown name 'backwards-euler'"),
+    "unknown-option": (":wobble: 1", "unknown option ':wobble:'"),
+    "height-superscript": (":height: 150\u00b2", "option ':height:'"),
+    # an option without its colons is content, not an option: the demo would silently vanish
+    "content": ("\n   integrators: euler", "takes options only"),
+}
+#: one page each, one build: it fails, each reported with its file, line and option
+REJECTED = SharedProject("rejected-demos")
+for _name, (_line, _) in REJECTED_DEMOS.items():
+    REJECTED.add(
+        f"physics/{_name}",
+        f"Some text.\n\n.. integrator-lab::\n   :systems: spring\n   {_line}\n",
+    )
+
+
+@pytest.mark.parametrize("name", REJECTED_DEMOS)
+def test_a_bad_option_stops_the_build_with_file_line_and_option(build_of, name):
+    rejected = build_of(REJECTED)
+    _, expected = REJECTED_DEMOS[name]
+    assert rejected.status == 1
+    [error] = rejected.errors(f"physics/{name}")
+    assert f"physics/{name}.rst:6: ERROR: integrator-lab: " in error and expected in error, error
+    assert "Traceback" not in rejected.log
+    assert not (rejected.out / SITE_DIR).exists()
 
 
 # -- a real build ----------------------------------------------------------------------------
@@ -223,44 +237,42 @@ def test_options_are_applied_to_each_demo(demo_build):
     assert pendulum["height"] == "300" and pendulum["title"] == "A wide swing"
 
 
-def test_other_builders_and_a_prebuilt_site(tmp_path):
+def test_other_builders_and_a_prebuilt_site(demo_build, tmp_path):
     prebuilt = tmp_path / "prebuilt"
     prebuilt.mkdir()
     (prebuilt / "index.html").write_text("<!doctype html><title>site</title>", encoding="utf-8")
-    src = write_project(
-        tmp_path / "src",
-        {"index": SPRING_DEMO, "a/b/page": SPRING_DEMO},
-        conf=f"integrator_lab_site = {str(prebuilt)!r}\n",
-    )
-    status, log = sphinx_build(src, tmp_path / "dirhtml", "-b", "dirhtml")
+    # the demo project's sources, with the site given instead of built
+    src, site = demo_build.parent / "src", f"integrator_lab_site={prebuilt}"
+    status, log = sphinx_build(src, tmp_path / "dirhtml", "-b", "dirhtml", "-D", site)
     assert status == 0, log
-    deep = frames_of(tmp_path / "dirhtml" / "a" / "b" / "page" / "index.html")
-    assert deep[0]["src"].startswith(f"../../../{SITE_DIR}/index.html?")
+    deep = frames_of(tmp_path / "dirhtml" / "guide" / "deeper" / "index.html")
+    assert deep[0]["src"].startswith(f"../../{SITE_DIR}/index.html?")
     assert (tmp_path / "dirhtml" / SITE_DIR / "index.html").read_text() == (
         prebuilt / "index.html"
     ).read_text()
-    status, log = sphinx_build(src, tmp_path / "single", "-b", "singlehtml")
+    status, log = sphinx_build(src, tmp_path / "single", "-b", "singlehtml", "-D", site)
     assert status == 0, log
     frames = frames_of(tmp_path / "single" / "index.html")
-    assert len(frames) == 2 and all(f["src"].startswith(f"{SITE_DIR}/index.html?") for f in frames)
-    status, log = sphinx_build(src, tmp_path / "text", "-b", "text")
+    # the three pages' five demos in one page, each pointing at the site beside it
+    assert len(frames) == 5 and all(f["src"].startswith(f"{SITE_DIR}/index.html?") for f in frames)
+    status, log = sphinx_build(src, tmp_path / "text", "-b", "text", "-D", site)
     assert status == 0, log
     assert "integrator-lab" not in (tmp_path / "text" / "index.txt").read_text()
     assert not (tmp_path / "text" / SITE_DIR).exists()
 
 
-def test_no_demo_no_site(tmp_path):
-    src = write_project(tmp_path / "src", {"index": "Just text."})
-    status, log = sphinx_build(src, tmp_path / "out")
-    assert status == 0, log
-    assert not (tmp_path / "out" / SITE_DIR).exists()
+REFERENCE = ACCEPTED.add("reference", ".. integrator-lab-reference::\n")
 
 
-def test_reference_lists_every_declaration(tmp_path):
-    src = write_project(tmp_path / "src", {"index": ".. integrator-lab-reference::\n"})
-    status, log = sphinx_build(src, tmp_path / "out", "-W", "-n")  # nitpicky: no dangling refs
-    assert status == 0, log
-    page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+def test_no_demo_no_site(accepted):
+    # a project of reference, tables and figures: built, and no copy of the site
+    assert (accepted.out / "index.html").is_file()
+    assert not (accepted.out / SITE_DIR).exists()
+
+
+def test_reference_lists_every_declaration(accepted):
+    # (built with -W -n, nitpicky: no dangling references)
+    page = (accepted.out / f"{REFERENCE}.html").read_text(encoding="utf-8")
     for name, cls in SYSTEMS.items():
         assert f'<span class="pre">{name}</span>' in page
         for param in cls.PARAMS:
@@ -275,7 +287,6 @@ def test_reference_lists_every_declaration(tmp_path):
     assert "(0, 1e+06]" in page  # the spring's stiffness: open at 0, closed at 1e6
     # yoshida4's order drops to 2 with damping: the table says so beside its 4
     assert "<td><p>4 (2 with damping)</p></td>" in page
-    assert not (tmp_path / "out" / SITE_DIR).exists()
 
 
 # -- in a browser ----------------------------------------------------------------------------
