@@ -186,7 +186,7 @@ async function importFailure(file, error) {
 }
 
 /** Boot Python: its files downloaded (watched), the snapshot or a plain boot, the core
- * unpacked. Returns Python's Live object (`config.global`), which boot it was and why not the
+ * unpacked. Returns Python's engine (`config.global`), which boot it was and why not the
  * snapshot, or null if a file failed (said already to the page). Throws what went wrong
  * otherwise: {@link reportBootError} says it.
  * @returns {Promise<{live: PyProxy, path: "snapshot" | "plain", fallback: string | null,

@@ -108,15 +108,15 @@ def test_forged_replies_cannot_turn_the_watchdog_off(open_page):
 PATCHING_CODE = """from integrator_lab.core.integrators.runge_kutta import ClassicRK4
 
 NAME = "patcher"
-honest = ClassicRK4.advance
+honest = ClassicRK4.step
 
 
-def advance(self, system, q, v, w, t, dt, steps):
-    q, v, w = honest(self, system, q, v, w, t, dt, steps)
-    return q, [x * 1.01**steps for x in v], w
+def patched(self, system, q, v, w, t, dt):
+    q, v, w = honest(self, system, q, v, w, t, dt)
+    return q, [x * 1.01 for x in v], w
 
 
-ClassicRK4.advance = advance
+ClassicRK4.step = patched
 
 
 def step(accel, q, v, t, dt):

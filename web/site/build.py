@@ -74,7 +74,7 @@ from integrator_lab.site.page_data import PANEL_PARTS, page_data, panel_sections
 from integrator_lab.site.pyodide_node import find_pyodide_dir, pyodide_source
 from integrator_lab.site.snapshot import (
     BOOT_CODE,
-    LIVE_GLOBAL,
+    ENGINE_GLOBAL,
     SNAPSHOT,
     SnapshotUnavailable,
     make_snapshot,
@@ -185,6 +185,7 @@ WORKER_MODULES = (
     "study.py",
     "stdlib_guard.py",
     "geometry.py",
+    "engine.py",
 )
 #: the page template's place for the page's Content-Security-Policy
 #: (:data:`~integrator_lab.site.hosting.CONTENT_SECURITY_POLICY`), and what the build puts
@@ -249,7 +250,7 @@ def boot_data(
     return {
         "worker": worker,
         "code": BOOT_CODE,
-        "global": LIVE_GLOBAL,
+        "global": ENGINE_GLOBAL,
         "snapshot": snapshot,
         "pyodide": pyodide,
         "archive": archive,

@@ -23,8 +23,8 @@ from integrator_lab.site.bundled import BUNDLE, bundled_snapshot
 
 #: where the page finds the snapshot, relative to the site's root
 SNAPSHOT = "py/snapshot.bin.gz"
-#: the global that holds the worker's live-loop object in the snapshot
-LIVE_GLOBAL = "integrator_lab_live"
+#: the global that holds the worker's engine (views.engine.Engine) in the snapshot
+ENGINE_GLOBAL = "integrator_lab_engine"
 #: what the worker runs after a plain boot, and what runs before the snapshot is taken: import
 #: every module the worker will need (files are not in the snapshot's memory, modules are)
 BOOT_CODE = (
@@ -33,8 +33,8 @@ BOOT_CODE = (
     # a module of the standard library beyond the trimmed one comes with the whole library
     "from integrator_lab.views.stdlib_guard import install\n"
     "install()\n"
-    "from integrator_lab.views.live import Live\n"
-    f"{LIVE_GLOBAL} = Live()\n"
+    "from integrator_lab.views.engine import Engine\n"
+    f"{ENGINE_GLOBAL} = Engine()\n"
 )
 SCRIPT = Path(__file__).with_name("snapshot.mjs")
 #: the Pyodide files whose content a snapshot depends on
@@ -126,5 +126,5 @@ def make_snapshot(
         "url": SNAPSHOT,
         "pyodide": pyodide_version(pyodide_dir),
         "bytes": dest.stat().st_size,
-        "global": LIVE_GLOBAL,
+        "global": ENGINE_GLOBAL,
     }

@@ -1,10 +1,10 @@
-"""The simulation loop of the static page, run by its Web Worker inside Pyodide.
+"""The simulation loop of one viewer: every system shown, paced together.
 
-Pure Python (core + :mod:`integrator_lab.views.scene` and friends), so it also runs, and is
-tested, in CPython. The worker's JavaScript only moves messages: it calls
-:meth:`Live.configure` and friends when a widget changes, and :meth:`Live.tick` on its own
-clock, then posts what :meth:`Live.tick` returns to the page (flat ``array('d')`` buffers
-become transferred ``Float64Array`` s).
+Pure Python (core + :mod:`integrator_lab.views.scene` and friends), so it runs in the static
+page's worker (Pyodide) and in CPython alike. The engine (:mod:`integrator_lab.views.engine`)
+drives it from the page's messages: :meth:`Live.configure` and friends when a widget changes,
+:meth:`Live.tick` on its host's clock; what :meth:`Live.tick` returns goes to the page as a
+frame (flat ``array('d')`` buffers become transferred ``Float64Array`` s).
 
 This module paces the systems and keeps them apart; one system's run (its runner, scene,
 layout and frames) is :class:`~integrator_lab.views.system_run.SystemRun`, re-exported here
