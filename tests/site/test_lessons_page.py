@@ -1,10 +1,16 @@
 """The Lessons menu of the static page, in Chromium on the real built site: every lesson
 (integrator_lab.views.scenarios) loads its view with no message, goes live and shows its
-note, and its note holds on the page: the lesson sets the energy view its note speaks of (the
-log view for ``log=1``, else the linear one), and each claim of the note (the sign and size of
-a named integrator's energy error at the time the note names, or its divergence) holds on the
-samples the page plots; Replay starts the lesson again from t = 0. Choosing a lesson from the
-menu updates the URL; closing the note drops it from the URL."""
+note, sets the energy view its note speaks of (the log view for ``log=1``, else the linear
+one), links to the Panel dashboard's view and shows nothing axe-core calls critical or
+serious; the claims of a note (the sign and size of a named integrator's energy error at the
+time the note names, or its divergence) hold on the samples the page plots, and Replay starts
+the lesson again from t = 0. Choosing a lesson from the menu updates the URL; closing the
+note drops it from the URL.
+
+The browser walks the lessons in place on one booted page (``shared_page``, pages.py: each
+lesson's link applied as the menu applies it). Every lesson's claims are checked in-process on
+the numbers the page's worker code plots (tests/views/test_lesson_claims.py); here one lesson's
+claims, on two systems and of every kind, are checked end to end in the browser."""
 
 from __future__ import annotations
 
@@ -16,9 +22,13 @@ from axe import axe_violations
 
 from integrator_lab.views.scenarios import SCENARIOS, claim_holds, claim_value, link
 
-# the page tests' fixtures: the built site, served, and a tab on it
+# the page tests' fixtures: the built site, served, and the module's booted tab on it
 site = pages.site
-open_page = pages.open_page
+shared_pages = pages.shared_pages
+shared_page = pages.shared_page
+#: the lesson whose claims the browser checks end to end: its note claims an error's sign and
+#: size, a bound and a divergence, on two systems
+END_TO_END = "euler-blows-up"
 
 
 def _query(page):
@@ -54,10 +64,10 @@ def _check_state(page, scenario):
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
-def test_each_lesson_loads_without_a_message_goes_live_shows_its_note_and_its_claims_hold(
-    open_page, scenario
+def test_each_lesson_loads_without_a_message_goes_live_and_shows_its_note_and_view(
+    shared_page, scenario
 ):
-    page = open_page(link(scenario), viewport=(1440, 900))
+    page = shared_page(link(scenario), viewport=(1440, 900))
     page.wait_live()
     page.wait_samples(2, scenario.settings()["systems"])
     note = page.page.locator("#il-lesson")
@@ -76,11 +86,24 @@ def test_each_lesson_loads_without_a_message_goes_live_shows_its_note_and_its_cl
     status = page.status()
     assert status["error"] is None
     assert all(status["systems"][s]["error"] is None for s in scenario.settings()["systems"])
+    # the energy view its note speaks of, on every system it makes a claim about
+    mode = "log" if scenario.settings().get("log") else "linear"
+    for system in {claim.system for claim in scenario.claims}:
+        assert status["systems"][system]["energy"]["mode"] == mode, system
     # and nothing in its view that axe-core calls critical or serious (issue 29)
     page.wait("window.integratorLab.status().allDrawn")
     page.js("window.integratorLabA11y.fixWidgets()")
     assert axe_violations(page.page) == []
-    _claims_hold_then_replay(page, scenario)
+
+
+def test_a_lessons_claims_hold_on_the_plotted_samples_and_replay_starts_it_again(shared_page):
+    lesson = next(s for s in SCENARIOS if s.id == END_TO_END)
+    assert "speed" not in lesson.settings()  # (its own speed would be overridden here)
+    # at four times real time: the claims are about the first 7.5 s of simulated time (the
+    # samples are the time step's, whatever the speed)
+    page = shared_page(link(lesson) + "&speed=4", viewport=(1440, 900))
+    page.wait_live()
+    _claims_hold_then_replay(page, lesson)
 
 
 def _claims_hold_then_replay(page, lesson):
@@ -113,8 +136,8 @@ def _claims_hold_then_replay(page, lesson):
     assert page.errors == []
 
 
-def test_the_menu_loads_a_lesson_and_the_url_follows(open_page):
-    page = open_page()
+def test_the_menu_loads_a_lesson_and_the_url_follows(shared_page):
+    page = shared_page()
     page.wait_live()
     assert page.page.locator("#il-lesson").count() == 0  # no lesson, no note
     links = page.page.locator("#il-lessons a")
@@ -145,8 +168,8 @@ def test_the_menu_loads_a_lesson_and_the_url_follows(open_page):
     assert page.errors == []
 
 
-def test_an_unknown_lesson_is_reported_and_the_page_goes_on(open_page):
-    page = open_page("?lesson=nope")
+def test_an_unknown_lesson_is_reported_and_the_page_goes_on(shared_page):
+    page = shared_page("?lesson=nope")
     page.wait_live()
     messages = page.messages()
     assert len(messages) == 1 and '"lesson"' in messages[0] and SCENARIOS[0].id in messages[0]
@@ -154,10 +177,11 @@ def test_an_unknown_lesson_is_reported_and_the_page_goes_on(open_page):
     assert page.errors == []
 
 
-def test_a_lesson_from_the_menu_applies_in_place_and_back_returns(open_page):
-    page = open_page()
+def test_a_lesson_from_the_menu_applies_in_place_and_back_returns(shared_page):
+    page = shared_page()
     page.wait_live()
     before = page.js("window.integratorLab.state()")
+    restarts = page.status().get("restarts")  # workers the page replaced so far
     # a reload (or a new worker) would lose both
     page.js("window.lessonMark = 42")
     worker = page.js("() => { window.workerMark = window.integratorLabEarly.worker; return 1; }")
@@ -185,7 +209,7 @@ def test_a_lesson_from_the_menu_applies_in_place_and_back_returns(open_page):
     assert sorted(status["systems"]["spring"]["integrators"]) == sorted(settings["integrators"])
     assert page.js("window.lessonMark") == 42
     assert page.js("window.workerMark === window.integratorLabEarly.worker")
-    assert not status.get("restarts")
+    assert status.get("restarts") == restarts  # the same worker throughout
     # Back: the view before, in place again, without the note
     page.page.go_back()
     page.page.wait_for_url(lambda url: "lesson=" not in url)
