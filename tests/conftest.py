@@ -23,6 +23,9 @@ from page_loads import (  # noqa: F401 - the hooks that count the pages the test
 )
 from profiles import close_kept_profile, launched
 
+# the flags every browser of the tests and the benchmarks starts with
+from integrator_lab.dev.chromium import CHROMIUM_ARGS
+
 #: a test that takes one of these fixtures gets the mark (`make check` leaves out all three),
 #: whether or not its module says so
 TIER_FIXTURES = {
@@ -39,13 +42,7 @@ TIER_FIXTURES = {
     "installed": "slow",
 }
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
+
 #: `make test` sets it: a missing browser or Pyodide then fails instead of skipping
 REQUIRE = os.environ.get("INTEGRATOR_LAB_REQUIRE_PYODIDE") == "1"
 

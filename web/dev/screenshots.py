@@ -16,13 +16,8 @@ import sys
 import threading
 from pathlib import Path
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
+from integrator_lab.dev.chromium import CHROMIUM_ARGS
+
 RUN_MS = 8000  # the motion and the energy plots after 8 s: the lesson at a glance
 
 
