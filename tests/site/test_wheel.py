@@ -4,10 +4,16 @@ The wheel is built as ``make dist`` builds it (Pyodide's core files and the preb
 bundled by ``integrator_lab.site.bundle``), installed into a fresh virtual environment, and
 every command runs from there with no ``node`` on PATH, no ``node_modules`` in reach and an
 empty snapshot cache: whatever the page needs must come from the wheel.
+
+The environment's other packages are the ones installed here, not downloaded again: the
+distributions the wheel's requirements name (and Sphinx's, for its Sphinx page), with theirs,
+linked in from this environment. Only those: a module the package imports without declaring
+its distribution is missing there, as it would be for a user.
 """
 
 from __future__ import annotations
 
+import email
 import functools
 import http.server
 import json
@@ -38,7 +44,7 @@ BOOT_TIMEOUT_MS = 90_000
 #: what the wheel needs of the checkout (tests and docs stay behind)
 SOURCES = ("pyproject.toml", "core", "web", "static")
 
-# the first test pays for building the wheel and installing it with its dependencies: minutes
+# the first test pays for building the wheel and its bundles: minutes
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
 
@@ -46,6 +52,51 @@ def _run(cmd, **kwargs):
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, **kwargs)
     assert done.returncode == 0, f"{cmd}: {done.returncode}\n{done.stdout}\n{done.stderr}"
     return done
+
+
+def _needed(requirements):
+    """The distributions installed here that ``requirements`` (texts) name, and theirs, and so
+    on: what pip would install for them, as installed. A missing one, or one whose version the
+    requirement excludes, fails the test naming it."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    found, done = {}, set()
+    todo = [Requirement(text) for text in requirements]
+    todo = [r for r in todo if r.marker is None or r.marker.evaluate({"extra": ""})]
+    while todo:
+        requirement = todo.pop()
+        key = canonicalize_name(requirement.name)
+        if key not in found:
+            try:
+                found[key] = metadata.distribution(requirement.name)
+            except metadata.PackageNotFoundError:
+                pytest.fail(f"{requirement}: not installed here")
+        version = found[key].version
+        assert requirement.specifier.contains(version, prereleases=True), (requirement, version)
+        for extra in ("", *requirement.extras):
+            if (key, extra) in done:
+                continue
+            done.add((key, extra))
+            for text in found[key].requires or ():
+                needed = Requirement(text)
+                if needed.marker is None or needed.marker.evaluate({"extra": extra}):
+                    todo.append(needed)
+    return list(found.values())
+
+
+def _link_installed(distributions, site_packages: Path) -> None:
+    """Link each distribution's top-level files and folders (its packages, modules, libraries
+    and metadata) into ``site_packages``."""
+    for distribution in distributions:
+        assert distribution.files is not None, f"{distribution.name}: no RECORD of its files"
+        tops = {f.parts[0] for f in distribution.files if f.parts[0] not in ("..", "__pycache__")}
+        for top in tops:
+            link = site_packages / top
+            if not link.exists():  # (two distributions may share a namespace folder)
+                link.symlink_to(Path(distribution.locate_file(top)))
 
 
 @pytest.fixture(scope="module")
@@ -74,12 +125,20 @@ def installed(tmp_path_factory):
     )
     [wheel] = (tmp / "dist").glob("integrator_lab-*.whl")
     venv = tmp / "venv"
-    # no pip inside (this pip installs into it: faster), so nothing but the package and its
-    # dependencies, which come from the index pip is configured with
+    # no pip inside (this pip installs into it: faster), so nothing but the package and the
+    # distributions it needs (and Sphinx's), as installed here: no package index
     _run([sys.executable, "-m", "venv", "--without-pip", venv])
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = email.message_from_bytes(
+            archive.read(f"integrator_lab-{__version__}.dist-info/METADATA")
+        )
+    site_packages = _run(
+        [venv / "bin/python", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"]
+    ).stdout.strip()
+    _link_installed(_needed([*metadata.get_all("Requires-Dist"), "sphinx"]), Path(site_packages))
     _run(
         [sys.executable, "-m", "pip", "--python", venv / "bin/python", "install", "-q"]
-        + ["--no-compile", wheel, "sphinx"]
+        + ["--no-compile", "--no-deps", "--no-index", wheel]
     )
     print(
         f"wheel: {wheel.stat().st_size / 1e6:.1f} MB; built and installed in "
@@ -92,8 +151,11 @@ def installed(tmp_path_factory):
         for key, value in os.environ.items()
         if not key.startswith(("INTEGRATOR_LAB_", "VIRTUAL_ENV", "PYTHON"))
     }
-    # the venv's commands only: no node, no npm; a snapshot cache of its own, empty
-    env.update(PATH=str(venv / "bin"), XDG_CACHE_HOME=str(tmp / "cache"))
+    # the venv's commands only: no node, no npm; a snapshot cache of its own, empty; no
+    # bytecode written beside the linked packages (they are this environment's)
+    env.update(
+        PATH=str(venv / "bin"), XDG_CACHE_HOME=str(tmp / "cache"), PYTHONDONTWRITEBYTECODE="1"
+    )
     assert shutil.which("node", path=env["PATH"]) is None
     return {"env": env, "bin": venv / "bin", "work": work, "wheel": wheel}
 
@@ -227,7 +289,8 @@ def test_the_installed_package_builds_a_sphinx_page_with_a_demo(installed):
         encoding="utf-8",
     )
     _run(
-        [installed["bin"] / "sphinx-build", "-W", "-q", "-b", "html", docs, docs / "_build"],
+        [installed["bin"] / "python", "-m", "sphinx", "-W", "-q", "-b", "html", docs]
+        + [docs / "_build"],
         env=installed["env"],
     )
     page = (docs / "_build/index.html").read_text(encoding="utf-8")
