@@ -4,8 +4,12 @@ student or a teacher opens; the keyboard alone plays, steps, resets, changes dt 
 the integrators, the lessons, the editor and Study; a polite live region says, in words, what
 the energy plots show; a visitor who asked for reduced motion gets a page that waits for Play.
 
-Browser checks run the real built page in Chromium (the ``site`` and ``open_page`` fixtures
-of pages.py).
+Browser checks run the real built page in Chromium, one booted page for the module
+(``shared_page``, pages.py; opened with ``bypass_csp`` for axe's script) reset to each test's
+view and window size through the page's own API. What that reset leaves as it is, a test
+puts back with the page's own controls: the study view and the editor closed, the language,
+the editor's name field, focus. An embed and a visitor who asked for reduced motion are pages
+of their own: both are decided when the page boots.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import re
 
 import pytest
 from axe import axe_violations as _axe_violations
-from pages import SYSTEMS, open_page, site  # noqa: F401 - fixtures
+from pages import SYSTEMS, open_page, shared_page, shared_pages, site  # noqa: F401 - fixtures
 
 from integrator_lab.views.scenarios import SCENARIOS
 
@@ -49,32 +53,87 @@ def drawn(page):
     page.wait_live()
 
 
+def lab_page(shared_page, query="", viewport=(1440, 900)):  # noqa: F811
+    """The module's booted page (its profile lets axe's script in: ``bypass_csp``), reset to
+    the view of ``query`` at ``viewport``."""
+    page = shared_page(query, viewport=viewport, bypass_csp=True)
+    drawn(page)
+    return page
+
+
+def focus_at_the_top(page):
+    """Focus where a page just loaded has it, at the start of the document: the next Tab
+    goes to the page's first stop. (A shared page's focus is where the last test left it.)"""
+    page.js("""() => {
+        document.activeElement?.blur();
+        const body = document.body;
+        body.setAttribute("tabindex", "-1");  // focusable for a moment, to move focus there
+        body.focus({ preventScroll: true });
+        body.removeAttribute("tabindex");
+        window.scrollTo(0, 0);
+    }""")
+
+
+def close_editor(page):
+    """The editor closed with its own summary, as the next test takes the page."""
+    page.page.click("#il-editor summary")
+    page.wait("!document.getElementById('il-editor').querySelector('details').open")
+
+
+def close_study(page, system):
+    """The panel's study view closed with its own Live button (the in-place view keeps it)."""
+    page.page.click(f"#il-study-{system}-live")
+    page.wait(f"!window.integratorLab.study({system!r}).open")
+
+
 # the views of the issue: the default page, a lesson, Study, the geometry view, an embed, a
-# phone; the editor is opened by a click in its own test below
+# phone; the editor is opened by a click in its own test below. Study: the default view with
+# the spring's study opened by its button (the in-place view keeps the study view as it is,
+# so a link's study=spring would not open it); the embed: a page of its own, below.
 VIEWS = {
     "default": ("", (1440, 900)),
     "lesson": ("?" + SCENARIOS[0].link_query(), (1440, 900)),
-    "study": ("?study=spring", (1440, 900)),
+    "study": ("", (1440, 900)),
     "geometry": ("?systems=spring&geometry=spring", (1440, 900)),
-    "embed": ("?embed=1&systems=spring&integrators=euler,rk4", (720, 420)),
     "phone": ("", (390, 844)),
 }
+#: the study's diagrams drawn (BokehJS has a view of the convergence figure)
+STUDY_DRAWN = """Bokeh.index.query_one(
+    (v) => v.model && v.model.name === "spring:study-convergence") !== null"""
 
 
 @pytest.mark.parametrize("view", list(VIEWS))
-def test_axe_finds_no_critical_or_serious_violation(open_page, view):  # noqa: F811
+def test_axe_finds_no_critical_or_serious_violation(shared_page, view):  # noqa: F811
     query, viewport = VIEWS[view]
-    page = open_page(query, viewport=viewport, bypass_csp=True)
+    page = lab_page(shared_page, query, viewport)
+    if view == "study":
+        page.page.click("#il-study-spring-study")
+        page.wait(STUDY_DRAWN)
+    if view == "geometry":  # (a view opened by the link's geometry=, in place too)
+        page.wait("window.integratorLabGeometry.state('spring').updates > 0")
+    assert axe_violations(page) == []
+    if view == "study":
+        close_study(page, "spring")
+
+
+def test_axe_finds_no_critical_or_serious_violation_in_an_embed(open_page, shared_pages):  # noqa: F811
+    # a page of its own: an embed is one from its boot (the page leaves out the editor, and
+    # draws the embed's time-step row first, only when it boots as one); the module's page
+    # waits paused meanwhile
+    shared_pages.pause()
+    page = open_page(
+        "?embed=1&systems=spring&integrators=euler,rk4", viewport=(720, 420), bypass_csp=True
+    )
     drawn(page)
     assert axe_violations(page) == []
 
 
-def test_axe_finds_no_critical_or_serious_violation_with_the_editor_open(open_page):  # noqa: F811
-    page = open_page("", viewport=(1440, 900), bypass_csp=True)
-    drawn(page)
+def test_axe_finds_no_critical_or_serious_violation_with_the_editor_open(shared_page):  # noqa: F811
+    page = lab_page(shared_page)
     page.page.click("#il-editor summary")
     page.page.locator("#il-editor .cm-editor, #il-editor textarea").first.wait_for()
     assert axe_violations(page) == []
+    close_editor(page)
 
 
 # -- keyboard ----------------------------------------------------------------------------
@@ -105,9 +164,9 @@ def tab_until(page, found, limit=400):
     raise AssertionError(f"not reached in {limit} Tab presses")
 
 
-def test_the_keyboard_alone_plays_steps_resets_and_changes_dt(open_page):  # noqa: F811
-    page = open_page("?systems=pendulum,spring", viewport=(1440, 900))
-    drawn(page)
+def test_the_keyboard_alone_plays_steps_resets_and_changes_dt(shared_page):  # noqa: F811
+    page = lab_page(shared_page, "?systems=pendulum,spring")
+    focus_at_the_top(page)
     lab = "window.integratorLab"
     # the first Tab reaches the skip link; Enter takes focus to the simulations
     page.page.keyboard.press("Tab")
@@ -153,14 +212,14 @@ def test_the_keyboard_alone_plays_steps_resets_and_changes_dt(open_page):  # noq
     page.wait(f"['pendulum', 'spring'].every((s) => {lab}.status().systems[s].simTime === 0)")
 
 
-def test_shortcuts_do_not_fire_while_typing_or_with_a_modifier(open_page):  # noqa: F811
-    page = open_page("?systems=spring", viewport=(1440, 900))
-    drawn(page)
+def test_shortcuts_do_not_fire_while_typing_or_with_a_modifier(shared_page):  # noqa: F811
+    page = lab_page(shared_page, "?systems=spring")
     lab = "window.integratorLab"
     dt = page.js(f"{lab}.state().dt.spring")
     # typing into the editor's name field: "r", "." and "[" are text there
     page.page.click("#il-editor summary")
     page.page.locator("#il-editor-name").wait_for()
+    name = page.js("document.getElementById('il-editor-name').value")
     page.page.focus("#il-editor-name")
     page.page.keyboard.type(" r.[")
     assert page.js("document.getElementById('il-editor-name').value").endswith(" r.[")
@@ -173,11 +232,13 @@ def test_shortcuts_do_not_fire_while_typing_or_with_a_modifier(open_page):  # no
     # (the page's shortcuts act within the keydown event: a press has returned after it)
     assert page.js(f"{lab}.state().dt.spring") == dt
     assert page.js(f"{lab}.state().playing") is True
+    page.page.fill("#il-editor-name", name)  # the field as it was, the editor closed
+    close_editor(page)
 
 
-def test_the_keyboard_reaches_integrators_lessons_the_editor_and_study(open_page):  # noqa: F811
-    page = open_page("", viewport=(1440, 900))
-    drawn(page)
+def test_the_keyboard_reaches_integrators_lessons_the_editor_and_study(shared_page):  # noqa: F811
+    page = lab_page(shared_page)
+    focus_at_the_top(page)
     lab = "window.integratorLab"
     # the integrators' picker (the MultiChoice's input, in its shadow root)
     tab_until(page, lambda f: f["model"] == "controls:integrators" and f["tag"] == "INPUT")
@@ -203,20 +264,23 @@ def test_the_keyboard_reaches_integrators_lessons_the_editor_and_study(open_page
     tab_until(page, lambda f: f["own"] == f"il-study-{shown[0]}-study")
     page.page.keyboard.press("Enter")
     page.wait(f"{lab}.state().study.includes({shown[0]!r})")
+    close_study(page, shown[0])
+    close_editor(page)
 
 
 # -- the live description ----------------------------------------------------------------
 NUMBER = r"([0-9.]+(?:e[+-]?[0-9]+)?) %"
 
 
-def test_the_live_region_says_what_the_energy_plots_show(open_page):  # noqa: F811
+def test_the_live_region_says_what_the_energy_plots_show(shared_page):  # noqa: F811
     # the lesson's view: explicit Euler gains energy on the undamped spring and diverges
-    # after about 6 s; symplectic Euler's error stays a band about zero
-    page = open_page(
-        "?systems=spring&integrators=euler,symplectic-euler&spring.damping=0&spring.dt=0.05",
-        viewport=(1440, 900),
+    # after about 6 s; symplectic Euler's error stays a band about zero (at four times real
+    # time: the test waits for those seconds)
+    page = lab_page(
+        shared_page,
+        "?systems=spring&integrators=euler,symplectic-euler&spring.damping=0&spring.dt=0.05"
+        "&speed=4",
     )
-    drawn(page)
     region = page.page.locator("#il-describe")
     assert region.get_attribute("aria-live") == "polite"
     # divergence is said at once (not at the next calm update)
@@ -262,10 +326,16 @@ def test_the_live_region_says_what_the_energy_plots_show(open_page):  # noqa: F8
     page.page.click("#il-lang button[data-lang='ja']")
     page.wait("document.getElementById('il-describe').textContent.includes('発散')")
     assert said[2] in region.text_content()
+    page.page.click("#il-lang button[data-lang='en']")  # back to the module's language
+    page.wait("document.documentElement.lang === 'en'")
 
 
 # -- reduced motion ----------------------------------------------------------------------
-def test_reduced_motion_waits_paused_for_play(open_page):  # noqa: F811
+def test_reduced_motion_waits_paused_for_play(open_page, shared_pages):  # noqa: F811
+    # a page of its own: its subject is the boot of a visitor who asked for less motion (the
+    # page waits, paused, from its first frame on, the build's baked first seconds included);
+    # the module's page waits paused meanwhile
+    shared_pages.pause()
     page = open_page("?systems=pendulum", viewport=(1440, 900), reduced_motion="reduce")
     drawn(page)
     still(page)
