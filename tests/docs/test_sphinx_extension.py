@@ -290,51 +290,79 @@ def test_reference_lists_every_declaration(accepted):
 
 
 # -- in a browser ----------------------------------------------------------------------------
-@pytest.mark.browser
-def test_both_demos_run_in_chromium(demo_build, browser, http_root):
-    base = http_root(demo_build)
-    page = browser.new_page(viewport={"width": 1200, "height": 1600})
-    try:
-        page.goto(base + "index.html")
-        page.wait_for_function("document.querySelectorAll('iframe').length === 2")
-        page.wait_for_function(
-            "() => [...document.querySelectorAll('iframe')].every("
-            "f => f.contentWindow && f.contentWindow.integratorLab)",
-            timeout=BOOT_TIMEOUT * 1000,
-            polling=200,
-        )
-        frames = [f for f in page.frames if f"/{SITE_DIR}/index.html" in f.url]
-        assert len(frames) == 2
-        by_system = {}
-        for frame in frames:
-            first, later = wait_until_running(frame)
-            (system,) = later["systems"]
-            by_system[system] = (frame, first, later)
-        assert set(by_system) == {"spring", "pendulum"}
-        expected = {
-            "spring": ["euler", "symplectic-euler", "rk4"],
-            "pendulum": ["velocity-verlet", "rk4"],
-        }
-        for system, (frame, first, later) in by_system.items():
-            state = frame.evaluate("integratorLab.state()")
-            assert state["systems"] == [system]
-            assert state["integrators"] == expected[system]
-            assert list(later["systems"][system]["integrators"]) == expected[system]
-            assert later["systems"][system]["simTime"] > first["systems"][system]["simTime"]
-        assert by_system["spring"][0].evaluate("integratorLab.state()")["dt"]["spring"] == 0.05
-        pendulum_state = by_system["pendulum"][0].evaluate("integratorLab.state()")
-        assert pendulum_state["params"]["pendulum"]["theta0"] == 2
-        assert pendulum_state["speed"] == 2
-    finally:
+@pytest.fixture(scope="module")
+def _tabs(browser):
+    tabs = []
+    yield tabs
+    for tab in tabs:
+        tab.close()
+
+
+@pytest.fixture
+def tab(_tabs, browser, request):
+    """The module's one tab (the tests read what the demo project's pages show). After a test
+    its demos are removed, so that none runs on while the next test loads its page; after a
+    test that failed it is closed, so that the next test opens a fresh one."""
+    if not _tabs or _tabs[-1].is_closed():
+        _tabs.append(browser.new_page(viewport={"width": 1200, "height": 800}))
+    page = _tabs[-1]
+    yield page
+    report = getattr(request.node, "rep_call", None)
+    if report is None or report.failed:
         page.close()
+    else:
+        page.evaluate("() => document.querySelectorAll('iframe').forEach((f) => f.remove())")
 
 
 @pytest.mark.browser
-def test_a_demo_far_down_starts_only_when_scrolled_into_view(demo_build, browser, http_root):
+def test_both_demos_run_in_chromium(demo_build, tab, http_root):
     base = http_root(demo_build)
-    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    page = tab
+    page.set_viewport_size({"width": 1200, "height": 1600})
+    page.goto(base + "index.html")
+    page.wait_for_function("document.querySelectorAll('iframe').length === 2")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('iframe')].every("
+        "f => f.contentWindow && f.contentWindow.integratorLab)",
+        timeout=BOOT_TIMEOUT * 1000,
+        polling=200,
+    )
+    frames = [f for f in page.frames if f"/{SITE_DIR}/index.html" in f.url]
+    assert len(frames) == 2
+    by_system = {}
+    for frame in frames:
+        first, later = wait_until_running(frame)
+        (system,) = later["systems"]
+        by_system[system] = (frame, first, later)
+    assert set(by_system) == {"spring", "pendulum"}
+    expected = {
+        "spring": ["euler", "symplectic-euler", "rk4"],
+        "pendulum": ["velocity-verlet", "rk4"],
+    }
+    for system, (frame, first, later) in by_system.items():
+        state = frame.evaluate("integratorLab.state()")
+        assert state["systems"] == [system]
+        assert state["integrators"] == expected[system]
+        assert list(later["systems"][system]["integrators"]) == expected[system]
+        assert later["systems"][system]["simTime"] > first["systems"][system]["simTime"]
+    assert by_system["spring"][0].evaluate("integratorLab.state()")["dt"]["spring"] == 0.05
+    pendulum_state = by_system["pendulum"][0].evaluate("integratorLab.state()")
+    assert pendulum_state["params"]["pendulum"]["theta0"] == 2
+    assert pendulum_state["speed"] == 2
+
+
+@pytest.mark.browser
+def test_a_demo_far_down_starts_only_when_scrolled_into_view(demo_build, tab, http_root):
+    base = http_root(demo_build)
+    page = tab
+    page.set_viewport_size({"width": 1200, "height": 800})
     requested = []
-    page.on("request", lambda r: requested.append(r.url) if f"/{SITE_DIR}/" in r.url else None)
+
+    def note(request):
+        if f"/{SITE_DIR}/" in request.url:
+            requested.append(request.url)
+
+    page.on("request", note)
     try:
         page.goto(base + "guide/deeper.html")
         page.wait_for_load_state("load")
@@ -348,36 +376,32 @@ def test_a_demo_far_down_starts_only_when_scrolled_into_view(demo_build, browser
         )
         assert any(url.split("?")[0].endswith(f"/{SITE_DIR}/index.html") for url in requested)
     finally:
-        page.close()
+        page.remove_listener("request", note)
 
 
 @pytest.mark.browser
-def test_a_demo_scrolled_out_of_view_stops_stepping_until_it_is_back(
-    demo_build, browser, http_root
-):
+def test_a_demo_scrolled_out_of_view_stops_stepping_until_it_is_back(demo_build, tab, http_root):
     base = http_root(demo_build)
-    page = browser.new_page(viewport={"width": 1200, "height": 800})
-    try:
-        page.goto(base + "guide/apart.html")
-        top, far = page.locator("iframe").all()
-        spring = top.element_handle().content_frame()
-        wait_until_running(spring)
-        far.scroll_into_view_if_needed()  # the spring demo is 12000 px above now
-        pendulum = far.element_handle().content_frame()
-        first, later = wait_until_running(pendulum)
-        assert later["systems"]["pendulum"]["simTime"] > first["systems"]["pendulum"]["simTime"]
-        paused = spring.evaluate("integratorLab.status()")
-        time.sleep(1.0)  # the behaviour: out of view, it does not step, over a while
-        still = spring.evaluate("integratorLab.status()")
-        assert paused["running"] is False and still["running"] is False
-        assert still["systems"]["spring"]["simTime"] == paused["systems"]["spring"]["simTime"]
-        assert spring.evaluate("integratorLab.state().playing") is True  # the URL's setting
-        top.scroll_into_view_if_needed()
-        spring.wait_for_function("integratorLab.status().running", timeout=60_000)
-        start = spring.evaluate("integratorLab.status().systems.spring.simTime")
-        spring.wait_for_function(
-            f"integratorLab.status().systems.spring.simTime > {start}", timeout=60_000
-        )
-        assert pendulum.evaluate("integratorLab.status().running") is False
-    finally:
-        page.close()
+    page = tab
+    page.set_viewport_size({"width": 1200, "height": 800})
+    page.goto(base + "guide/apart.html")
+    top, far = page.locator("iframe").all()
+    spring = top.element_handle().content_frame()
+    wait_until_running(spring)
+    far.scroll_into_view_if_needed()  # the spring demo is 12000 px above now
+    pendulum = far.element_handle().content_frame()
+    first, later = wait_until_running(pendulum)
+    assert later["systems"]["pendulum"]["simTime"] > first["systems"]["pendulum"]["simTime"]
+    paused = spring.evaluate("integratorLab.status()")
+    time.sleep(1.0)  # the behaviour: out of view, it does not step, over a while
+    still = spring.evaluate("integratorLab.status()")
+    assert paused["running"] is False and still["running"] is False
+    assert still["systems"]["spring"]["simTime"] == paused["systems"]["spring"]["simTime"]
+    assert spring.evaluate("integratorLab.state().playing") is True  # the URL's setting
+    top.scroll_into_view_if_needed()
+    spring.wait_for_function("integratorLab.status().running", timeout=60_000)
+    start = spring.evaluate("integratorLab.status().systems.spring.simTime")
+    spring.wait_for_function(
+        f"integratorLab.status().systems.spring.simTime > {start}", timeout=60_000
+    )
+    assert pendulum.evaluate("integratorLab.status().running") is False
