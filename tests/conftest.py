@@ -15,6 +15,7 @@ import pytest
 from builds import built_site as _built_site
 from builds import served_site
 from page_loads import (  # noqa: F401 - the hooks that count the pages the tests load
+    pytest_configure,
     pytest_runtest_setup,
     pytest_sessionfinish,
     pytest_sessionstart,

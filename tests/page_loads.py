@@ -5,7 +5,8 @@ dashboard on this 2-core machine), so the run ends with their count, per file an
 (issue 46). Every context the tests' browser opens is watched (``watch_browser``, from the
 ``browser`` fixture, and ``watch_context`` for the kept profile): each ``load`` event of a
 page's main frame counts for the test file that was running. pytest-xdist's processes write
-their counts into ``tests/artifacts/page-loads/``; the run's summary adds them up.
+their counts into ``tests/artifacts/page-loads/RUN/`` (RUN: the controller's process id, so
+that runs side by side do not mix); the run's summary adds them up.
 """
 
 from __future__ import annotations
@@ -54,8 +55,21 @@ def watch_browser(browser) -> None:
     browser.new_page = counted_page
 
 
+#: the environment variable that names the run for its worker processes
+RUN_VARIABLE = "INTEGRATOR_LAB_PAGE_LOADS_RUN"
+
+
 def _worker() -> str:
     return os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+def _folder() -> Path:
+    return FOLDER / os.environ.get(RUN_VARIABLE, str(os.getpid()))
+
+
+def pytest_configure(config) -> None:
+    if not hasattr(config, "workerinput"):  # the controller: its workers inherit the name
+        os.environ.setdefault(RUN_VARIABLE, str(os.getpid()))
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -65,23 +79,27 @@ def pytest_runtest_setup(item) -> None:
 
 def pytest_sessionstart(session) -> None:
     if not hasattr(session.config, "workerinput"):  # the controller (or a run without xdist)
-        FOLDER.mkdir(parents=True, exist_ok=True)
-        for old in FOLDER.glob("*.json"):
+        _folder().mkdir(parents=True, exist_ok=True)
+        for old in _folder().glob("*.json"):
             old.unlink()
 
 
 def pytest_sessionfinish(session) -> None:
     if LOADS:
-        FOLDER.mkdir(parents=True, exist_ok=True)
-        (FOLDER / f"{_worker()}.json").write_text(json.dumps(dict(LOADS)), encoding="utf-8")
+        _folder().mkdir(parents=True, exist_ok=True)
+        (_folder() / f"{_worker()}.json").write_text(json.dumps(dict(LOADS)), encoding="utf-8")
 
 
 def pytest_terminal_summary(terminalreporter, config) -> None:
     if hasattr(config, "workerinput"):
         return
     total: Counter[str] = Counter()
-    for path in FOLDER.glob("*.json") if FOLDER.is_dir() else ():
+    folder = _folder()
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
         total.update(json.loads(path.read_text(encoding="utf-8")))
+        path.unlink()
+    if folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
     if not total:
         return
     write = terminalreporter.write_line
