@@ -355,6 +355,9 @@ class SharedPages:
             page = Page(self.browser, self.site, query, viewport=viewport, warm=True, **options)
             self.pages[key] = page
             return page
+        # in front of the profile's other tabs: a tab behind one opened after it gets an
+        # animation frame about once a second (its frames, ``settle``)
+        page.page.bring_to_front()
         page.reset(query, viewport)
         return page
 

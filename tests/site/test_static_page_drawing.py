@@ -2,6 +2,12 @@
 signs and log view, a diverging integrator and a failing system shown while the others go
 on, the points held after minutes, narrow screens and embeds, every integrator's body in
 its colour and lane and in view at coarse steps, and the phase plots.
+
+The tests share the module's booted pages (``shared_page``), each reset to a test's view
+through the page's own API: the default tab, one booted as an embed (``embed=1`` lays an
+<iframe>'s page out as it boots) and one on a display of 10 Hz (installed before the page's
+scripts run). A test that waits for simulated time runs at the top speed (``speed=4``). The
+faults injected into the core boot pages of their own.
 """
 
 # ruff: noqa: F811 - the tests take the page fixtures imported from pages by name
@@ -13,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from pages import BOOT_TIMEOUT_MS, SYSTEMS, open_page, site  # noqa: F401 - fixtures
+from pages import BOOT_TIMEOUT_MS, SYSTEMS, open_page, shared_page, shared_pages, site  # noqa: F401
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, get_system
 from integrator_lab.views.figures import ROLLOVER
@@ -29,13 +35,13 @@ PLOTTED_JS = """([system, name]) => {
 }"""
 
 
-def test_energy_plot_draws_a_gain_above_zero_and_a_loss_below(open_page):
+def test_energy_plot_draws_a_gain_above_zero_and_a_loss_below(shared_page):
     """Undamped spring x'' = -w^2 x: explicit Euler multiplies the energy by exactly
     1 + w^2 dt^2 each step (a gain), implicit Euler divides it by that (a loss), symplectic
     Euler keeps it within about w dt / 2 of E0, on both sides of it."""
     k, dt = 15.0, 0.01  # the spring's default stiffness (m = 1 kg) and time step
     names = ("euler", "implicit-euler", "symplectic-euler")
-    page = open_page(f"?systems=spring&integrators={','.join(names)}&spring.damping=0")
+    page = shared_page(f"?systems=spring&integrators={','.join(names)}&spring.damping=0&speed=4")
     page.wait_live()
     page.wait_samples(150, systems=("spring",))  # 2.5 simulated seconds, > 1.5 periods
     status = page.status()["systems"]["spring"]["integrators"]
@@ -76,8 +82,8 @@ def test_energy_plot_draws_a_gain_above_zero_and_a_loss_below(open_page):
     assert page.errors == []
 
 
-def test_explicit_euler_diverges_on_a_stiff_cradle_while_the_others_go_on(open_page):
-    page = open_page(
+def test_explicit_euler_diverges_on_a_stiff_cradle_while_the_others_go_on(shared_page):
+    page = shared_page(
         "?systems=cradle&cradle.stiffness=1000000&cradle.dt=0.001"
         "&integrators=euler,symplectic-euler,velocity-verlet,rk4"
     )
@@ -109,8 +115,8 @@ def test_explicit_euler_diverges_on_a_stiff_cradle_while_the_others_go_on(open_p
     assert page.errors == []
 
 
-def test_points_held_stay_bounded_after_minutes_of_simulated_time(open_page):
-    page = open_page("?speed=4&systems=pendulum,spring&integrators=euler,rk4")
+def test_points_held_stay_bounded_after_minutes_of_simulated_time(shared_page):
+    page = shared_page("?speed=4&systems=pendulum,spring&integrators=euler,rk4")
     page.wait_live()
     # 4x real time, about 60 samples per simulated second: the rollover is reached quickly
     page.wait(
@@ -130,8 +136,9 @@ def test_points_held_stay_bounded_after_minutes_of_simulated_time(open_page):
     assert page.errors == []
 
 
-def test_narrow_screens_stack_the_panels_and_embed_is_compact(open_page):
-    page = open_page("?embed=1", viewport=(760, 900))
+def test_narrow_screens_stack_the_panels_and_embed_is_compact(shared_page):
+    # (a view read as it stands: no motion to pay for)
+    page = shared_page("?embed=1&play=0", viewport=(760, 900), booted_as="embed")
     page.wait("document.documentElement.dataset.drawn === '1'")
     boxes = [page.page.locator(f'.il-panel[data-system="{s}"]').bounding_box() for s in SYSTEMS]
     assert boxes[0]["y"] < boxes[1]["y"] < boxes[2]["y"]
@@ -149,11 +156,13 @@ def _visible_box(page, selector):
 
 @pytest.mark.parametrize("viewport", [(660, 420), (1000, 420)])
 def test_an_embedded_demo_shows_its_animation_and_energy_plot_without_scrolling(
-    open_page, viewport
+    shared_page, viewport
 ):
     # what the Sphinx directive embeds by default: one system in a 420 px high <iframe>
-    page = open_page(
-        "?embed=1&systems=spring&integrators=euler,symplectic-euler,rk4", viewport=viewport
+    page = shared_page(
+        "?embed=1&systems=spring&integrators=euler,symplectic-euler,rk4&play=0",
+        viewport=viewport,
+        booted_as="embed",
     )
     page.wait("document.documentElement.dataset.drawn === '1'")
     width, height = viewport
@@ -225,8 +234,13 @@ FAULTS = {
 
 
 @pytest.mark.parametrize("fault", sorted(FAULTS))
-def test_a_failing_system_says_so_on_its_panel_and_the_others_go_on(open_page, site, fault):
+def test_a_failing_system_says_so_on_its_panel_and_the_others_go_on(
+    open_page, shared_pages, site, fault
+):
     archive = _core_archive_with(site, "integrator_lab/core/systems/spring.py", FAULTS[fault])
+    # a page of its own: its worker boots a core with the fault in it; the module's shared
+    # pages wait paused meanwhile
+    shared_pages.pause()
     page = open_page(defer=True)
     page.page.route(
         "**/" + site["files"]["py/integrator_lab.zip.gz"],
@@ -277,8 +291,8 @@ def test_a_failing_system_says_so_on_its_panel_and_the_others_go_on(open_page, s
     assert page.errors == []
 
 
-def test_an_overdamped_spring_never_stops_the_other_systems(open_page):
-    page = open_page("?spring.damping=1000000")
+def test_an_overdamped_spring_never_stops_the_other_systems(shared_page):
+    page = shared_page("?spring.damping=1000000&speed=4")
     page.wait_live()
     page.wait("Object.values(window.integratorLab.status().systems).every((s) => s.simTime > 1.0)")
     first = page.status()["systems"]
@@ -305,7 +319,7 @@ def test_an_overdamped_spring_never_stops_the_other_systems(open_page):
 
 
 # -- the cost of a frame -----------------------------------------------------------------------
-def test_a_live_frame_does_not_restyle_the_page_per_moving_glyph(open_page):
+def test_a_live_frame_does_not_restyle_the_page_per_moving_glyph(shared_page):
     """A moving glyph's frame does not make the browser lay the page out again: BokehJS
     rewrote a stylesheet per moving glyph at every paint, and each rewrite forced a style
     recalculation and a layout before the next text a canvas drew (static/js/bokehpaint.js):
@@ -314,7 +328,7 @@ def test_a_live_frame_does_not_restyle_the_page_per_moving_glyph(open_page):
     is the status lines, rewritten every few hundred milliseconds whatever the frame rate: on
     a loaded machine (fewer frames a second) they count for more per frame (2.9
     recalculations a frame seen while two other test processes ran), hence the margins."""
-    page = open_page()
+    page = shared_page()
     page.wait(
         "window.integratorLab && window.integratorLab.status().ready"
         " && window.integratorLab.status().allDrawn"
@@ -330,6 +344,7 @@ def test_a_live_frame_does_not_restyle_the_page_per_moving_glyph(open_page):
     frames0, styles0, layouts0 = counts()
     page.wait(f"window.integratorLab.status().framesDrawn >= {frames0 + 60}")
     frames1, styles1, layouts1 = counts()
+    devtools.detach()  # (the page serves the module's next tests)
     frames = frames1 - frames0
     said = f"{styles1 - styles0} recalculations, {layouts1 - layouts0} layouts, {frames} frames"
     assert (layouts1 - layouts0) / frames < 2.0, said
@@ -351,7 +366,7 @@ _LINE_VIEWS_JS = """(name) => {
 
 @pytest.mark.parametrize("display_hz", [None, 10], ids=["own-rate", "10-hz"])
 def test_a_lines_new_data_goes_to_its_glyph_and_its_muted_view_catches_up_when_muted(
-    open_page, display_hz
+    shared_page, display_hz
 ):
     """BokehJS gives a renderer's new data to five views of its glyph (the glyph, its muted,
     selected, non-selected and decimated copies); the page draws with the glyph alone, so the
@@ -359,7 +374,8 @@ def test_a_lines_new_data_goes_to_its_glyph_and_its_muted_view_catches_up_when_m
     more than half of a live frame's script). A line muted then is drawn from its data of now,
     point for point where the glyph would draw it; and not before (a display of 10 Hz: a paint
     came while the copies took the data, and drew a copy with none)."""
-    page = open_page("?systems=pendulum&integrators=rk4", display_hz=display_hz)
+    display = {} if display_hz is None else {"display_hz": display_hz}  # (None: the default tab)
+    page = shared_page("?systems=pendulum&integrators=rk4&speed=4", **display)
     page.wait_live()
     page.wait_samples(200, systems=("pendulum",))
     name = "pendulum:line:error:rk4"
@@ -378,6 +394,8 @@ def test_a_lines_new_data_goes_to_its_glyph_and_its_muted_view_catches_up_when_m
     views = page.js(_LINE_VIEWS_JS, name)
     assert views["mutedSy"] == pytest.approx(views["sy"], abs=1e-9)
     assert page.errors == []
+    # heard again, as the page serves the module's next tests (a view's reset leaves it muted)
+    page.js("(name) => { window.integratorLab.model(name).muted = false; }", name)
 
 
 #: every renderer of the page whose glyph is a text's: its name, its rows, its labels
@@ -386,14 +404,14 @@ _TEXT_VIEWS_JS = """() => Array.from(
     (v) => ({name: v.model.name, rows: v.all_indices.count, labels: v.glyph.labels.length}))"""
 
 
-def test_a_page_that_draws_seldom_styles_every_label_with_its_own_row(open_page):
+def test_a_page_that_draws_seldom_styles_every_label_with_its_own_row(shared_page):
     """A tab drawing 10 frames a second (a slow machine; a frame the browser throttles): when
     explicit Euler diverged on the cradle, its energy bar left, and the bars' labels were
     restyled on their view's change before BokehJS had made the fewer rows' labels (a
     RangeError at each frame; static/js/bokehpaint.js waits for them). With a lane hidden too
     (its rows filtered out), past Euler's divergence: no error, and every text renderer holds
     a label per row it shows."""
-    page = open_page("?hide=rk4", display_hz=10)
+    page = shared_page("?hide=rk4&speed=4", display_hz=10)
     page.wait_live()
     page.wait("window.integratorLab.status().systems.cradle.integrators.euler.divergedAt !== null")
     page.wait_sim_time_past({"cradle": page.sim_time("cradle")}, by=0.2)
@@ -483,9 +501,9 @@ def _told(pixel, shown):
     return name if distance <= COLOUR_MATCH else None
 
 
-#: an init script: the page pauses itself once every one of ``systems`` has run past ``after``
-#: seconds of simulated time, checked at every animation frame from the first (through the Play
-#: button's model, as a click sets it; baked frames or the worker's alike)
+#: the page pauses itself once every one of ``systems`` has run past ``after`` seconds of
+#: simulated time, checked at every animation frame from now on (through the Play button's
+#: model, as a click sets it)
 PAUSE_EARLY_JS = """(() => {
     const systems = %(systems)s;
     const check = () => {
@@ -507,15 +525,15 @@ def _pause(page):
     page.settle()  # a frame in flight has landed
 
 
-def test_every_integrator_is_seen_in_its_colour_in_its_own_lane_in_every_panel(open_page):
-    page = open_page(viewport=(1440, 900), defer=True)
+def test_every_integrator_is_seen_in_its_colour_in_its_own_lane_in_every_panel(shared_page):
+    page = shared_page("?play=0", viewport=(1440, 900))
     # paused well before explicit Euler's cradle diverges (3.6 s): every body still in colour.
-    # The baked frames move from the first draw, so the pause is set by the page itself, from
-    # its first animation frame on (PAUSE_EARLY_JS): a pause from here comes once the page has
-    # loaded, seconds later on a loaded machine (the run was then past 3 s)
-    page.page.add_init_script(PAUSE_EARLY_JS % {"systems": list(SYSTEMS), "after": 0.3})
-    page.go()
-    page.wait_live()
+    # The pause is set by the page itself, at its first animation frame past 0.3 s
+    # (PAUSE_EARLY_JS): a pause from here comes late on a loaded machine (a run was once past
+    # 3 s when it came)
+    page.js(PAUSE_EARLY_JS % {"systems": list(SYSTEMS), "after": 0.3})
+    page.page.get_by_role("button", name="Play").click()
+    page.wait("window.integratorLab.status().systems.pendulum.simTime > 0")
     page.wait("!window.integratorLab.status().running")
     page.settle()  # a frame in flight has landed
     # paused past 0.3 s and before any integrator diverged: every body in its colour
@@ -567,9 +585,9 @@ def _within(values, sizes, low, high):
     return all(low - 1e-9 <= v - d / 2 and v + d / 2 <= high + 1e-9 for v, d in zip(values, sizes))
 
 
-def test_at_coarse_steps_every_body_stays_in_view_and_a_diverged_one_stays_put(open_page):
-    page = open_page(
-        "?pendulum.dt=0.2&spring.dt=0.25&cradle.dt=0.02&cradle.stiffness=1000&speed=2",
+def test_at_coarse_steps_every_body_stays_in_view_and_a_diverged_one_stays_put(shared_page):
+    page = shared_page(
+        "?pendulum.dt=0.2&spring.dt=0.25&cradle.dt=0.02&cradle.stiffness=1000&speed=4",
         viewport=(1440, 900),
     )
     page.wait_live()
@@ -577,7 +595,7 @@ def test_at_coarse_steps_every_body_stays_in_view_and_a_diverged_one_stays_put(o
     frozen_at = {}
     for _ in range(12):
         # the behaviour: the scene is within its view at any moment, sampled at 12 moments
-        # 1 s of simulated time apart (0.5 s at speed 2): each sample waits for every system's
+        # 1 s of simulated time apart (0.25 s at speed 4): each sample waits for every system's
         # clock to move on, however slowly a loaded machine runs it
         systems = page.status()["systems"]
         page.wait_sim_time_past({name: systems[name]["simTime"] for name in SYSTEMS}, by=1.0)
@@ -623,8 +641,47 @@ def test_at_coarse_steps_every_body_stays_in_view_and_a_diverged_one_stays_put(o
     assert page.errors == []
 
 
-def test_the_phase_plot_wraps_the_pendulum_angle_without_a_line_across(open_page):
-    page = open_page("?systems=pendulum&pendulum.dt=0.2&phase=1&speed=4")
+#: the systems whose phase plot has a view (is drawn: documents.js draws it when first shown)
+PHASE_VIEWS_JS = """() => ['pendulum', 'cradle', 'spring'].filter((s) => Bokeh.index.query_one(
+    (v) => v.model && v.model.name === `${s}:phase`) !== null)"""
+
+
+# where the view of the Bokeh model called `name` is drawn
+VIEW_BOX_JS = """(name) => {
+  const r = Bokeh.index.query_one((v) => v.model && v.model.name === name)
+    .el.getBoundingClientRect();
+  return {y: r.y, height: r.height};
+}"""
+
+
+def test_the_phase_plot_ticked_on_after_the_start_is_drawn_with_its_exact_orbit(shared_page):
+    """Hidden at first, the phase plot is drawn when first shown (documents.js): under the
+    energy plot of every panel, as tall as it, with a curve per integrator and the exact
+    orbit of the pendulum and the spring; ticked off, it goes. (Before the wrap test: the
+    module's tab shows no phase plot before this test.)"""
+    page = shared_page()
+    page.wait_live()
+    assert page.js(PHASE_VIEWS_JS) == [], "a phase plot was drawn before: not its first draw"
+    p = page.page
+    tick = p.locator(".il-control-show_phase input")
+    tick.check()
+    page.wait(f"({PHASE_VIEWS_JS})().length === 3")
+    page.wait("window.integratorLab.status().systems.spring.simTime > 2")
+    for system in SYSTEMS:
+        box, energy = (page.js(VIEW_BOX_JS, f"{system}:{role}") for role in ("phase", "energy"))
+        assert box["y"] >= energy["y"] + energy["height"] - 1, system  # under the energy plot
+        assert box["height"] == pytest.approx(energy["height"], abs=2), system
+        for name in DEFAULT_INTEGRATORS:
+            assert page.js(f"window.integratorLab.model('{system}:line:phase:{name}').visible")
+    for system in ("pendulum", "spring"):  # the cradle has no exact solution
+        assert page.js(f"window.integratorLab.model('{system}:phase:exact').data.q.length") > 100
+    tick.uncheck()
+    assert page.js("window.integratorLab.model('spring:phase').visible") is False
+    assert page.errors == []
+
+
+def test_the_phase_plot_wraps_the_pendulum_angle_without_a_line_across(shared_page):
+    page = shared_page("?systems=pendulum&pendulum.dt=0.2&phase=1&speed=4")
     page.wait_live()
     page.wait("window.integratorLab.status().systems.pendulum.simTime > 15")
     q = page.samples("pendulum", "euler")["q"]
@@ -645,38 +702,3 @@ def test_the_phase_plot_wraps_the_pendulum_angle_without_a_line_across(open_page
     assert labels == ["θ (rad)", "θ\u0307 (rad/s)"]
     exact = page.js("window.integratorLab.model('pendulum:phase:exact').data.q.length")
     assert exact > 100
-
-
-# where the view of the Bokeh model called `name` is drawn
-VIEW_BOX_JS = """(name) => {
-  const r = Bokeh.index.query_one((v) => v.model && v.model.name === name)
-    .el.getBoundingClientRect();
-  return {y: r.y, height: r.height};
-}"""
-
-
-def test_the_phase_plot_ticked_on_after_the_start_is_drawn_with_its_exact_orbit(open_page):
-    """Hidden at first, the phase plot is drawn when first shown (documents.js): under the
-    energy plot of every panel, as tall as it, with a curve per integrator and the exact
-    orbit of the pendulum and the spring; ticked off, it goes."""
-    page = open_page()
-    page.wait_live()
-    p = page.page
-    tick = p.locator(".il-control-show_phase input")
-    tick.check()
-    page.wait(
-        "['pendulum', 'cradle', 'spring'].every((s) => Bokeh.index.query_one((v) => v.model"
-        " && v.model.name === `${s}:phase`) !== null)",
-    )
-    page.wait("window.integratorLab.status().systems.spring.simTime > 2")
-    for system in SYSTEMS:
-        box, energy = (page.js(VIEW_BOX_JS, f"{system}:{role}") for role in ("phase", "energy"))
-        assert box["y"] >= energy["y"] + energy["height"] - 1, system  # under the energy plot
-        assert box["height"] == pytest.approx(energy["height"], abs=2), system
-        for name in DEFAULT_INTEGRATORS:
-            assert page.js(f"window.integratorLab.model('{system}:line:phase:{name}').visible")
-    for system in ("pendulum", "spring"):  # the cradle has no exact solution
-        assert page.js(f"window.integratorLab.model('{system}:phase:exact').data.q.length") > 100
-    tick.uncheck()
-    assert page.js("window.integratorLab.model('spring:phase').visible") is False
-    assert page.errors == []
