@@ -364,7 +364,9 @@ export function initStudy() {
       if (input.placeholder) input.placeholder = t("study.auto");
     }
   });
-  for (const system of state.systems) buildBlock(system);
+  // every panel's, not only the shown ones': a view applied in place (a lesson, Back) shows
+  // the others with their Live | Study switch too
+  for (const system of SYSTEMS) buildBlock(system);
   Object.assign(window.integratorLab, {
     study: studyStatus,
     studyCsv: (system) => studyViews[system].csv,
@@ -373,7 +375,7 @@ export function initStudy() {
   for (const system of state.study) {
     if (state.systems.includes(system)) setOpen(system, true, false);
   }
-  for (const system of state.systems) {
+  for (const system of SYSTEMS) {
     if (!state.study.includes(system)) setOpen(system, false, false);
   }
 }

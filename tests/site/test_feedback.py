@@ -1,7 +1,10 @@
 """Feedback where the eye is, in Chromium on the real built site: a refused value is said once,
 under the panel's fields, and can be dismissed; a field that cannot be read as a number says
 so ("abc", a decimal comma) instead of silently keeping part of it; pressing Study brings the
-study (its progress and diagrams) into view."""
+study (its progress and diagrams) into view.
+
+The tests share one booted page (``shared_page``), booted on the spring alone (``_booted``);
+a study a test opened is closed with the panel's own Live button before it ends."""
 
 from __future__ import annotations
 
@@ -11,9 +14,20 @@ import pytest
 from integrator_lab.core import SYSTEMS as DECLARED_SYSTEMS
 
 site = pages.site
-open_page = pages.open_page
+shared_page = pages.shared_page
+shared_pages = pages.shared_pages
 
 pytestmark = pytest.mark.browser
+
+SPRING = "?systems=spring"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _booted(shared_pages):  # noqa: F811
+    """The module's page, booted on the spring alone as two of its tests want it: the third
+    shows the other panels in place, as a lesson does, and presses a Study button of a
+    panel the boot did not show (the page built those buttons for the boot's panels only)."""
+    shared_pages.open(SPRING, viewport=(1440, 900))
 
 
 def _dt_input(page, system):
@@ -26,8 +40,8 @@ def _notes(page, system):
     return note.inner_text() if note.is_visible() else None
 
 
-def test_a_typed_value_that_is_no_number_is_said_once_and_can_be_dismissed(open_page):
-    page = open_page("?systems=spring", viewport=(1440, 900))
+def test_a_typed_value_that_is_no_number_is_said_once_and_can_be_dismissed(shared_page):
+    page = shared_page(SPRING, viewport=(1440, 900))
     page.wait_live()
     page.wait("window.integratorLab.status().allDrawn")
     field = _dt_input(page, "spring")
@@ -49,8 +63,8 @@ def test_a_typed_value_that_is_no_number_is_said_once_and_can_be_dismissed(open_
     assert page.errors == []
 
 
-def test_a_decimal_comma_is_read_as_a_point_and_said_so_never_dropped(open_page):
-    page = open_page("?systems=spring", viewport=(1440, 900))
+def test_a_decimal_comma_is_read_as_a_point_and_said_so_never_dropped(shared_page):
+    page = shared_page(SPRING, viewport=(1440, 900))
     page.wait_live()
     page.wait("window.integratorLab.status().allDrawn")
     field = _dt_input(page, "spring")
@@ -70,9 +84,11 @@ def test_a_decimal_comma_is_read_as_a_point_and_said_so_never_dropped(open_page)
     assert page.errors == []
 
 
-def test_pressing_study_brings_its_progress_and_diagrams_into_view(open_page):
-    page = open_page("?systems=pendulum,cradle,spring", viewport=(1440, 900))
+def test_pressing_study_brings_its_progress_and_diagrams_into_view(shared_page):
+    page = shared_page("?systems=pendulum,cradle,spring", viewport=(1440, 900))
     page.wait_live()
+    page.js("window.scrollTo(0, 0)")  # the first screen (a shared page may be scrolled)
+    page.js(pages.NEXT_FRAMES_JS)
     assert page.js("window.scrollY") == 0
     page.page.locator("#il-study-cradle-study").click()
     page.wait("window.integratorLab.study('cradle').drawn")
@@ -93,3 +109,8 @@ def test_pressing_study_brings_its_progress_and_diagrams_into_view(open_page):
     page.page.screenshot(path=str(pages.ARTIFACTS / "study-in-view.png"))
     assert DECLARED_SYSTEMS["cradle"].title
     assert page.errors == []
+    # back to the live view with the panel's own button: the study stops, out of the link
+    page.page.locator("#il-study-cradle-live").click()
+    page.wait("!window.integratorLab.study('cradle').open")
+    assert not page.js("window.integratorLab.study('cradle').running")
+    assert "study=" not in page.js("location.search")
