@@ -221,6 +221,9 @@ function replaceWorker(why, silentMs = 0) {
   userMethod.tainted = false;
   pendingFrame = null; // the old worker's: not to be acknowledged to the new one
   worker = window.integratorLabEarly.spawn();
+  // the worker in charge, where start.js put the first one (what pings the worker finds it
+  // there: the tests' settle, tests/site/pages.py)
+  window.integratorLabEarly.worker = worker;
   adopt(worker);
   attach(worker);
   initWorker(); // the worker keeps it until Python is up again

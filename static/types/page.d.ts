@@ -3,7 +3,8 @@
 import type { BakedMessage, SimulationWorker, WorkerMessage } from "./protocol";
 
 declare global {
-  /** static/start.js: the worker it created before BokehJS loaded, and what it said since.
+  /** static/start.js: the worker it created before BokehJS loaded (the one in charge since,
+   * once static/js/worker.js replaced it), and what it said meanwhile.
    * `watchPorts` and `spawn` are there whenever a worker is (not from file://). */
   interface IntegratorLabEarly {
     worker: SimulationWorker | null;

@@ -5,15 +5,21 @@ the order conditions give; an exception in the user's step names its line and st
 method alone; code that never returns is stopped within 2 s by replacing the worker; code from
 a shared link waits for the visitor's click, data from a link runs at once; the editor is
 CodeMirror (line numbers, highlighting) and a plain text box when its bundle is missing.
+
+The tests share one booted page (``shared_page``), reset before each; a test takes the method
+it ran off the page with the editor's own Remove (the reset applies a view: the worker keeps
+a user's method). Fresh pages only for what a page reads as it boots: a method in a link, and
+the editor's bundle (asked for once, when the editor is first opened).
 """
 
 # ruff: noqa: F811 - the tests take the page fixtures imported from pages by name
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
-from pages import SYSTEMS, open_page, site  # noqa: F401 - fixtures
+from pages import SYSTEMS, open_page, shared_page, shared_pages, site  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +28,10 @@ RUN_TIMEOUT_MS = 20_000
 
 def open_editor(page):
     page.wait_live()
-    page.page.click("#il-editor summary")
+    # (a shared page may have it open from the test before: a click would close it)
+    if not page.js("document.querySelector('#il-editor details').open"):
+        page.page.click("#il-editor summary")
+    page.page.select_option("#il-editor-kind", "python")  # what a page shows first
     # the code box (CodeMirror's bundle is read when the editor first opens, or the text box)
     page.page.locator("#il-editor .cm-editor, #il-editor textarea").first.wait_for()
 
@@ -44,15 +53,35 @@ def type_code(page, text):
     page.page.keyboard.insert_text(text)
 
 
+def remove_method(page):
+    """The user's method taken off the page with the editor's Remove, as a visitor does."""
+    page.page.click("#il-editor-remove")
+    page.wait("window.integratorLab.status().method.name === null", RUN_TIMEOUT_MS)
+
+
+def link(page):
+    return page.js("window.integratorLab.link()")
+
+
+def wait_new_link(page, before):
+    """Until the link is no longer ``before`` and carries a method (the one just run: a link
+    a method left before on a shared page is not it)."""
+    page.wait(
+        f"(() => {{ const link = window.integratorLab.link();"
+        f" return link !== {json.dumps(before)} && link.includes('#method='); }})()"
+    )
+
+
 def run_python(page, code):
     page.page.select_option("#il-editor-kind", "python")
     type_code(page, code)
     page.page.click("#il-editor-run")
 
 
-def test_ralston_typed_into_the_tableau_grid_runs_everywhere_with_order_2(open_page):
-    page = open_page()
+def test_ralston_typed_into_the_tableau_grid_runs_everywhere_with_order_2(shared_page):
+    page = shared_page()
     open_editor(page)
+    before = link(page)
     page.page.select_option("#il-editor-kind", "tableau")
     page.page.fill("#il-editor-stages", "2")
     page.page.dispatch_event("#il-editor-stages", "change")
@@ -85,8 +114,9 @@ def test_ralston_typed_into_the_tableau_grid_runs_everywhere_with_order_2(open_p
     colors = [color.strip() for _, color in chips]
     assert len(set(colors)) == len(colors)  # one colour per integrator, the user's too
     assert page.status()["systems"]["spring"]["integrators"]["my-ralston"]["divergedAt"] is None
-    assert "#method=" in page.js("window.integratorLab.link()")
+    wait_new_link(page, before)
     assert not page.errors
+    remove_method(page)
 
 
 FAILING_CODE = """NAME = "fails-at-100"
@@ -104,8 +134,8 @@ def step(accel, q, v, t, dt):
 """
 
 
-def test_an_exception_at_step_100_shows_its_line_and_the_others_go_on(open_page):
-    page = open_page("?systems=spring")
+def test_an_exception_at_step_100_shows_its_line_and_the_others_go_on(shared_page):
+    page = shared_page("?systems=spring")
     open_editor(page)
     run_python(page, FAILING_CODE)
     page.wait("window.integratorLab.status().method.name === 'fails-at-100'", RUN_TIMEOUT_MS)
@@ -135,6 +165,7 @@ def test_an_exception_at_step_100_shows_its_line_and_the_others_go_on(open_page)
     problems = page.status()["method"]["problems"]
     assert problems[0].startswith("line 2: SyntaxError")
     assert "line 2: SyntaxError" in page.page.text_content("#il-editor-error")
+    remove_method(page)
 
 
 HANGING_CODE = 'NAME = "hangs"\n\n\ndef step(accel, q, v, t, dt):\n    while True:\n        pass\n'
@@ -156,13 +187,14 @@ def stop_time_ms(page):
     return took - held, f"{took:.0f} ms, held up {held:.0f}: {page.status()['lastHang']}"
 
 
-def test_code_that_never_returns_is_stopped_within_2_s_and_the_page_goes_on(open_page):
-    page = open_page()
+def test_code_that_never_returns_is_stopped_within_2_s_and_the_page_goes_on(shared_page):
+    page = shared_page()
     open_editor(page)
     page.time_timers()
+    restarts = page.status()["restarts"]  # (a shared page: the workers replaced before)
     run_python(page, HANGING_CODE)
     page.wait("window.integratorLab.status().method.answeredAt !== null", RUN_TIMEOUT_MS)
-    page.wait("window.integratorLab.status().restarts === 1")  # (how soon: below)
+    page.wait(f"window.integratorLab.status().restarts === {restarts + 1}")  # (how soon: below)
     # the worker answered, then its first tick ran the step, which never returns
     took, why = stop_time_ms(page)
     assert took <= STOP_MS, why
@@ -179,23 +211,27 @@ def test_code_that_never_returns_is_stopped_within_2_s_and_the_page_goes_on(open
     assert not page.errors
 
 
-def test_python_from_a_link_waits_for_run_and_data_from_a_link_runs_at_once(open_page):
-    author = open_page("?systems=spring")
+def test_python_from_a_link_waits_for_run_and_data_from_a_link_runs_at_once(
+    shared_page, shared_pages, open_page
+):
+    author = shared_page("?systems=spring")
     open_editor(author)
+    before = link(author)
     author.page.select_option("#il-editor-template", "euler-code")
     author.page.click("#il-editor-run")
     author.wait("window.integratorLab.status().method.name === 'my-euler'", RUN_TIMEOUT_MS)
-    author.wait("window.integratorLab.link().includes('#method=')")
-    code_link = author.js("window.integratorLab.link()")
+    wait_new_link(author, before)
+    code_link = link(author)
     author.page.select_option("#il-editor-template", "forest-ruth")
     author.page.click("#il-editor-run")
     author.wait("window.integratorLab.status().method.name === 'forest-ruth'", RUN_TIMEOUT_MS)
-    author.wait("window.integratorLab.link() !== " + repr(code_link))
-    data_link = author.js("window.integratorLab.link()")
+    wait_new_link(author, code_link)
+    data_link = link(author)
     base = visitor_base(author)
     assert author.errors == []
-    author.close()  # (done with: see Page.close)
+    shared_pages.pause()  # while the visitors' pages run (a live page keeps a core busy)
 
+    # each visitor opens the link afresh: the page reads the method in a link as it boots
     visitor = open_page(code_link[len(base) :])
     visitor.wait_live()
     visitor.wait(
@@ -231,14 +267,16 @@ def test_python_from_a_link_waits_for_run_and_data_from_a_link_runs_at_once(open
     data_visitor.wait("window.integratorLab.status().method.name === 'forest-ruth'", RUN_TIMEOUT_MS)
     assert data_visitor.status()["method"]["order"] == 4  # Forest-Ruth is fourth order
     assert user_lanes(data_visitor) == {"spring": ["forest-ruth"]}
+    data_visitor.close()
+    remove_method(author)
 
 
 def visitor_base(page):
     return page.site["url"]
 
 
-def test_the_editor_is_codemirror_with_line_numbers_and_highlighting(open_page):
-    page = open_page()
+def test_the_editor_is_codemirror_with_line_numbers_and_highlighting(shared_page):
+    page = shared_page()
     open_editor(page)
     code = page.page.locator("#il-editor .cm-editor")
     assert code.is_visible()
@@ -260,45 +298,33 @@ def test_the_editor_is_codemirror_with_line_numbers_and_highlighting(open_page):
     assert page.page.locator("#il-editor .il-editor-note").is_hidden()
 
 
-def test_without_the_bundle_a_text_box_says_so_and_runs_the_method(browser, site):
-    from pages import Page
-
-    # no service worker: a request it makes is not routed by the test (the site's sw.js)
-    page = Page(browser, site, "?systems=spring", defer=True, service_workers="block")
-    try:
-        page.page.route("**/static/vendor/editor.js", lambda route: route.fulfill(status=404))
-        page.go()
-        open_editor(page)
-        assert page.page.locator("#il-editor .cm-editor").count() == 0
-        note = page.page.locator("#il-editor .il-editor-note")
-        assert note.is_visible() and "plain text box" in note.inner_text()
-        run_python(page, FAILING_CODE.replace("fails-at-100", "typed-by-hand"))
-        page.wait("window.integratorLab.status().method.name === 'typed-by-hand'", RUN_TIMEOUT_MS)
-        page.wait(
-            "window.integratorLab.status().systems.spring.integrators['typed-by-hand']"
-            "?.samples > 5",
-            RUN_TIMEOUT_MS,
-        )
-    finally:
-        page.close()
-
-
-def test_codemirror_is_read_only_when_the_editor_opens(browser, site):
-    """Its bundle is the page's biggest script after BokehJS: parsing it with the page delayed
-    the first drawn dashboard, so the page asks for it when the editor is first opened."""
-    from pages import Page
-
-    page = Page(browser, site, "?systems=spring", defer=True)
-    try:
-        asked = []
-        page.page.on("request", lambda request: asked.append(request.url))
-        page.go()
-        page.wait_live()
-        bundle = [url for url in asked if url.endswith("/static/vendor/editor.js")]
-        assert bundle == []
-        open_editor(page)
-        assert page.page.locator("#il-editor .cm-editor").is_visible()
-        bundle = [url for url in asked if url.endswith("/static/vendor/editor.js")]
-        assert len(bundle) == 1
-    finally:
-        page.close()
+def test_the_bundle_is_read_when_the_editor_opens_and_without_it_a_text_box_runs(
+    shared_pages, open_page
+):
+    """A page of its own: what it asks for as it boots, and for the editor's bundle when the
+    editor is first opened (a page that read the bundle once keeps it). The bundle is the
+    page's biggest script after BokehJS: parsing it with the page delayed the first drawn
+    dashboard, so the page asks for it when the editor is first opened; when it is missing
+    there, the editor is a plain text box that says so and runs the method all the same.
+    (CodeMirror, read from the bundle: the test above.)"""
+    shared_pages.pause()  # (the module's page, if booted, waits meanwhile)
+    # (the kept profile runs no service worker: a request it made would not be routed here)
+    page = open_page("?systems=spring", defer=True)
+    asked = []
+    page.page.on("request", lambda request: asked.append(request.url))
+    page.page.route("**/static/vendor/editor.js", lambda route: route.fulfill(status=404))
+    page.go()
+    page.wait_live()
+    assert [url for url in asked if url.endswith("/static/vendor/editor.js")] == []
+    open_editor(page)
+    note = page.page.locator("#il-editor .il-editor-note")
+    note.wait_for()  # (once the bundle was asked for, and refused)
+    assert len([url for url in asked if url.endswith("/static/vendor/editor.js")]) == 1
+    assert page.page.locator("#il-editor .cm-editor").count() == 0
+    assert "plain text box" in note.inner_text()
+    run_python(page, FAILING_CODE.replace("fails-at-100", "typed-by-hand"))
+    page.wait("window.integratorLab.status().method.name === 'typed-by-hand'", RUN_TIMEOUT_MS)
+    page.wait(
+        "window.integratorLab.status().systems.spring.integrators['typed-by-hand']?.samples > 5",
+        RUN_TIMEOUT_MS,
+    )
