@@ -16,15 +16,17 @@ import { t } from "./i18n.js";
 import { showLegend } from "./legend.js";
 import { live } from "./live.js";
 import { onLanguage } from "./localize.js";
-import { applyView } from "./plots.js";
+import { applyView, sizePlots } from "./plots.js";
 import { defaultStudyState } from "./studystate.js";
 import { queryFromState, state, stateFromQuery, saveState, systemSettings }
   from "./urlstate.js";
 import { setWidgetsFromState } from "./widgets.js";
 import { send } from "./worker.js";
 
-// what a new view leaves as it is: the language, and the study view (study.js owns it)
-const KEPT = new Set(["lang", ...Object.keys(defaultStudyState())]);
+// what a new view leaves as it is: the language, the study view (study.js owns it), and
+// whether the page is an embed (it is one from its boot: start.js; a lesson's Replay in an
+// embed is no link to the full lab)
+const KEPT = new Set(["lang", "embed", ...Object.keys(defaultStudyState())]);
 
 function lessonHref(lesson) {
   return `?lesson=${encodeURIComponent(lesson.id)}&${lesson.query}`;
@@ -150,9 +152,10 @@ function applyQuery(search, push) {
   for (const [key, value] of Object.entries(next)) if (!KEPT.has(key)) state[key] = value;
   saveState(push);
   setWidgetsFromState();
-  applyView();
+  // the rows above the panels first: an embed's plots are sized to the room below them
   showLegend();
   showNote();
+  applyView();
   for (const system of before) {
     if (!state.systems.includes(system)) send({ type: "remove", system });
   }
@@ -165,10 +168,10 @@ function applyQuery(search, push) {
 }
 
 /** The view of the link query `search` in place, as a lesson chosen from the menu or Back
- * applies it (the language and the study view stay): window.integratorLab.apply, for the tests,
- * the benchmarks and anyone scripting the page. Resolves once every shown system has drawn a
- * frame of its new run (a paused page draws one too: the worker sends every system after a
- * change).
+ * applies it (the language, the study view and an embed stay): window.integratorLab.apply,
+ * for the tests, the benchmarks and anyone scripting the page. Resolves once every shown
+ * system has drawn a frame of its new run (a paused page draws one too: the worker sends
+ * every system after a change).
  * @param {string} search
  * @returns {Promise<void>} */
 export function applyInPlace(search) {
@@ -186,6 +189,9 @@ export function applyInPlace(search) {
       if (live.systems[system].layout !== before.get(system)) waiting.delete(system);
       if (waiting.size) return;
       frameHooks.splice(frameHooks.indexOf(drawn), 1);
+      // a panel the view shows anew is laid out by now (applyView measured it hidden): an
+      // embed's plots are fitted to it, as the boot fits them once drawn
+      if (state.embed) sizePlots();
       resolve();
     };
     frameHooks.push(drawn);

@@ -100,7 +100,8 @@ export function publishApi() {
      * build's first seconds, static/js/baked.js) or "worker" */
     onFrame: (fn) => { frameHooks.push(fn); },
     /** the view of a link query (`?systems=...`), in place, as a lesson applies it (the
-     * language and the study view stay); resolves once every shown system drew its new run */
+     * language, the study view and an embed stay); resolves once every shown system drew its
+     * new run */
     apply: applyInPlace,
   };
 }

@@ -2,8 +2,10 @@
 paint already follows the URL, compact time-step and integrator controls, a link to the same
 view in the full lab, and a pause while the frame is scrolled out of view (issue 14).
 
-Browser checks run the real built page in Chromium (the ``site`` and ``open_page`` fixtures
-of pages.py).
+Browser checks run the real built page in Chromium (the ``site`` fixture of pages.py). The
+tests of an embed share one page booted as an embed (``shared_page``, every query with
+``embed=1``: an embed is one from its boot), reset to each test's view and window size; the
+first paint and a host page with two embeds are pages of their own.
 """
 
 from __future__ import annotations
@@ -13,11 +15,19 @@ from urllib.parse import parse_qs, urlsplit
 
 import pages
 import pytest
-from pages import BOOT_TIMEOUT_MS, open_page, site  # noqa: F401 - fixtures
+from pages import BOOT_TIMEOUT_MS, open_page, shared_page, shared_pages, site  # noqa: F401 - fixtures
 
 from integrator_lab.views.scenarios import SCENARIOS
 
 pytestmark = pytest.mark.browser
+
+
+def embed(shared_page, query, viewport):  # noqa: F811
+    """The module's embed (``booted_as``: an embed is one from its boot; every query says
+    ``embed=1`` again), reset to ``query`` at ``viewport``."""
+    assert "embed=1" in query
+    return shared_page(query, viewport=viewport, booted_as="embed")
+
 
 # Records, at every animation frame from the very first one, what is visible: which panels,
 # whether the page header is, and which integrators the scene of each visible panel draws
@@ -56,7 +66,9 @@ window.__ilFrames = [];
 """
 
 
-def test_the_first_paint_of_an_embed_already_shows_the_urls_view(open_page):  # noqa: F811
+def test_the_first_paint_of_an_embed_already_shows_the_urls_view(open_page, shared_pages):  # noqa: F811
+    # a page of its own: its subject is the boot (what is drawn from the first frame on)
+    shared_pages.pause()  # (the module's embed, if booted, waits meanwhile)
     wanted = ["rk4", "implicit-euler"]
     page = open_page(defer=True, viewport=(700, 420))
     page.page.add_init_script(PROBE)
@@ -79,9 +91,11 @@ def test_the_first_paint_of_an_embed_already_shows_the_urls_view(open_page):  # 
     assert page.errors == []
 
 
-def test_an_embed_has_a_compact_time_step_slider_and_integrator_toggles(open_page):  # noqa: F811
+def test_an_embed_has_a_compact_time_step_slider_and_integrator_toggles(shared_page):  # noqa: F811
     width, height = 700, 420
-    page = open_page("?embed=1&systems=spring&integrators=euler,rk4", viewport=(width, height))
+    page = embed(
+        shared_page, "?embed=1&systems=spring&integrators=euler,rk4", viewport=(width, height)
+    )
     page.wait_live()
     p = page.page
     # the time-step row (slider, ÷2, ×2) is in view; the other fields are the full lab's
@@ -105,9 +119,9 @@ def test_an_embed_has_a_compact_time_step_slider_and_integrator_toggles(open_pag
     assert page.errors == []
 
 
-def test_the_open_link_opens_the_same_view_in_the_full_lab(open_page):  # noqa: F811
+def test_the_open_link_opens_the_same_view_in_the_full_lab(shared_page):  # noqa: F811
     query = "?embed=1&systems=cradle&integrators=rk4,euler&cradle.balls=3&cradle.dt=0.0005"
-    page = open_page(query, viewport=(700, 420))
+    page = embed(shared_page, query, viewport=(700, 420))
     page.wait("document.documentElement.dataset.drawn === '1'")
     link = page.page.locator("#il-open")
     assert link.is_visible() and link.inner_text().startswith("Open in Integrator Lab")
@@ -131,6 +145,7 @@ def test_the_open_link_opens_the_same_view_in_the_full_lab(open_page):  # noqa: 
     assert lab.evaluate("window.integratorLab.state().embed") is False
     # the full page shows no such link
     assert not lab.locator("#il-open").is_visible()
+    lab.close()  # (the embed's page stays for the next test)
     assert page.errors == []
 
 
@@ -141,7 +156,9 @@ HOST = """<!doctype html><meta charset="utf-8"><body style="margin:0">
 </body>"""
 
 
-def test_a_demo_scrolled_out_of_view_pauses_and_resumes_in_view(open_page, site):  # noqa: F811
+def test_a_demo_scrolled_out_of_view_pauses_and_resumes_in_view(open_page, shared_pages, site):  # noqa: F811
+    # a page of its own: a host page with two embeds, each booted in its frame
+    shared_pages.pause()  # (the module's embed, if booted, waits meanwhile)
     Path(site["dir"], "two-demos.html").write_text(HOST, encoding="utf-8")
     page = open_page("two-demos.html", viewport=(900, 700))
     p = page.page
@@ -183,13 +200,15 @@ def test_a_demo_scrolled_out_of_view_pauses_and_resumes_in_view(open_page, site)
     assert page.errors == []
 
 
-def test_an_embeds_lesson_note_is_folded_to_its_title(open_page):  # noqa: F811
+def test_an_embeds_lesson_note_is_folded_to_its_title(shared_page):  # noqa: F811
     """In a 720x420 embed of a lesson the note is one line (its title), opened on demand
     (issue 29): the embed's few hundred pixels go to the scene and its energy plot."""
     lesson = SCENARIOS[1]
-    page = open_page(f"?{lesson.link_query()}&embed=1", viewport=(720, 420))
+    page = embed(shared_page, f"?{lesson.link_query()}&embed=1", viewport=(720, 420))
     page.wait_live()
     page.wait("window.integratorLab.status().allDrawn")
+    system = page.js("window.integratorLab.state().systems[0]")
+    energy = page.js("window.integratorLab.layout()")[system]["energy"]
     note = page.page.locator("#il-lesson")
     summary = note.locator("summary")
     text = note.locator(".il-lesson-fold > span")
@@ -204,6 +223,11 @@ def test_an_embeds_lesson_note_is_folded_to_its_title(open_page):  # noqa: F811
     page.page.keyboard.press("Enter")
     assert text.is_visible()
     assert lesson.look_for.replace("`", "")[:40] in note.inner_text()
+    # Replay: the lesson again, its note folded, and the plots as tall as they were with it
+    # folded (sized to the room below the note that is shown, not the one it replaces)
+    note.locator(".il-lesson-replay").click()
+    page.wait("!document.querySelector('#il-lesson .il-lesson-fold').open")
+    page.wait(f"window.integratorLab.layout()[{system!r}].energy[3] === {energy[3]}")
     assert page.errors == []
 
 
@@ -216,11 +240,11 @@ def test_an_embeds_lesson_note_is_folded_to_its_title(open_page):  # noqa: F811
         "systems=cradle&integrators=rk4,euler&cradle.balls=3",
     ],
 )
-def test_an_embeds_energy_plot_is_at_least_as_large_as_its_scene(open_page, query):  # noqa: F811
+def test_an_embeds_energy_plot_is_at_least_as_large_as_its_scene(shared_page, query):  # noqa: F811
     """In a 720x420 embed (issue 29) the energy plot's plotting area is at least the scene's
     area, beside it, and both are whole in the window with the controls on one row."""
     width, height = 720, 420
-    page = open_page(f"?{query}&embed=1", viewport=(width, height))
+    page = embed(shared_page, f"?{query}&embed=1", viewport=(width, height))
     page.wait_live()
     page.wait("window.integratorLab.status().allDrawn")
     system = page.js("window.integratorLab.state().systems[0]")
