@@ -7,7 +7,10 @@ says so.
 Targets are computed from the physics of the drawing (pendulum: the bob at L (sin θ, −cos θ)
 from its pivot; spring: the mass drawn at its displacement x; cradle: ball k at
 L (−sin θ, −cos θ) from its own pivot when lifted by θ) and mapped to pixels through the
-scene's ranges and frame, as the scene tests do; the tolerance is what one pixel means."""
+scene's ranges and frame, as the scene tests do; the tolerance is what one pixel means.
+
+The tests share one booted page per set of browser options and boot (``shared_page``: the
+desktop, the phone, Japanese), reset before each; every drag is released before its test ends."""
 
 from __future__ import annotations
 
@@ -19,7 +22,8 @@ import pages
 import pytest
 
 site = pages.site
-open_page = pages.open_page
+shared_page = pages.shared_page
+shared_pages = pages.shared_pages
 
 pytestmark = pytest.mark.browser
 
@@ -78,17 +82,17 @@ def _wait_restarted(page, system, names, param, sign=1):
     }})()""")
 
 
-def _open(open_page, query):
+def _open(shared_page, query, **options):
     # at a tenth of real time a body moves less than a pixel between reading where it is
     # and pressing on it
-    page = open_page(query + "&speed=0.1", viewport=(1440, 900))
+    page = shared_page(query + "&speed=0.1", viewport=(1440, 900), **options)
     page.wait_live()
     page.wait_samples(5, [query.split("systems=")[1].split("&")[0]])
     return page
 
 
-def test_dragging_the_pendulum_bob_sets_theta0_pauses_and_restarts_from_there(open_page):
-    page = _open(open_page, "?systems=pendulum")
+def test_dragging_the_pendulum_bob_sets_theta0_pauses_and_restarts_from_there(shared_page):
+    page = _open(shared_page, "?systems=pendulum")
     m = _scene(page, "pendulum")
     length = page.js("window.integratorLab.state().params.pendulum.length")
     # lane 0's pivot: the middle of its bar (the bar spans the pivot ± a bob's width)
@@ -131,8 +135,8 @@ def test_dragging_the_pendulum_bob_sets_theta0_pauses_and_restarts_from_there(op
     assert page.errors == []
 
 
-def test_a_held_body_pauses_only_its_own_system(open_page):
-    page = open_page("?systems=pendulum,spring&speed=0.1", viewport=(1440, 900))
+def test_a_held_body_pauses_only_its_own_system(shared_page):
+    page = shared_page("?systems=pendulum,spring&speed=0.1", viewport=(1440, 900))
     page.wait_live()
     page.wait_samples(5, ["pendulum", "spring"])
     m = _scene(page, "pendulum")
@@ -153,8 +157,8 @@ def test_a_held_body_pauses_only_its_own_system(open_page):
     assert page.errors == []
 
 
-def test_dragging_the_spring_mass_sets_x0_from_its_rest_position(open_page):
-    page = _open(open_page, "?systems=spring")
+def test_dragging_the_spring_mass_sets_x0_from_its_rest_position(shared_page):
+    page = _open(shared_page, "?systems=spring")
     m = _scene(page, "spring")
     start = (m["x"][0], m["y"][0])
     target = 0.4  # m: the mass is drawn at its displacement x from rest
@@ -180,8 +184,8 @@ def _cradle_pivots(m, lane, balls, radius):
     return [first + k * (last - first) / (balls - 1) for k in range(balls)], m["bar"]["y0"][lane]
 
 
-def test_dragging_a_cradle_ball_lifts_it_and_the_balls_to_its_left(open_page):
-    page = _open(open_page, "?systems=cradle")
+def test_dragging_a_cradle_ball_lifts_it_and_the_balls_to_its_left(shared_page):
+    page = _open(shared_page, "?systems=cradle")
     m = _scene(page, "cradle")
     params = page.js("window.integratorLab.state().params.cradle")
     balls, length = params["balls"], params["length"]
@@ -204,8 +208,8 @@ def test_dragging_a_cradle_ball_lifts_it_and_the_balls_to_its_left(open_page):
     assert page.errors == []
 
 
-def test_a_drag_beyond_the_declared_range_is_clamped_and_says_so(open_page):
-    page = _open(open_page, "?systems=cradle")
+def test_a_drag_beyond_the_declared_range_is_clamped_and_says_so(shared_page):
+    page = _open(shared_page, "?systems=cradle")
     m = _scene(page, "cradle")
     params = page.js("window.integratorLab.state().params.cradle")
     balls, length = params["balls"], params["length"]
@@ -225,14 +229,16 @@ def test_a_drag_beyond_the_declared_range_is_clamped_and_says_so(open_page):
     assert page.errors == []
 
 
-def test_on_a_phone_a_finger_drags_the_bob_and_a_swipe_off_the_bodies_scrolls(open_page):
-    page = open_page(
+def test_on_a_phone_a_finger_drags_the_bob_and_a_swipe_off_the_bodies_scrolls(shared_page):
+    page = shared_page(
         "?systems=pendulum&speed=0.1", viewport=(390, 844), has_touch=True, is_mobile=True
     )
     page.wait_live()
     page.wait_samples(3, ["pendulum"])
     # the page at its top: the phone's first screen holds the scene under the sticky bar
     # (scrolled further, the bob would be under the bar or out of view)
+    page.js("window.scrollTo(0, 0)")
+    page.js(pages.NEXT_FRAMES_JS)
     assert page.js("scrollY") == 0
     m = _scene(page, "pendulum")
     length = page.js("window.integratorLab.state().params.pendulum.length")
@@ -266,12 +272,13 @@ def test_on_a_phone_a_finger_drags_the_bob_and_a_swipe_off_the_bodies_scrolls(op
     assert page.errors == []
 
 
-def test_a_clamped_drag_says_so_in_japanese(open_page):
+def test_a_clamped_drag_says_so_in_japanese(shared_page):
     """In Japanese mode the clamp note is the catalog's Japanese (views.i18n drag.*), with
     the parameter's Japanese label, its range and the value set: no English sentence."""
     from integrator_lab.views import i18n
 
-    page = _open(open_page, "?lang=ja&systems=cradle")
+    # a page of its own, booted in Japanese (a reset keeps the language)
+    page = _open(shared_page, "?lang=ja&systems=cradle", booted_as="ja")
     m = _scene(page, "cradle")
     params = page.js("window.integratorLab.state().params.cradle")
     balls, length = params["balls"], params["length"]

@@ -1,11 +1,14 @@
 """The static page's geometry view: the spring's points leave a method's stability region as
 the dt typed in crosses its limit, at the moment that method's bodies diverge in the live view,
-and the rings show the area each method keeps or changes."""
+and the rings show the area each method keeps or changes.
+
+The tests share one booted page (``shared_page``); its reset applies a view without
+``geometry=``, which closes a geometry view left open (static/js/geometry.js follows the state)."""
 
 from __future__ import annotations
 
 import pytest
-from pages import open_page, site  # noqa: F401 (fixtures)
+from pages import shared_page, shared_pages, site  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -18,8 +21,8 @@ QUERY = (
 STATE = "window.integratorLabGeometry.state('spring')"
 
 
-def test_points_cross_the_boundary_as_dt_crosses_the_limit(open_page):  # noqa: F811
-    page = open_page(QUERY)
+def test_points_cross_the_boundary_as_dt_crosses_the_limit(shared_page):  # noqa: F811
+    page = shared_page(QUERY)
     page.wait_live()
     page.page.locator("#il-geometry-spring-toggle").click()
     page.wait(f"{STATE}.updates > 3 && {STATE}.verdicts !== null")
@@ -57,11 +60,11 @@ def test_points_cross_the_boundary_as_dt_crosses_the_limit(open_page):  # noqa: 
     assert page.errors == []
 
 
-def test_a_lesson_opens_the_geometry_view(open_page):  # noqa: F811
+def test_a_lesson_opens_the_geometry_view(shared_page):  # noqa: F811
     from integrator_lab.views.scenarios import get_scenario
 
     lesson = get_scenario("ring-area")
-    page = open_page("?" + lesson.link_query())
+    page = shared_page("?" + lesson.link_query())
     page.wait_live()
     state = "window.integratorLabGeometry.state('pendulum')"
     page.wait(f"{state}.open && {state}.areas && {state}.areas.euler > 1.05")

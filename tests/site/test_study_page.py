@@ -1,7 +1,11 @@
 """The static page's study view, in Chromium against the real built page: the worker runs a
 convergence study per system in slices beside the live view, the diagrams fill, the slopes
 are the methods' orders, excluded points are marked, CSV and PNG export, and the settings
-live in the URL."""
+live in the URL.
+
+The study of the live view is opened with each panel's Study button on the module's shared
+page (``shared_page``: a reset keeps the study view, as a lesson does) and closed with its
+Live button; what a link's study settings do is read as a page boots, on a page of its own."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ import json
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from pages import SYSTEMS, open_page, site  # noqa: F401 (fixtures)
+from pages import SYSTEMS, open_page, shared_page, shared_pages, site  # noqa: F401 (fixtures)
 
 from integrator_lab.cli.study import CSV_COLUMNS
 
@@ -44,11 +48,21 @@ def wait_done(page, systems):
     )
 
 
-def test_study_completes_on_every_system_while_the_live_view_runs(open_page, tmp_path):  # noqa: F811
-    query = "?integrators=" + ",".join(FOUR) + "&study=" + ",".join(SYSTEMS)
-    page = open_page(query + "&spring.damping=0", accept_downloads=True)
+def close_studies(page, systems):
+    """Back to the live view with each panel's Live button: the studies stop, out of the link."""
+    for system in systems:
+        page.page.locator(f"#il-study-{system}-live").click()
+    page.wait(f"{list(systems)!r}.every((s) => !window.integratorLab.study(s).open)")
+    assert "study=" not in page.js("location.search")
+
+
+def test_study_completes_on_every_system_while_the_live_view_runs(shared_page, tmp_path):  # noqa: F811
+    page = shared_page("?integrators=" + ",".join(FOUR) + "&spring.damping=0")
     page.wait_live()
     began = {s: page.sim_time(s) for s in SYSTEMS}
+    for system in SYSTEMS:  # (the kept profile takes downloads, as accept_downloads does)
+        page.page.locator(f"#il-study-{system}-study").click()
+    assert page.js("window.integratorLab.state().study") == list(SYSTEMS)
     # the live simulations advance while a study is still under way (one moment shows both;
     # how far they get meanwhile depends on the machine's load)
     page.wait(
@@ -103,14 +117,20 @@ def test_study_completes_on_every_system_while_the_live_view_runs(open_page, tmp
     width = int.from_bytes(png[16:20], "big")
     assert width > 400
     assert page.errors == []
+    close_studies(page, SYSTEMS)
 
 
-def test_study_settings_round_trip_through_the_url(open_page):  # noqa: F811
+def test_study_settings_round_trip_through_the_url(open_page, shared_pages):  # noqa: F811
+    """A page of its own: its subject is the link the page reads as it boots (a reset, as a
+    lesson, keeps the study view). One link carries the spring's study settings and bad ones
+    for the pendulum's."""
     query = (
         "?integrators=euler,rk4&study=spring&spring.study.duration=2&spring.study.points=5"
         "&spring.study.dtmax=0.2&spring.study.dtmin=0.002&spring.study.error=energy_error"
     )
-    page = open_page(query)
+    bad = "&pendulum.study.points=x&pendulum.study.error=nope"
+    shared_pages.pause()  # (the module's page, if booted, waits meanwhile)
+    page = open_page(query + bad)
     page.wait_live()
     wait_done(page, ["spring"])
     state = study(page, "spring")
@@ -133,12 +153,9 @@ def test_study_settings_round_trip_through_the_url(open_page):  # noqa: F811
     alert = page.page.locator("#il-study-spring-alert")
     assert "points" in alert.inner_text() and "[3, 60]" in alert.inner_text()
     assert "spring.study.points=7" in page.js("location.search")
+    # a bad study setting in the link is named, and its default is used
+    messages = " ".join(page.messages())
+    assert "pendulum.study.points" in messages and "pendulum.study.error" in messages
+    assert page.js("document.getElementById('il-study-pendulum-points').value") == "12"
+    assert "pendulum.study" not in page.js("location.search")
     assert page.errors == []
-    page.close()  # (done with: see Page.close)
-    # a link with a bad study setting names it and uses the default
-    other = open_page("?study=spring&spring.study.points=x&spring.study.error=nope")
-    other.wait("document.documentElement.dataset.drawn === '1'")
-    messages = " ".join(other.messages())
-    assert "spring.study.points" in messages and "spring.study.error" in messages
-    assert other.js("document.getElementById('il-study-spring-points').value") == "12"
-    assert other.errors == []
