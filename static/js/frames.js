@@ -110,6 +110,7 @@ export function clearStaleScenes() {
 // The worker refused new settings and goes on with the ones in force (views.live.Live, as the
 // Panel server does): say why, and show those settings again.
 export function keepSettings(system, kept, errors, request) {
+  live.systems[system].refusals += 1;
   for (const text of errors) message(text);
   if (superseded(system, request)) return; // a newer request is on its way
   state.params[system] = Object.assign({}, kept.params);

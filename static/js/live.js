@@ -33,6 +33,7 @@ export const live = {
     // debounce (editing), or the answer to an earlier request is still on its way (request:
     // the number of the last one sent, worker.js configureSystem)
     editing: false, request: 0,
+    refusals: 0, // settings the worker refused, keeping the run in force (frames.js)
   }])),
 };
 
@@ -40,7 +41,8 @@ export const live = {
  *    diverged: Record<string, number>, lastStatus: number, frames: number,
  *    pending: Record<string, any>, lastFlush: number, alerts: string[], stopped: boolean,
  *    viewDue: boolean,
- *    dragging: boolean, editing: boolean, request: number, scene?: Record<string, any>,
+ *    dragging: boolean, editing: boolean, request: number, refusals: number,
+ *    scene?: Record<string, any>,
  *    fresh?: boolean, counts?: Record<string, number>}} LiveSystem */
 
 // the texts of views.shared (in the page's language: views.i18n), filled as its

@@ -179,14 +179,21 @@ export function applyInPlace(search) {
     return Promise.reject(new Error("integratorLab.apply: the dashboard is not drawn yet"));
   }
   return new Promise((resolve) => {
-    const before = new Map(Object.entries(live.systems).map(([s, entry]) => [s, entry.layout]));
+    const before = new Map(Object.entries(live.systems).map(
+      ([s, entry]) => [s, { layout: entry.layout, refusals: entry.refusals }]));
     applyQuery(search, false);
     const waiting = new Set(state.systems);
     /** @param {string} system */
     const drawn = (system) => {
       // a layout comes before the frames of its run, and the page drops an older run's frame
-      // when it comes (worker.js): a frame drawn under a new layout is of the new run
-      if (live.systems[system].layout !== before.get(system)) waiting.delete(system);
+      // when it comes (worker.js): a frame drawn under a new layout is of the new run; settings
+      // the worker refused keep the run in force (frames.js keepSettings, with a message): a
+      // frame drawn after that is the view's too
+      const entry = live.systems[system];
+      const was = before.get(system);
+      if (!was || entry.layout !== was.layout || entry.refusals !== was.refusals) {
+        waiting.delete(system);
+      }
       if (waiting.size) return;
       frameHooks.splice(frameHooks.indexOf(drawn), 1);
       // a panel the view shows anew is laid out by now (applyView measured it hidden): an

@@ -223,6 +223,18 @@ def test_invalid_and_hostile_query_values_are_reported_and_never_executed(shared
     assert [e for e in page.errors if "pwned" in e] == []
 
 
+def test_a_view_refused_over_its_own_run_is_applied_in_place(shared_page):
+    """Over a run of the view's own integrators the worker keeps the run in force and says why
+    (views.live.Live.configure): ``integratorLab.apply`` resolves all the same (it waited for a
+    new run that never came), and the settings shown are the run's."""
+    page = shared_page("?systems=cradle&integrators=euler")
+    page.js(
+        "(q) => window.integratorLab.apply(q)", "?systems=cradle&integrators=euler&cradle.lifted=7"
+    )
+    page.wait_said("(text) => text.includes(\"at most 'balls'\")")
+    assert page.js("window.integratorLab.state()")["params"]["cradle"]["lifted"] == 1
+
+
 def test_prototype_names_in_the_link_are_unknown_settings(shared_page):
     keys = (
         "__proto__",
