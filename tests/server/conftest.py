@@ -308,7 +308,15 @@ def my_session(server, page) -> dict:
     """The numbers ``/status`` gives for ``page``'s own session (whatever other sessions
     the server has, e.g. those of earlier tests, not ended yet)."""
     label = session_label(session_id_of(page))
-    sessions = [s for s in server.status()["sessions"] if s["session"] == label]
+
+    def listed():
+        return [s for s in server.status()["sessions"] if s["session"] == label]
+
+    # a page that has loaded is listed once its session's document is built and served,
+    # which on a loaded machine comes seconds after the page's own script ran
+    deadline = time.monotonic() + 60.0
+    while not (sessions := listed()) and time.monotonic() < deadline:
+        time.sleep(0.2)  # a poll of the server's /status
     # (on failure: which sessions the server ended lately, and why, and what the page saw)
     assert len(sessions) == 1, (
         label,
