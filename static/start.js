@@ -89,6 +89,22 @@ window.integratorLabEarly = (() => {
   /** @type {BootConfig} */
   const boot = JSON.parse(/** @type {string} */ (
     /** @type {HTMLElement} */ (document.getElementById("il-boot-config")).textContent));
+  if (boot.host === "server") {
+    // A server runs this page's engine (web/server/hosted.py): the page is a frame of the
+    // server's own page, which carries the protocol's messages over its connection. There is
+    // no worker to start, no watchdog (the server bounds a visitor's code) and no baked start.
+    if (window.parent === window) {
+      document.addEventListener("readystatechange", () => {
+        sayStopped(catalogText("page.hosted_alone"), catalogText("page.hosted_alone.short"));
+      }, { once: true });
+      early.fileUrl = true; // (nothing to start: as from file://)
+      return early;
+    }
+    early.host = window.parent; // (static/js/main.js tells it the view, as the URL changes)
+    early.spawn = () => serverEngine(window.parent);
+  } else {
+    early.spawn = (bake = false) => workerEngine(bake);
+  }
   // a new worker, told where its files are; the page replaces a worker that stopped
   // answering (a user's method that never returns) with another one from here. Its
   // watchdog's pings go on a port of their own (static/worker.mjs says why), handed over
@@ -97,7 +113,8 @@ window.integratorLabEarly = (() => {
   // (its script's name carries its content's hash in a hashed build: a new build's worker is
   // a new URL, which no cache of an earlier visit answers)
   early.workerUrl = boot.worker;
-  early.spawn = (bake = false) => {
+  /** @param {boolean} bake */
+  function workerEngine(bake) {
     const worker = /** @type {SimulationWorker} */ (
       new Worker(boot.worker, { type: "module" }));
     const channel = new MessageChannel();
@@ -108,7 +125,37 @@ window.integratorLabEarly = (() => {
     worker.postMessage({ type: "boot", boot, bake, controlled, watch: channel.port2 },
       [channel.port2]);
     return worker;
-  };
+  }
+  // The engine on the server, as a worker the page talks to: messages to `host` (the frame's
+  // parent, which alone may answer, from this origin); a frame's samples come as base64 of
+  // little-endian doubles and are the worker's Float64Array again here. Each spawn is a new
+  // engine (the page renews its worker after a visitor's method: the server does too).
+  /** @param {Window} host */
+  function serverEngine(host) {
+    const engine = /** @type {SimulationWorker} */ (/** @type {unknown} */ ({
+      onmessage: null,
+      onerror: null,
+      /** @param {unknown} msg */
+      postMessage(msg) { host.postMessage({ integratorLab: "page", msg }, location.origin); },
+      terminate() { window.removeEventListener("message", hear); },
+    }));
+    /** @param {MessageEvent} event */
+    const hear = (event) => {
+      if (event.source !== host || event.origin !== location.origin) return;
+      const msg = event.data?.integratorLab === "engine" ? event.data.msg : null;
+      if (!msg) return;
+      if (msg.type === "frame") {
+        for (const frame of Object.values(msg.systems)) {
+          const bytes = Uint8Array.from(atob(frame.data), (c) => c.charCodeAt(0));
+          frame.data = new Float64Array(bytes.buffer);
+        }
+      }
+      engine.onmessage?.(/** @type {MessageEvent} */ ({ data: msg }));
+    };
+    window.addEventListener("message", hear);
+    host.postMessage({ integratorLab: "page", msg: { type: "spawn" } }, location.origin);
+    return engine;
+  }
   // the default view's first seconds, computed at build time: the page animates them while
   // Python boots (static/js/baked.js decodes them and decides). Not for a link that sets the
   // simulation otherwise (its query names more than how the page looks) or holds a method.
@@ -117,7 +164,7 @@ window.integratorLabEarly = (() => {
   const looks = ["lang", "hide", "exact", "energy", "log", "phase", "embed"];
   const keys = Array.from(new URLSearchParams(location.search).keys());
   early.baked = null; // a promise of the file's bytes
-  if (boot.baked && !location.hash && keys.every((key) => looks.includes(key))) {
+  if (boot.baked && boot.host !== "server" && !location.hash && keys.every((key) => looks.includes(key))) {
     early.baked = new Promise((resolve, reject) => {
       // static/js/worker.js passes on the worker's answer, once it took the worker over
       early.bakedArrived = (msg) => (msg.bytes ? resolve(msg.bytes) : reject(new Error(msg.error)));

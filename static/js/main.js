@@ -42,6 +42,13 @@ showLessons();
 localize(); // the page's own texts at once (the dashboard's when it is drawn)
 wireLanguageSwitch();
 
+// A page a server hosts in a frame (static/start.js) tells its host the view as its URL
+// changes: the host's address bar, and its Python, follow.
+function tellHost() {
+  window.integratorLabEarly?.host?.postMessage({ integratorLab: "page",
+    msg: { type: "location", search: location.search, hash: location.hash } }, location.origin);
+}
+
 // -- start -------------------------------------------------------------------------------
 // The dashboard is drawn first and Python boots after: both want the CPU, and a drawn
 // page (with its loading note) is worth more than a worker booting a little earlier.
@@ -94,6 +101,7 @@ Promise.all(embeds).then(() => {
   wireWidgets();
   wireKeys();
   onSave(showOpenLink);
+  onSave(tellHost);
   enableDrag();
   saveState();
   pauseOffscreen();

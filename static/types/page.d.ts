@@ -24,6 +24,8 @@ declare global {
     /** the baked frames' bytes, if the page may play them */
     baked?: Promise<ArrayBuffer> | null;
     bakedArrived?: (msg: BakedMessage) => void;
+    /** the page is a frame of a server's page, which runs its engine (web/server/hosted.py) */
+    host?: Window;
   }
 
   /** BokehJS (its own script, loaded before the page's): untyped here */

@@ -55,6 +55,9 @@ export interface BootConfig {
   serviceWorker?: string;
   /** every file comes from memory (the one-file page): no link to measure */
   inMemory?: boolean;
+  /** "server": a server runs the engine, and hosts this page in a frame (then nothing else
+   * is given: web/site/build.py build_served_page) */
+  host?: "server";
 }
 
 // -- shared parts --------------------------------------------------------------------------

@@ -100,6 +100,14 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         default=DEFAULT_LANGUAGE,
         help="language of the labels (default en; a page's ?lang= overrides it)",
     )
+    parser.add_argument(
+        "--front-end",
+        choices=("panel", "page"),
+        default="panel",
+        help="page: the static page's own front end, its engine on this server "
+        "(one front end for every host; becoming the default); panel: the dashboard "
+        "built per session in Python (default)",
+    )
     parser.set_defaults(func=cmd_serve)
     return parser
 
@@ -134,6 +142,7 @@ def cmd_serve(args) -> int:
             lang=args.lang,
             max_sessions=args.max_sessions,
             max_sessions_per_client=args.max_sessions_per_client,
+            front_end=args.front_end,
         )
     except OSError as exc:  # port taken, address not local, ...
         print(

@@ -154,6 +154,21 @@ def page_refusal(max_sessions: int, max_per_client: int):
     return refuse
 
 
+def create_hosted_app(allow_code: bool = False):
+    """The page's own front end for the current server session (:mod:`.hosted`): its engine
+    runs here, with ``allow_code`` as :func:`create_app`'s, and stops when the session ends."""
+    from integrator_lab.server.hosted import Lab
+    from integrator_lab.server.sandbox import SandboxLive
+    from integrator_lab.views.engine import Engine
+
+    doc = pn.state.curdoc
+    transport.serve_css_locally(doc, pn.state.rel_path)
+    transport.use_phone_viewport(doc)
+    lab = Lab(lambda: Engine(SandboxLive(allow_code=allow_code)))
+    pn.state.on_session_destroyed(lambda _context: lab.close())
+    return lab
+
+
 def make_server(
     port: int = 5006,
     address: str = "127.0.0.1",
@@ -164,6 +179,7 @@ def make_server(
     lang: str = i18n.DEFAULT_LANGUAGE,
     max_sessions: int = MAX_SESSIONS,
     max_sessions_per_client: int | None = None,
+    front_end: str = "panel",
     **server_options,
 ):
     """A Bokeh server (not started) serving the dashboard at ``/`` and ``/status``.
@@ -210,6 +226,15 @@ def make_server(
     def app() -> Dashboard:  # a function: Panel shows any other object as it is
         return create_app(allow_code)
 
+    patterns: list = [(r"/status", StatusHandler)]
+    if front_end == "page":
+        from integrator_lab.server.hosted import page_route
+
+        patterns.append(page_route())
+
+        def app():  # type: ignore[no-redef]
+            return create_hosted_app(allow_code)
+
     server = pn.serve(
         app,
         port=port,
@@ -220,7 +245,7 @@ def make_server(
         title=TITLE,
         verbose=False,
         location=False,
-        extra_patterns=[(r"/status", StatusHandler)],
+        extra_patterns=patterns,
         **options,
     )
     transport.own_sessions_only(server, page_refusal(max_sessions, per_client))

@@ -322,20 +322,7 @@ def build_site(
         shutil.rmtree(out / sub, ignore_errors=True)
         (out / sub).mkdir(parents=True)
     static = static_dir()
-    for name in STATIC_FILES:
-        (out / "static" / name).write_bytes(static.joinpath(name).read_bytes())
-    (out / "static" / STATIC_MODULES).mkdir()
-    for module in static.joinpath(STATIC_MODULES).iterdir():
-        if module.name.endswith(".js"):
-            (out / "static" / STATIC_MODULES / module.name).write_bytes(module.read_bytes())
-    try:
-        shutil.copyfile(page_bundle(out / "static" / STATIC_MODULES), out / PAGE_MODULE)
-    except BundleUnavailable as exc:
-        print(
-            f"integrator-lab: note: no bundle of the page's modules ({exc}); the page loads "
-            "static/js/main.js and its imports, a little later to its first draw",
-            file=sys.stderr,
-        )
+    bokeh_names = copy_page_files(out, hashed)
     # the worker's modules (static/worker.mjs and the worker-*.mjs it imports) in one module
     worker_bundled = True
     try:
@@ -350,11 +337,6 @@ def build_site(
         for module in static.iterdir():
             if fnmatch.fnmatch(module.name, WORKER.pattern):
                 (out / "static" / module.name).write_bytes(module.read_bytes())
-    bokeh_js = Path(bokeh.__file__).parent / "server" / "static" / "js"
-    bokeh_names = {}
-    for name in BOKEH_FILES:
-        shutil.copyfile(bokeh_js / name, out / "bokeh" / name)
-        bokeh_names[name] = _hash_name(out / "bokeh" / name) if hashed else name
     pack_archive(out / ARCHIVE)
     site_files: tuple[str, ...] = PYODIDE_FILES
     if trim:
@@ -381,20 +363,7 @@ def build_site(
     (out / pyodide_rel).mkdir(parents=True, exist_ok=True)
     for name, data in pyodide_files.items():
         (out / pyodide_rel / name).write_bytes(data)
-    editor_script = ""
-    try:
-        editor = bundle_path()
-    except BundleUnavailable as exc:
-        print(
-            f"integrator-lab: note: no code editor bundle ({exc}); the page's method editor "
-            "will be a plain text box",
-            file=sys.stderr,
-        )
-    else:
-        (out / EDITOR_PATH).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(editor, out / EDITOR_PATH)
-        # read by the page when the method editor is first opened (static/js/editor.js)
-        editor_script = LAZY_TAG
+    editor_script = copy_editor(out)
     frozen = None
     if snapshot:
         try:
@@ -421,7 +390,83 @@ def build_site(
     sizes["core"] = download_sizes((out / archive_rel).read_bytes(), archive_rel)
     if frozen is not None:
         sizes["snapshot"] = download_sizes((out / frozen["url"]).read_bytes(), frozen["url"])
-    template = static.joinpath("index.html").read_text(encoding="utf-8")
+    template = page_template(out, bokeh_names, hashed)
+    boot = boot_data(
+        frozen,
+        pyodide_rel,
+        archive_rel,
+        baked,
+        sizes,
+        pyodide_files[LOCK].decode("utf-8"),
+        lzma_files,
+    )
+    if hashed:
+        if worker_bundled:
+            # (an unbundled worker imports its modules by their plain names: it keeps its own,
+            # and the next build's service worker drops it from the cache)
+            boot["worker"] = _hashed_copy(out / WORKER.site_path, out)
+        boot["serviceWorker"] = SERVICE_WORKER
+    page = write_index(out, template, config, boot, editor_script)
+    (out / SERVICE_WORKER).unlink(missing_ok=True)
+    if hashed:
+        # the scripts every visit runs: the page's (its head's) and Pyodide's JavaScript
+        scripts = page_scripts(page)
+        scripts += [boot["pyodide"] + name for name in PYODIDE_FILES if name.endswith(".mjs")]
+        write_service_worker(out, scripts)
+    return out
+
+
+def copy_page_files(out: Path, hashed: bool) -> dict[str, str]:
+    """Copy the page's own files into ``out`` (its ``static`` and ``bokeh`` folders exist):
+    its scripts and styles, its modules and their bundle, BokehJS; return BokehJS's files'
+    names as written (hashed in a hashed build)."""
+    static = static_dir()
+    for name in STATIC_FILES:
+        (out / "static" / name).write_bytes(static.joinpath(name).read_bytes())
+    (out / "static" / STATIC_MODULES).mkdir()
+    for module in static.joinpath(STATIC_MODULES).iterdir():
+        if module.name.endswith(".js"):
+            (out / "static" / STATIC_MODULES / module.name).write_bytes(module.read_bytes())
+    try:
+        shutil.copyfile(page_bundle(out / "static" / STATIC_MODULES), out / PAGE_MODULE)
+    except BundleUnavailable as exc:
+        print(
+            f"integrator-lab: note: no bundle of the page's modules ({exc}); the page loads "
+            "static/js/main.js and its imports, a little later to its first draw",
+            file=sys.stderr,
+        )
+    bokeh_js = Path(bokeh.__file__).parent / "server" / "static" / "js"
+    bokeh_names = {}
+    for name in BOKEH_FILES:
+        shutil.copyfile(bokeh_js / name, out / "bokeh" / name)
+        bokeh_names[name] = _hash_name(out / "bokeh" / name) if hashed else name
+    return bokeh_names
+
+
+def copy_editor(out: Path) -> str:
+    """Copy the method editor's bundle into ``out``; return the page's tag that loads it
+    (none without the bundle: the editor is a plain text box)."""
+    try:
+        editor = bundle_path()
+    except BundleUnavailable as exc:
+        print(
+            f"integrator-lab: note: no code editor bundle ({exc}); the page's method editor "
+            "will be a plain text box",
+            file=sys.stderr,
+        )
+        return ""
+    (out / EDITOR_PATH).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(editor, out / EDITOR_PATH)
+    # read by the page when the method editor is first opened (static/js/editor.js)
+    return LAZY_TAG
+
+
+def page_template(out: Path, bokeh_names: dict[str, str], hashed: bool) -> str:
+    """``static/index.html`` naming the files :func:`copy_page_files` wrote into ``out``:
+    the bundle (if any), BokehJS's (hashed) names, the CSP; in a hashed build, a hashed copy
+    of each of the page's own files, which the page names (the service worker may then keep
+    every file but index.html for as long as the build stands)."""
+    template = static_dir().joinpath("index.html").read_text(encoding="utf-8")
     if template.count(ENTRY_TAG) != 1:
         raise RuntimeError(f"static/index.html: expected one {ENTRY_TAG}")
     if (out / PAGE_MODULE).is_file():
@@ -433,29 +478,20 @@ def build_site(
         if template.count(f'"bokeh/{name}"') != 1:
             raise RuntimeError(f"static/index.html: expected one reference to bokeh/{name}")
         template = template.replace(f'"bokeh/{name}"', f'"bokeh/{hashed_name}"')
-    boot = boot_data(
-        frozen,
-        pyodide_rel,
-        archive_rel,
-        baked,
-        sizes,
-        pyodide_files[LOCK].decode("utf-8"),
-        lzma_files,
-    )
-    if hashed:
-        # the page's own files get a hashed copy too, which the page names: the service
-        # worker may then keep every file but index.html for as long as the build stands
-        for rel in HASHED_STATIC:
-            if not (out / rel).is_file():
-                continue  # no page bundle: the page loads static/js/main.js
-            if template.count(f'"{rel}"') != 1:
-                raise RuntimeError(f"static/index.html: expected one reference to {rel}")
-            template = template.replace(f'"{rel}"', f'"{_hashed_copy(out / rel, out)}"')
-        if worker_bundled:
-            # (an unbundled worker imports its modules by their plain names: it keeps its own,
-            # and the next build's service worker drops it from the cache)
-            boot["worker"] = _hashed_copy(out / WORKER.site_path, out)
-        boot["serviceWorker"] = SERVICE_WORKER
+    for rel in HASHED_STATIC if hashed else ():
+        if not (out / rel).is_file():
+            continue  # no page bundle: the page loads static/js/main.js
+        if template.count(f'"{rel}"') != 1:
+            raise RuntimeError(f"static/index.html: expected one reference to {rel}")
+        template = template.replace(f'"{rel}"', f'"{_hashed_copy(out / rel, out)}"')
+    return template
+
+
+def write_index(
+    out: Path, template: str, config: figures.DashboardConfig, boot: dict, editor_script: str
+) -> str:
+    """Write ``out/index.html`` (and the favicon) from :func:`page_template`'s ``template``:
+    the dashboard of ``config``, the worker's ``boot`` data; return the page."""
     if template.count(PRELOAD_PLACEHOLDER) != 1:
         raise RuntimeError(f"static/index.html: expected one {PRELOAD_PLACEHOLDER} in its <head>")
     template = template.replace(PRELOAD_PLACEHOLDER, preload_tags(template))
@@ -469,12 +505,22 @@ def build_site(
     (out / "index.html").write_text(page, encoding="utf-8")
     # browsers ask for /favicon.ico on their own; answer rather than log a 404
     (out / "favicon.ico").write_bytes(favicon_png())
-    (out / SERVICE_WORKER).unlink(missing_ok=True)
-    if hashed:
-        # the scripts every visit runs: the page's (its head's) and Pyodide's JavaScript
-        scripts = page_scripts(page)
-        scripts += [boot["pyodide"] + name for name in PYODIDE_FILES if name.endswith(".mjs")]
-        write_service_worker(out, scripts)
+    return page
+
+
+def build_served_page(out_dir, config: figures.DashboardConfig | None = None) -> Path:
+    """Write the page a server hosts into ``out_dir`` and return its path: the static
+    page's front end without Python (its engine runs on the server: ``{"host": "server"}``
+    in its boot data, static/start.js), so no Pyodide, snapshot or baked frames."""
+    config = config or figures.DashboardConfig()
+    out = Path(out_dir)
+    for sub in ("static", "bokeh"):
+        shutil.rmtree(out / sub, ignore_errors=True)
+        (out / sub).mkdir(parents=True)
+    bokeh_names = copy_page_files(out, hashed=False)
+    editor_script = copy_editor(out)
+    write_index(out, page_template(out, bokeh_names, False), config, {"host": "server"},
+                editor_script)  # fmt: skip
     return out
 
 
