@@ -1,4 +1,5 @@
-"""The command line: output formats, listings, and exit status 2 with one line for bad input."""
+"""The command line: output formats (a table on a terminal, JSON and CSV for programs),
+listings, and exit status 2 with one line for bad input."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import json
 import math
 import subprocess
 import sys
+from decimal import Decimal
 
 import pytest
+from cli_tables import on_a_terminal, table_rows
 
 from integrator_lab.cli import main as cli
-from integrator_lab.cli.main import csv_columns, main
+from integrator_lab.cli.main import main, run_csv_columns
 from integrator_lab.core import INTEGRATORS, SYSTEMS, simulate, simulate_many
 
 
@@ -79,20 +82,23 @@ def test_csv_columns_and_rows(capsys, tmp_path):
     )
     assert code == 0 and out == ""
     rows = list(csv.reader(io.StringIO(path.read_text())))
+    # the state's columns cannot be read as parameters (the spring's parameter v0 is its
+    # initial velocity): state_q*, state_v*
     assert rows[0] == (
         [
             "integrator",
             "t",
-            "q0",
-            "q1",
-            "q2",
-            "v0",
-            "v1",
-            "v2",
+            "state_q0",
+            "state_q1",
+            "state_q2",
+            "state_v0",
+            "state_v1",
+            "state_v2",
             "kinetic",
             "potential",
             "dissipated",
             "total",
+            "energy_error",
         ]
     )
     assert all(r[0] == "rk4" for r in rows[1:])
@@ -298,22 +304,33 @@ def api_document(system_name, names, params, duration, every, dt):
     return json.dumps(doc, allow_nan=False) + "\n", results
 
 
+def step_decimals(dt):
+    """The decimals of the time step as written: 0.001 -> 3."""
+    return max(0, -Decimal(repr(dt)).as_tuple().exponent)
+
+
 def api_csv(results):
+    """The CSV the CLI promises, from the Python API: times at the step's precision, the
+    energy error relative to |E(0)|, or to the system's energy scale where E(0) = 0 (the
+    drag starts at rest)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(csv_columns(results[0].system.ndof))
+    writer.writerow(run_csv_columns(results[0].system.ndof))
     for r in results:
+        energy0 = r.total[0]
+        scale = abs(energy0) or r.system.energy_scale()
         for i, t in enumerate(r.t):
             writer.writerow(
                 [
                     r.integrator,
-                    repr(t),
+                    repr(round(t, step_decimals(r.dt))),
                     *map(repr, r.q[i]),
                     *map(repr, r.v[i]),
                     repr(r.kinetic[i]),
                     repr(r.potential[i]),
                     repr(r.dissipated[i]),
                     repr(r.total[i]),
+                    repr((r.total[i] - energy0) / scale),
                 ]
             )
     return out.getvalue()
@@ -473,3 +490,108 @@ def test_list_shows_the_order_with_velocity_dependent_forces(capsys):
     assert "order 4 (2 with velocity-dependent forces such as damping)" in line
     line = next(x for x in out.splitlines() if x.strip().startswith("rk4"))
     assert "order 4," in line
+
+
+# -- for people: the table, times at the step's precision ---------------------------------------
+def rk4_gain(z):
+    """RK4's amplification factor R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24."""
+    return 1 + z + z**2 / 2 + z**3 / 6 + z**4 / 24
+
+
+def test_table_energy_error_is_what_theory_gives(capsys):
+    """The undamped spring (omega^2 = k/m = 15) is linear: a step multiplies the complex
+    amplitude x + i v/omega by R(-i omega h), so after n steps the energy is exactly
+    |R|^(2n) E(0) (explicit Euler: R = 1 + z, a gain of (1 + (omega h)^2)^n; RK4 a loss
+    of order n (omega h)^6 / 72). The table prints three significant digits: 0.5 % at most."""
+    dt, steps = 0.1, 20
+    code, out, err = run_cli(
+        capsys,
+        *("run", "spring", "--set", "damping=0", "-i", "rk4", "-i", "euler"),
+        *("--dt", str(dt), "--duration", str(dt * steps), "--format", "table"),
+    )
+    assert code == 0 and err == ""
+    rows = table_rows(out)
+    z = -1j * math.sqrt(15.0) * dt
+    theory = {
+        "rk4": abs(rk4_gain(z)) ** (2 * steps) - 1,
+        "euler": abs(1 + z) ** (2 * steps) - 1,
+    }
+    assert theory["rk4"] < 0 < theory["euler"]
+    for name, expected in theory.items():
+        t, error, diverged = rows[name]
+        assert t == "2.0" and diverged == "—"
+        assert float(error) == pytest.approx(expected, rel=5e-3), name
+
+
+def test_table_diverged_at_is_simulates(capsys):
+    """Explicit Euler on a stiff linear contact diverges (see above): the table says when,
+    at the step's precision, as simulate() has it; rk45 does not."""
+    settings = {"contact": "linear", "stiffness": "2e6"}
+    code, out, err = run_cli(
+        capsys,
+        *("run", "cradle", "-i", "euler", "-i", "rk45", "--dt", "0.001", "--duration", "0.5"),
+        *(a for k, v in settings.items() for a in ("--set", f"{k}={v}")),
+        "--format",
+        "table",
+    )
+    assert code == 0 and err == ""  # the table says it: no note on stderr
+    rows = table_rows(out)
+    euler = simulate("cradle", "euler", dt=0.001, duration=0.5, **settings)
+    assert euler.diverged_at is not None
+    when, reason = rows["euler"][2].split(" ", 1)
+    assert float(when) == pytest.approx(euler.diverged_at, abs=1e-12)
+    assert len(when.split(".")[1]) <= 3 and reason == f"({euler.reason})"
+    assert float(rows["euler"][0]) == pytest.approx(euler.t[-1], abs=1e-12)
+    assert rows["rk45"][0] == "0.5" and rows["rk45"][2] == "—"
+
+
+def test_times_are_written_at_the_steps_precision(capsys):
+    """48 steps of 0.1 s end at 4.800000000000001 s in floating point: CSV, table and the
+    divergence note say 4.8."""
+    assert 48 * 0.1 != 4.8
+    args = ["run", "spring", "-i", "rk4", "--dt", "0.1", "--duration", "4.8"]
+    code, out, _ = run_cli(capsys, *args, "--format", "csv")
+    times = [row[1] for row in csv.reader(io.StringIO(out))][1:]
+    assert times[-1] == "4.8" and times[3] == "0.3"  # 3 * 0.1 = 0.30000000000000004
+    assert all(len(t.split(".")[1]) <= 1 for t in times)
+    code, out, _ = run_cli(capsys, *args, "--format", "table")
+    assert table_rows(out)["rk4"][0] == "4.8"
+    code, out, err = run_cli(
+        capsys, "run", "spring", "-i", "euler", "--dt", "0.1", "--duration", "9"
+    )
+    assert "euler diverged at t = 3.6 s" in err
+
+
+def test_csv_energy_error_is_explicit_eulers_gain(capsys):
+    """The undamped spring under explicit Euler: E grows by exactly 1 + (omega h)^2 a step,
+    so the energy_error column reads (1 + 15 h^2)^n - 1 at step n."""
+    code, out, _ = run_cli(
+        capsys,
+        *("run", "spring", "--set", "damping=0", "-i", "euler", "--dt", "0.05"),
+        *("--duration", "1", "--format", "csv"),
+    )
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == 21
+    for n, row in enumerate(rows):
+        assert float(row["energy_error"]) == pytest.approx(
+            (1 + 15 * 0.05**2) ** n - 1, rel=1e-12, abs=1e-15
+        )
+
+
+def test_a_terminal_gets_the_table_and_a_pipe_the_json():
+    args = ["run", "spring", "-i", "euler", "-i", "rk4", "--dt", "0.1", "--duration", "4.8"]
+    code, shown, err = on_a_terminal(*args)
+    assert code == 0 and err == ""
+    rows = table_rows(shown)
+    assert list(rows) == ["euler", "rk4"]
+    assert rows["rk4"][0] == "4.8" and rows["euler"][2].startswith("3.6 ")
+    assert len(shown) < 1000  # not 50 kB of JSON
+    # not a terminal: today's JSON, so scripts keep working; --format chooses on a terminal
+    piped = subprocess.run(
+        [sys.executable, "-m", "integrator_lab", *args], capture_output=True, text=True, timeout=120
+    )
+    assert piped.returncode == 0
+    assert [r["integrator"] for r in json.loads(piped.stdout)["runs"]] == ["euler", "rk4"]
+    code, shown, _ = on_a_terminal(*args, "--format", "json")
+    assert code == 0 and json.loads(shown)["dt"] == 0.1

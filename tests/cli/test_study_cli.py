@@ -1,5 +1,5 @@
-"""``integrator-lab study``: the JSON and CSV documents, the progress bar on a terminal only,
-and exit status 2 with one line naming the option for bad input."""
+"""``integrator-lab study``: the JSON and CSV documents, the table for people, the progress bar
+on a terminal only, and exit status 2 with one line naming the option for bad input."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import pytest
+from cli_tables import on_a_terminal, table_headers, table_rows
 
 from integrator_lab.cli.main import main
 from integrator_lab.core import SYSTEMS
@@ -156,3 +157,49 @@ def test_bad_system_and_unwritable_output_exit_2(capsys, tmp_path):
         str(tmp_path / "missing" / "out.json"),
     )
     assert code == 2 and "--output" in err and err.count("\n") == 1
+
+
+# -- for people: the table -------------------------------------------------------------------
+def test_table_gives_the_fitted_slope_beside_the_declared_order(capsys):
+    """On the smooth spring the error falls as dt^p, p the method's order: each fitted slope
+    lies within 0.15 of it, the table says they agree, and its slope is the document's."""
+    args = ["study", "spring", "-i", "euler", "-i", "rk4", "-i", "yoshida4", *QUICK]
+    code, out, err = run_cli(capsys, *args, "--format", "table")
+    assert code == 0 and err == ""
+    assert table_headers(out) == ["integrator", "declared order", "fitted slope", "agrees"]
+    rows = table_rows(out)
+    # yoshida4 is fourth order, second with velocity-dependent forces (the spring's damping):
+    # the table compares with 2, marks it and says why below
+    assert rows == {
+        "euler": ["1", rows["euler"][1], "yes"],
+        "rk4": ["4", rows["rk4"][1], "yes"],
+        "yoshida4": ["2*", rows["yoshida4"][1], "yes"],
+    }
+    assert "* yoshida4: order 2 with velocity-dependent forces (4 without)" in out
+    assert "not smooth" not in out
+    code, document, _ = run_cli(capsys, *args, "--format", "json")
+    for run in json.loads(document)["runs"]:
+        shown = float(rows[run["integrator"]][1])
+        assert shown == round(run["slope"], 2)
+        assert abs(shown - run["order"]) <= 0.15
+
+
+def test_table_says_once_why_the_cradle_shows_no_order(capsys):
+    """The cradle's contacts are not smooth: one note above the table says so (instead of one
+    per method on stderr), and no slope is compared with an order."""
+    code, out, err = run_cli(
+        capsys,
+        *("study", "cradle", "-i", "euler", "-i", "rk4", "--duration", "0.2", "--points", "5"),
+        *("--format", "table"),
+    )
+    assert code == 0 and err == ""
+    note = out[: out.index("integrator  ")]
+    assert note.count("not smooth") == 1 and SYSTEMS["cradle"].not_smooth in " ".join(note.split())
+    assert out.count("not smooth") == 1
+    assert [row[2] for row in table_rows(out).values()] == ["—", "—"]
+
+
+def test_a_terminal_gets_the_table():
+    code, shown, err = on_a_terminal("study", "spring", "-i", "rk4", *QUICK)
+    assert code == 0 and err == ""  # stderr is a pipe here: no progress bar
+    assert list(table_rows(shown)) == ["rk4"] and "{" not in shown

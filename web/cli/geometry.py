@@ -1,5 +1,6 @@
 """``integrator-lab stability`` and ``integrator-lab area``: stability regions and phase-space
-area (:mod:`integrator_lab.core.stability`, :mod:`integrator_lab.core.area`), as JSON or CSV.
+area (:mod:`integrator_lab.core.stability`, :mod:`integrator_lab.core.area`); a table on a
+terminal, JSON or CSV for programs.
 
 Bad input exits with status 2 and one line naming the argument and what it accepts.
 """
@@ -21,6 +22,14 @@ from integrator_lab.cli.main import (
     add_system_options,
 )
 from integrator_lab.cli.methods import add_method_options
+from integrator_lab.cli.output import (
+    NOTHING,
+    chosen_format,
+    table,
+    time_label,
+    time_writer,
+    wrap,
+)
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS, SYSTEMS, get_system
 from integrator_lab.core.area import (
     DEFAULT_POINTS,
@@ -29,6 +38,7 @@ from integrator_lab.core.area import (
     RADIUS_RANGE,
     area_runs,
 )
+from integrator_lab.core.simulate import step_count
 from integrator_lab.core.stability import (
     WINDOW,
     Mode,
@@ -41,6 +51,8 @@ from integrator_lab.core.stability import (
 
 #: the most steps times ring points times methods one ``area`` may ask for
 MAX_WORK = 50_000_000
+#: the most steps one ``area`` may take (``--steps``, or ``--duration`` over dt)
+MAX_AREA_STEPS = 10_000_000
 
 
 def _radius(text: str) -> float:
@@ -68,7 +80,7 @@ def add_subcommands(sub) -> None:
         '"stable" true when every point lies inside its region, false when a run diverges, '
         "null for the adaptive rk45 (it subdivides dt: no fixed step's region speaks for it). "
         "In JSON an unbounded limit is null and the boundary's pieces are separated by "
-        "[null, null].",
+        "[null, null]. On a terminal, print each method's limits (and verdict) as a table.",
     )
     region.add_argument(
         "integrators",
@@ -92,7 +104,7 @@ def add_subcommands(sub) -> None:
         description="Advance a ring of initial states around SYSTEM's start state with each "
         "integrator and write the enclosed area relative to the start, over time: 1 for a "
         "symplectic method (to the polygon's resolution), growing for explicit Euler, "
-        "shrinking for implicit Euler.",
+        "shrinking for implicit Euler. On a terminal, print each integrator's ratio at the end.",
     )
     add_system_options(area, "default: " + ", ".join(DEFAULT_INTEGRATORS))
     area.add_argument(
@@ -100,8 +112,16 @@ def add_subcommands(sub) -> None:
         type=_time_span("dt"),
         help="time step in s (default: the system's recommended step)",
     )
-    area.add_argument(
-        "--steps", type=integer_in(1, 10_000_000), required=True, metavar="N", help="steps"
+    span = area.add_mutually_exclusive_group(required=True)
+    span.add_argument(
+        "--steps", type=integer_in(1, MAX_AREA_STEPS), metavar="N", help="steps (or --duration)"
+    )
+    span.add_argument(
+        "--duration",
+        type=_time_span("duration"),
+        metavar="T",
+        help=f"simulated time in s, in whole steps of dt (at most {MAX_AREA_STEPS:,} steps; "
+        "or --steps)",
     )
     area.add_argument(
         "--radius",
@@ -191,7 +211,11 @@ def cmd_stability(args) -> int:
         verdicts = [verdict(method(entry), modes, dt) if points else None for entry in entries]
     except ValueError as exc:
         raise UsageError(f"argument INTEGRATOR: {exc}") from None
-    if args.format == "json":
+    form = chosen_format(args)
+    if form == "table":
+        _emit(args, _stability_table(header, modes, dt, results, verdicts))
+        return 0
+    if form == "json":
         methods = [r.to_dict() for r in results]
         if points:
             for described, stable in zip(methods, verdicts):
@@ -226,40 +250,127 @@ def cmd_stability(args) -> int:
     return 0
 
 
+def _area_steps(args, dt: float) -> int:
+    """``--steps``, or the whole steps of ``dt`` that cover ``--duration`` (the last may
+    overshoot), at most :data:`MAX_AREA_STEPS`."""
+    if args.steps is not None:
+        return int(args.steps)
+    try:
+        steps = step_count(args.duration, dt)
+    except ValueError:  # beyond the core's own bound
+        steps = MAX_AREA_STEPS + 1
+    if steps > MAX_AREA_STEPS:
+        raise UsageError(
+            f"argument --duration: got {args.duration:g} s, expected a time in "
+            f"(0, {MAX_AREA_STEPS * dt:g}] s (at most {MAX_AREA_STEPS:,} steps of dt = {dt:g} s)"
+        )
+    return steps
+
+
+#: a method's verdict on a system, in the table
+VERDICTS = {True: "stable", False: "unstable", None: f"{NOTHING} (adaptive: it subdivides dt)"}
+
+
+def _limit(x: float) -> str:
+    return "∞" if math.isinf(x) else f"{x:.4g}"
+
+
+def _stability_table(header, modes, dt: float, results, verdicts) -> str:
+    """Per method: its kind, limits and A-stability; with a system, the points dt*lambda
+    above and each method's verdict."""
+    text = ""
+    headers = ["integrator", "kind", "imaginary limit", "real limit", "A-stable"]
+    rows = [
+        [r.integrator, r.kind, _limit(r.imaginary_limit), _limit(r.real_limit)]
+        + ["yes" if r.a_stable else "no"]
+        for r in results
+    ]
+    if modes:
+        points = []
+        for mode in modes:
+            z = dt * mode.eigenvalue
+            pair = f" ± {abs(z.imag):.4g}i" if z.imag else ""
+            points.append(f"{mode.name} {z.real:.4g}{pair}")
+        text += wrap(
+            f"{header['system']}: dt = {time_label(dt, dt)} s; the points dt·λ of its "
+            f"linearised modes: {', '.join(points)}"
+        )
+        headers.append("verdict")
+        for row, stable in zip(rows, verdicts):
+            row.append(VERDICTS[stable])
+    text += table(headers, rows, (2, 3))
+    text += wrap(
+        "imaginary limit: the largest dt·ω an undamped oscillator may have and stay bounded; "
+        "real limit: how far the region reaches along the negative real axis; verdict: stable "
+        "when every point lies inside the method's region"
+    )
+    return text
+
+
 def cmd_area(args) -> int:
     names = args.integrator or ([] if args.methods else list(DEFAULT_INTEGRATORS))
     _check_names(names, "--integrator")
     entries = names + list(args.methods)
-    if args.steps * args.points * len(entries) > MAX_WORK:
-        raise UsageError(
-            f"argument --steps: steps x points x integrators must be at most {MAX_WORK:,} "
-            f"(got {args.steps * args.points * len(entries):,})"
-        )
     try:
         system = get_system(args.system, **_params(args))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     dt = args.dt if args.dt is not None else system.recommended_dt
+    steps = _area_steps(args, dt)
+    if steps * args.points * len(entries) > MAX_WORK:
+        option = "--steps" if args.steps is not None else "--duration"
+        raise UsageError(
+            f"argument {option}: steps x points x integrators must be at most {MAX_WORK:,} "
+            f"(got {steps * args.points * len(entries):,})"
+        )
     try:
-        runs = area_runs(system, entries, dt, args.steps, args.radius, args.points, args.every)
+        runs = area_runs(system, entries, dt, steps, args.radius, args.points, args.every)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if args.format == "json":
+    form = chosen_format(args)
+    if form == "json":
         document = {
             "system": system.name,
             "params": system.params,
             "dt": dt,
-            "steps": args.steps,
+            "steps": steps,
             "radius": args.radius,
             "points": args.points,
             "runs": [run.to_dict() for run in runs],
         }
         _emit(args, json.dumps(document, allow_nan=False) + "\n")
         return 0
+    if form == "table":
+        _emit(args, _area_table(system, dt, steps, args, runs))
+        return 0
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["integrator", "t", "area_ratio"])
+    time = time_writer(dt)
     for run in runs:
-        writer.writerows([run.integrator, repr(t), repr(a)] for t, a in zip(run.t, run.area_ratio))
+        writer.writerows([run.integrator, time(t), repr(a)] for t, a in zip(run.t, run.area_ratio))
     _emit(args, out.getvalue())
     return 0
+
+
+def _area_table(system, dt: float, steps: int, args, runs) -> str:
+    """Per integrator: the time of its last ring, the area ratio there, and when it
+    diverged."""
+    rows = [
+        [
+            run.integrator,
+            time_label(run.t[-1], dt),
+            f"{run.area_ratio[-1]:.4g}",
+            NOTHING if run.diverged_at is None else time_label(run.diverged_at, dt),
+        ]
+        for run in runs
+    ]
+    return (
+        f"{system.name}: dt = {time_label(dt, dt)} s, {steps} steps; a ring of {args.points} "
+        f"states of radius {args.radius:g} around the start\n"
+        + table(["integrator", "t (s)", "area ratio", "diverged at t (s)"], rows, (1, 2))
+        + wrap(
+            "area ratio: the ring's area at t over its area at the start; 1 for a symplectic "
+            "method (to the polygon's resolution)"
+        )
+    )

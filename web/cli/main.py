@@ -20,6 +20,15 @@ import tempfile
 from integrator_lab import __version__
 from integrator_lab.cli.argtypes import integer_in
 from integrator_lab.cli.methods import add_method_options
+from integrator_lab.cli.output import (
+    NOTHING,
+    add_format_option,
+    chosen_format,
+    number_label,
+    table,
+    time_label,
+    time_writer,
+)
 from integrator_lab.core import (
     DEFAULT_INTEGRATORS,
     INTEGRATORS,
@@ -29,8 +38,8 @@ from integrator_lab.core import (
     get_system,
 )
 from integrator_lab.core.params import positive_time
-from integrator_lab.core.simulate import SimulationResult, step_count
-from integrator_lab.views.shared import csv_columns
+from integrator_lab.core.simulate import step_count
+from integrator_lab.views.samples import error_scale
 
 PROG = "integrator-lab"
 #: subcommand modules that may add themselves (absent ones are skipped)
@@ -87,7 +96,7 @@ def add_system_options(parser, default_integrators: str) -> None:
 
 def add_output_options(parser) -> None:
     """``--set NAME=VALUE`` (repeatable), ``--format`` and ``--output``: the system's
-    parameters and where the numbers go, for ``run`` and ``study``."""
+    parameters and where the numbers go, for ``run``, ``study``, ``stability`` and ``area``."""
     parser.add_argument(
         "--set",
         action="append",
@@ -96,7 +105,7 @@ def add_output_options(parser) -> None:
         metavar="NAME=VALUE",
         help="set a system parameter (repeatable)",
     )
-    parser.add_argument("--format", choices=("json", "csv"), default="json")
+    add_format_option(parser)
     parser.add_argument("--output", "-o", metavar="PATH", help="write here instead of stdout")
 
 
@@ -114,8 +123,9 @@ def build_parser() -> Parser:
     run = sub.add_parser(
         "run",
         help="simulate and write trajectories and energies",
-        description="Simulate SYSTEM under one or more integrators in "
-        "lockstep and write samples as JSON or CSV.",
+        description="Simulate SYSTEM under one or more integrators in lockstep. On a "
+        "terminal, print a table: per integrator, the relative energy error at the end and "
+        "when it diverged; otherwise (or with --format json|csv) write every sample.",
     )
     add_system_options(run, "default: " + ", ".join(DEFAULT_INTEGRATORS))
     run.add_argument(
@@ -193,7 +203,8 @@ def cmd_run(args) -> int:
         args.every,
         steps,
     )
-    write = _write_json if args.format == "json" else _write_csv
+    form = chosen_format(args)
+    write = {"json": _write_json, "csv": _write_csv, "table": _write_table}[form]
     if args.output:
         try:
             # opened (and so checked) before the simulation starts
@@ -220,12 +231,14 @@ def cmd_run(args) -> int:
         except OSError as exc:
             raise UsageError(f"cannot write to standard output: {exc.strerror or exc}") from None
     run.finish_progress()
-    for name, lane in run.lanes.items():
-        if lane.diverged_at is not None:
-            print(
-                f"{PROG}: note: {name} diverged at t = {lane.diverged_at:g} s ({lane.reason})",
-                file=sys.stderr,
-            )
+    if form != "table":  # the table has a column for it
+        for name, lane in run.lanes.items():
+            if lane.diverged_at is not None:
+                print(
+                    f"{PROG}: note: {name} diverged at t = "
+                    f"{time_label(lane.diverged_at, run.dt)} s ({lane.reason})",
+                    file=sys.stderr,
+                )
     return 0
 
 
@@ -331,26 +344,71 @@ def _write_json(out, run, args):
     out.write("]}\n")
 
 
+def run_csv_columns(ndof: int) -> list[str]:
+    """The CSV header of ``run``: the state's columns are ``state_q0 ...`` and ``state_v0 ...``,
+    so that none reads as a parameter (the spring's initial velocity is its parameter ``v0``),
+    and ``energy_error`` is the signed relative energy error (:class:`_EnergyError`)."""
+    return (
+        ["integrator", "t"]
+        + [f"state_q{i}" for i in range(ndof)]
+        + [f"state_v{i}" for i in range(ndof)]
+        + ["kinetic", "potential", "dissipated", "total", "energy_error"]
+    )
+
+
+class _EnergyError:
+    """The signed relative energy error ``(total - E0) / scale`` of one integrator's samples,
+    as the page's energy plot has it (:func:`integrator_lab.views.samples.error_scale`):
+    ``total`` includes the work dissipated, so the exact motion has 0; positive is a gain."""
+
+    def __init__(self, system):
+        self.system = system
+        self.energy0: float | None = None
+        self.scale = 1.0
+
+    def __call__(self, sample) -> float:
+        total = sample[-1]
+        if self.energy0 is None:  # the first sample is the initial state
+            self.energy0 = total
+            self.scale = error_scale(self.system, total)
+        return (total - self.energy0) / self.scale
+
+
 def _write_csv(out, run, args):
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(csv_columns(run.system.ndof))
+    writer.writerow(run_csv_columns(run.system.ndof))
+    time = time_writer(run.dt)
     for name in run.names:
+        error = _EnergyError(run.system)
         for chunk in run.chunks(name):
-            writer.writerows([name, *map(repr, sample)] for sample in chunk)
+            writer.writerows([name, time(s[0]), *map(repr, s[1:]), repr(error(s))] for s in chunk)
 
 
-def csv_rows(result: SimulationResult):
-    for i, t in enumerate(result.t):
-        yield [
-            result.integrator,
-            repr(t),
-            *map(repr, result.q[i]),
-            *map(repr, result.v[i]),
-            repr(result.kinetic[i]),
-            repr(result.potential[i]),
-            repr(result.dissipated[i]),
-            repr(result.total[i]),
-        ]
+def _write_table(out, run, args):
+    """Per integrator: the time of its last sample, its energy error there and when it
+    diverged (and why); no sample is kept but the last."""
+    dt = run.dt
+    rows = []
+    for name in run.names:
+        error = _EnergyError(run.system)
+        last = None
+        for chunk in run.chunks(name):
+            if last is None:
+                error(chunk[0])
+            last = chunk[-1]
+        lane = run.lanes[name]
+        diverged = (
+            NOTHING
+            if lane.diverged_at is None
+            else f"{time_label(lane.diverged_at, dt)} ({lane.reason})"
+        )
+        rows.append([name, time_label(last[0], dt), number_label(error(last)), diverged])
+    out.write(f"{run.system.name}: dt = {time_label(dt, dt)} s, {run.steps} steps\n")
+    out.write(table(["integrator", "t (s)", "energy error", "diverged at t (s)"], rows, (1, 2)))
+    out.write(
+        "energy error: (E(t) - E(0)) / |E(0)| at the last t, E = kinetic + potential + "
+        "dissipated: 0 for the exact motion, > 0 a gain\n"
+    )
 
 
 # -- list -----------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""``integrator-lab study``: convergence and work-precision data, as JSON or CSV.
+"""``integrator-lab study``: convergence and work-precision data; a table of the fitted slopes
+on a terminal, JSON or CSV for programs.
 
 Runs :class:`integrator_lab.core.Study` in slices so that a progress bar (on stderr, only when
 it is a terminal) moves while it works. Bad input exits with status 2 and one line naming the
@@ -18,6 +19,7 @@ from integrator_lab.cli.main import (
     add_output_options,
     add_system_options,
 )
+from integrator_lab.cli.output import NOTHING, chosen_format, table, wrap
 from integrator_lab.core import INTEGRATORS, Study
 from integrator_lab.core.study import (
     DEFAULT_POINTS,
@@ -44,7 +46,8 @@ def add_subcommands(sub) -> None:
         description="Run integrators on SYSTEM for DURATION at a geometric sequence of time "
         "steps dt = DURATION/n; measure the error at DURATION (against the exact solution, or "
         "rk45 at a tight tolerance), the energy error and the cost (force evaluations, "
-        "seconds), and fit the slope of log(error) against log(dt) over the asymptotic range.",
+        "seconds), and fit the slope of log(error) against log(dt) over the asymptotic range. "
+        "On a terminal, print per integrator its fitted slope beside its declared order.",
     )
     add_system_options(study, "default: every fixed-step one: " + ", ".join(FIXED_STEP_INTEGRATORS))
     study.add_argument(
@@ -125,7 +128,8 @@ def cmd_study(args) -> int:
         except ValueError as exc:
             raise _usage_error(exc) from None
         result = study.result()
-        text = (_to_json if args.format == "json" else _to_csv)(result)
+        form = chosen_format(args)
+        text = {"json": _to_json, "csv": _to_csv, "table": _to_table}[form](result)
         if handle is not None:
             try:
                 handle.write(text)
@@ -150,9 +154,10 @@ def cmd_study(args) -> int:
                 handle.close()
             except OSError:
                 pass  # (what could not be written was said above)
-    for run in result.runs:
-        if run.note:
-            print(f"{PROG}: note: {run.integrator}: {run.note}", file=sys.stderr)
+    if form != "table":  # the table says it
+        for run in result.runs:
+            if run.note:
+                print(f"{PROG}: note: {run.integrator}: {run.note}", file=sys.stderr)
     return 0
 
 
@@ -186,3 +191,42 @@ def _to_json(result) -> str:
 def _to_csv(result) -> str:
     # the one CSV writer of studies, shared with the page's and the server's study views
     return study_csv(result.to_dict())
+
+
+def _to_table(result) -> str:
+    """Per integrator: the declared order (the one that applies to the system, marked ``*``
+    when that is not the headline one), the fitted slope and whether they agree; the notes
+    below. On a system that is not smooth one line above says why no order shows, in place
+    of each run's note saying so."""
+    system = result.system
+    text = (
+        f"{system.name}: error at T = {result.duration:g} s against "
+        f"{_reference_label(result.reference)}; slope of log(error) against log(dt)\n"
+    )
+    if system.not_smooth is not None:
+        text += wrap(
+            f"note: {system.name} is not smooth: {system.not_smooth}. A method's order rests "
+            "on smooth forces: each slope below is the error's trend as dt shrinks, not the "
+            "method's order (compare the spring, which is smooth)."
+        )
+    rows = []
+    notes = []
+    for run in result.runs:
+        slope = NOTHING if run.slope is None else f"{run.slope:.2f}"
+        agrees = {True: "yes", False: "no", None: NOTHING}[run.order_matches]
+        order = NOTHING if run.order is None else str(run.order)
+        if run.order_note is not None:
+            order += "*"
+            notes.append(f"* {run.integrator}: {run.order_note}")
+        rows.append([run.integrator, order, slope, agrees])
+        if run.note and system.not_smooth is None:
+            notes.append(f"note: {run.integrator}: {run.note}")
+    text += table(["integrator", "declared order", "fitted slope", "agrees"], rows, (1, 2))
+    return text + "".join(wrap(note) for note in notes)
+
+
+def _reference_label(reference) -> str:
+    """What the errors are measured against, in a few words."""
+    if reference.get("method") == "exact":
+        return "the exact solution"
+    return f"{reference['method']} at rtol {reference['rtol']:g}"
