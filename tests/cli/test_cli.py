@@ -595,3 +595,22 @@ def test_a_terminal_gets_the_table_and_a_pipe_the_json():
     assert [r["integrator"] for r in json.loads(piped.stdout)["runs"]] == ["euler", "rk4"]
     code, shown, _ = on_a_terminal(*args, "--format", "json")
     assert code == 0 and json.loads(shown)["dt"] == 0.1
+
+
+def test_table_names_the_energy_scale_when_the_start_has_none(capsys):
+    """The drag starts at rest at the origin: E(0) = 0, so the error is relative to the
+    system's characteristic energy, and the table says which."""
+    code, out, _ = run_cli(
+        capsys, "run", "drag", "-i", "euler", "--duration", "1", "--format", "table"
+    )
+    assert code == 0
+    result = simulate("drag", "euler", duration=1)
+    assert result.total[0] == 0.0
+    scale = result.system.energy_scale()
+    assert f"/ {scale:g} J (the system's energy scale)" in out
+    expected = (result.total[-1] - result.total[0]) / scale
+    assert float(table_rows(out)["euler"][1]) == pytest.approx(expected, rel=5e-3)
+    code, out, _ = run_cli(
+        capsys, "run", "spring", "-i", "euler", "--duration", "1", "--format", "table"
+    )
+    assert "(E(t) - E(0)) / |E(0)|" in out

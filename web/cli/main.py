@@ -28,6 +28,7 @@ from integrator_lab.cli.output import (
     table,
     time_label,
     time_writer,
+    wrap,
 )
 from integrator_lab.core import (
     DEFAULT_INTEGRATORS,
@@ -389,6 +390,7 @@ def _write_table(out, run, args):
     diverged (and why); no sample is kept but the last."""
     dt = run.dt
     rows = []
+    error = _EnergyError(run.system)
     for name in run.names:
         error = _EnergyError(run.system)
         last = None
@@ -405,9 +407,13 @@ def _write_table(out, run, args):
         rows.append([name, time_label(last[0], dt), number_label(error(last)), diverged])
     out.write(f"{run.system.name}: dt = {time_label(dt, dt)} s, {run.steps} steps\n")
     out.write(table(["integrator", "t (s)", "energy error", "diverged at t (s)"], rows, (1, 2)))
+    # every integrator starts from the same state: the last one's E(0) is everyone's
+    scale = "|E(0)|" if error.energy0 else f"{error.scale:g} J (the system's energy scale)"
     out.write(
-        "energy error: (E(t) - E(0)) / |E(0)| at the last t, E = kinetic + potential + "
-        "dissipated: 0 for the exact motion, > 0 a gain\n"
+        wrap(
+            f"energy error: (E(t) - E(0)) / {scale} at the last t, E = kinetic + potential + "
+            "dissipated: 0 for the exact motion, > 0 a gain"
+        )
     )
 
 
