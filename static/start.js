@@ -101,6 +101,7 @@ window.integratorLabEarly = (() => {
       return early;
     }
     early.host = window.parent; // (static/js/main.js tells it the view, as the URL changes)
+    early.code = boot.visitorCode; // what the server does with a visitor's Python (editor.js says it)
     early.spawn = () => serverEngine(window.parent);
   } else {
     early.spawn = (bake = false) => workerEngine(bake);
@@ -142,6 +143,13 @@ window.integratorLabEarly = (() => {
     /** @param {MessageEvent} event */
     const hear = (event) => {
       if (event.source !== host || event.origin !== location.origin) return;
+      if (event.data?.integratorLab === "host" && event.data.msg?.type === "apply") {
+        // a view set by the host's Python (a Dashboard's parameters): as a link's, in place
+        const query = String(event.data.msg.query);
+        if (document.documentElement.dataset.drawn) window.integratorLab?.apply(query);
+        else early.applyWhenDrawn = query; // (static/js/main.js, once drawn)
+        return;
+      }
       const msg = event.data?.integratorLab === "engine" ? event.data.msg : null;
       if (!msg) return;
       if (msg.type === "frame") {

@@ -24,6 +24,13 @@ import { methodHooks, userMethod } from "./method.js";
 const FRAGMENT_KEY = "method";
 // the kinds of method; their titles are the catalog's editor.kind.KIND
 const KINDS = ["python", "tableau", "splitting"];
+// the editor's first line on a page a server hosts (static/start.js: what the server does
+// with a visitor's Python); on the static page, "editor.intro" (the code runs in this tab)
+/** @type {Record<string, string>} */
+const INTRO = {
+  refused: "editor.intro.refused", sandbox: "method.code_banner",
+  unconfined: "method.code_banner_unconfined",
+};
 const MAX_STAGES = 16; // core.custom.MAX_STAGES
 const MAX_STEPS = 64; // core.custom.MAX_SEQUENCE
 const MAX_FRAGMENT_CHARS = 200000; // a code of 100 000 characters compresses well below that
@@ -477,7 +484,8 @@ export function initEditor() {
   const summary = node("summary", { i18n: "editor.title" });
   editorRefs.details = node("details", { class: "il-editor-details" }, [
     summary,
-    node("p", { class: "il-editor-hint", i18n: "editor.intro" }),
+    node("p", { class: "il-editor-hint", i18n: INTRO[window.integratorLabEarly?.code ?? ""] ??
+      "editor.intro" }),
     node("div", { class: "il-editor-bar" }, [template, kind,
       node("label", { class: "il-editor-label" }, [node("span", { i18n: "editor.name" }),
                                                     document.createTextNode(" "), name])]),

@@ -111,6 +111,8 @@ Promise.all(embeds).then(() => {
   document.documentElement.dataset.drawn = "1";
   performance.mark("il:drawn");
   dashboardDrawn(); // the worker buffers messages until Python is up
+  const early = window.integratorLabEarly;
+  if (early?.applyWhenDrawn) window.integratorLab.apply(early.applyWhenDrawn); // (start.js)
   drawRest().then(() => fixWidgets()); // the parts out of sight
   initA11y(); // names Bokeh's widgets lack, focus rings, the live description
   initStudy(); // after: a study opened by the link starts at once (the worker buffers it)

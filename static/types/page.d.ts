@@ -26,6 +26,10 @@ declare global {
     bakedArrived?: (msg: BakedMessage) => void;
     /** the page is a frame of a server's page, which runs its engine (web/server/hosted.py) */
     host?: Window;
+    /** what the hosting server does with a visitor's Python method (BootConfig.code) */
+    code?: "refused" | "sandbox" | "unconfined";
+    /** a view the host set before the dashboard was drawn (a link query, applied then) */
+    applyWhenDrawn?: string;
   }
 
   /** BokehJS (its own script, loaded before the page's): untyped here */
@@ -35,6 +39,8 @@ declare global {
   interface Window {
     /** set by static/start.js, which runs first (startWorker says so if it did not) */
     integratorLabEarly: IntegratorLabEarly;
+    /** the page's public API (static/js/status.js publishApi) */
+    integratorLab: any;
   }
 }
 

@@ -58,6 +58,8 @@ export interface BootConfig {
   /** "server": a server runs the engine, and hosts this page in a frame (then nothing else
    * is given: web/site/build.py build_served_page) */
   host?: "server";
+  /** with a host: what it does with a visitor's Python method (the editor says it) */
+  visitorCode?: "refused" | "sandbox" | "unconfined";
 }
 
 // -- shared parts --------------------------------------------------------------------------

@@ -6,12 +6,16 @@ One booted page serves the module's tests; each resets it through the page's own
 
 from __future__ import annotations
 
+import base64
+import json
 import math
+import zlib
 
 import pytest
 from conftest import ACTION_TIMEOUT_MS, LOAD_TIMEOUT_MS, Server
 
 from integrator_lab.core.systems import get_system
+from integrator_lab.views.i18n import text
 
 
 @pytest.fixture(scope="module")
@@ -97,9 +101,65 @@ def test_a_link_opens_its_view_in_the_frame(browser, hosted):
         page = context.new_page()
         page.goto(f"{hosted.url}?systems=cradle&integrators=rk4&play=0", timeout=LOAD_TIMEOUT_MS)
         frame = lab_frame(page)
-        frame.wait_for_function("() => window.integratorLab?.status().ready", timeout=LOAD_TIMEOUT_MS)
+        frame.wait_for_function(
+            "() => window.integratorLab?.status().ready", timeout=LOAD_TIMEOUT_MS
+        )
         state = frame.evaluate("() => integratorLab.state()")
         assert state["systems"] == ["cradle"]
         assert state["integrators"] == ["rk4"]
     finally:
         context.close()
+
+
+def method_fragment(text: str) -> str:
+    """``#method=`` and ``text`` as the page packs a definition: deflate-raw, base64url."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = packer.compress(text.encode()) + packer.flush()
+    return "#method=" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
+
+
+LEAPFROG = """NAME = "my-leapfrog"
+ORDER = 2
+
+def step(accel, q, v, t, dt):
+    a = accel(q, v, t)
+    v = [vi + 0.5 * dt * ai for vi, ai in zip(v, a)]
+    q = [qi + dt * vi for qi, vi in zip(q, v)]
+    a = accel(q, v, t + dt)
+    return q, [vi + 0.5 * dt * ai for vi, ai in zip(v, a)]
+"""
+
+
+def test_a_method_link_opens_as_on_the_page_and_this_server_says_it_runs_no_code(browser, hosted):
+    # a Python method's link: the banner to read it first, then Run; a server started
+    # without --allow-code says, in the editor, that it runs no visitor's code and where to
+    definition = json.dumps({"kind": "python", "name": "my-leapfrog", "code": LEAPFROG})
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{hosted.url}?systems=spring{method_fragment(definition)}",
+                  timeout=LOAD_TIMEOUT_MS)  # fmt: skip
+        frame = lab_frame(page)
+        frame.wait_for_function("() => window.integratorLab?.status().ready",
+                                timeout=LOAD_TIMEOUT_MS)  # fmt: skip
+        link_banner = frame.locator(".il-messages li", has_text=text("editor.link_banner"))
+        link_banner.wait_for()
+        hint = frame.locator("#il-editor .il-editor-hint").first
+        assert hint.text_content() == text("editor.intro.refused")
+        assert "integrator-lab preview" in hint.text_content()
+        # Run: the server refuses the kind, and the editor says so
+        frame.locator("#il-editor details").evaluate("(d) => { d.open = true; }")
+        frame.locator("#il-editor-run").click()
+        frame.locator("#il-editor-error", has_text="not allowed here").wait_for()
+        assert frame.evaluate("() => integratorLab.status().systems.spring.error") is None
+    finally:
+        context.close()
+
+
+def test_status_lists_the_session_with_its_running_systems(shared, hosted):
+    _page, frame = shared
+    apply(frame, "?systems=pendulum&integrators=rk4")
+    sessions = hosted.status()["sessions"]
+    assert len(sessions) >= 1
+    mine = [s for s in sessions if set(s["systems"]) == {"pendulum"}]
+    assert mine and mine[0]["systems"]["pendulum"]["dt"] > 0

@@ -17,19 +17,27 @@ shadow root would need every one of the page's ~150 lookups of ``document`` rewr
 
 from __future__ import annotations
 
+import atexit
 import base64
 import shutil
 import tempfile
+import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 import panel as pn
 import param
 from panel.custom import JSComponent
 from tornado.web import StaticFileHandler
 
+from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS
 from integrator_lab.views.engine import TICK, Engine
+from integrator_lab.views.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from integrator_lab.views.scenarios import SCENARIOS
+from integrator_lab.views.shared import PANEL_SYSTEMS
 
 #: where the server serves the page's files (the frame's address, relative to the app's)
 ROUTE = "lab"
@@ -41,7 +49,12 @@ export function render({ model, el }) {
   frame.title = "Integrator Lab";
   // the address bar's view (served), else the component's own (a notebook)
   const served = model.follow_address;
-  frame.src = model.src + (served ? location.search + location.hash : model.query);
+  const url = new URL(model.src, location.href);
+  const view = served ? location.search + location.hash : model.query;
+  url.search = view.split("#")[0];
+  url.hash = view.includes("#") ? view.slice(view.indexOf("#")) : "";
+  if (model.lang && !url.searchParams.has("lang")) url.searchParams.set("lang", model.lang);
+  frame.src = url.href;
   frame.style.cssText = "border:0;width:100%;height:100%;display:block;min-height:" +
     model.min_height_px + "px";
   const hear = (event) => {
@@ -57,12 +70,18 @@ export function render({ model, el }) {
   };
   window.addEventListener("message", hear);
   model.on("msg:custom", (msg) => {
-    frame.contentWindow?.postMessage({ integratorLab: "engine", msg }, location.origin);
+    // the engine's answers, and the host's own word (a view set from Python: "apply")
+    const kind = msg.type === "apply" ? "host" : "engine";
+    frame.contentWindow?.postMessage({ integratorLab: kind, msg }, location.origin);
   });
   model.on("remove", () => window.removeEventListener("message", hear));
   return frame;
 }
 """
+
+
+#: every live :class:`Lab` of this process (for ``/status``)
+LABS: weakref.WeakSet[Lab] = weakref.WeakSet()
 
 
 class Lab(JSComponent):
@@ -76,6 +95,7 @@ class Lab(JSComponent):
         default=True, doc="open the address bar's view and keep the address bar in step"
     )
     min_height_px = param.Integer(default=600, bounds=(200, None))
+    lang = param.String(default="", doc="the page's language unless its view names one")
 
     _esm = ESM
 
@@ -85,6 +105,10 @@ class Lab(JSComponent):
         self._make_engine = make_engine
         self.engine: Engine | None = None
         self._callback: Any = None
+        self.started = time.monotonic()
+        self.frames = 0  # frames sent to the page
+        self.session = ""  # its session's name in /status (sessions.session_label)
+        LABS.add(self)
 
     # -- the page's messages ----------------------------------------------------------------
     def _handle_msg(self, msg: Any) -> None:
@@ -96,6 +120,10 @@ class Lab(JSComponent):
         if self.engine is None:
             self._new_engine()
         self._send(self.engine.handle(msg))  # type: ignore[union-attr]
+
+    def send_host(self, message: dict[str, Any]) -> None:
+        """The host's own word to the page (``{"type": "apply", "query": ...}``)."""
+        self._send_msg(message)
 
     def _new_engine(self) -> None:
         self.close()
@@ -111,9 +139,25 @@ class Lab(JSComponent):
     def _send(self, answers: list[dict[str, Any]]) -> None:
         for answer in answers:
             if answer.get("type") == "frame":
+                self.frames += 1
                 for frame in answer["systems"].values():
                     frame["data"] = base64.b64encode(frame["data"].tobytes()).decode("ascii")
             self._send_msg(answer)
+
+    def stats(self) -> dict[str, Any]:
+        """What ``/status`` says of this viewer: its systems' simulated times and steps."""
+        live = self.engine.live if self.engine is not None else None
+        runs = live.runs if live is not None else {}
+        return {
+            "session": self.session,
+            "frames": self.frames,
+            "age": round(time.monotonic() - self.started, 3),
+            "playing": bool(live and live.playing),
+            "systems": {
+                name: {"t": run.runner.time, "dt": run.dt, "rtf": run.rtf}
+                for name, run in runs.items()
+            },
+        }
 
     def close(self) -> None:
         """Stop this viewer's engine (its session ended, or the page renewed it)."""
@@ -127,28 +171,151 @@ class Lab(JSComponent):
             self.engine = None
 
 
-def served_page_dir() -> Path:
+def served_page_dir(code: str = "refused") -> Path:
     """The page's files for this server process, built once (into a temporary folder that
-    goes with the process)."""
+    goes with the process); ``code``: :func:`~integrator_lab.site.build.build_served_page`'s."""
     global _SERVED
     if _SERVED is None:
         from integrator_lab.site.build import build_served_page
 
         folder = Path(tempfile.mkdtemp(prefix="integrator-lab-page-"))
-        import atexit
-
         atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        _SERVED = build_served_page(folder)
+        _SERVED = build_served_page(folder, code=code)
     return _SERVED
 
 
 _SERVED: Path | None = None
 
 
-def page_route() -> tuple[str, type, dict[str, Any]]:
+def page_route(code: str = "refused") -> tuple[str, type, dict[str, Any]]:
     """The server's route to the page's files (``extra_patterns`` of ``pn.serve``)."""
     return (
         rf"/{ROUTE}/(.*)",
         StaticFileHandler,
-        {"path": str(served_page_dir()), "default_filename": "index.html"},
+        {"path": str(served_page_dir(code)), "default_filename": "index.html"},
     )
+
+
+#: the page's query keys a :class:`Dashboard`'s parameters write
+QUERY_KEYS = ("systems", "integrators", "lesson", "lang", "play")
+
+
+class Dashboard(pn.viewable.Viewer):
+    """The Integrator Lab dashboard as a Panel object: the page's front end (:class:`Lab`),
+    its engine in this Python process. Its declared parameters are the view, kept in step
+    with the page both ways (and with the address bar, served); ``query`` is the whole view
+    as the page's link query (``?systems=spring&integrators=rk4``)."""
+
+    systems = param.ListSelector(
+        default=list(PANEL_SYSTEMS), objects=list(PANEL_SYSTEMS), doc="the systems shown"
+    )
+    integrators = param.ListSelector(
+        default=list(DEFAULT_INTEGRATORS),
+        objects=list(INTEGRATORS),
+        doc="the integrators that run on every system",
+    )
+    lesson = param.Selector(
+        default=None, objects=[None, *(s.id for s in SCENARIOS)], doc="a lesson's view"
+    )
+    lang = param.Selector(
+        default=DEFAULT_LANGUAGE, objects=list(LANGUAGES), doc="the language of the page"
+    )
+    playing = param.Boolean(default=True, doc="run the simulations (False: paused)")
+    query = param.String(default="", doc="the whole view, as the page's link query")
+
+    def __init__(
+        self,
+        make_engine: Callable[[], Engine] | None = None,
+        follow_address: bool = False,
+        **params: Any,
+    ) -> None:
+        super().__init__(**params)
+        self._syncing = False
+        if not self.query:
+            self.query = self._query_from_params("")
+        else:
+            self._params_from_query(self.query)
+        self.lab = Lab(
+            make_engine or Engine,
+            query=self._with_question(self.query),
+            follow_address=follow_address,
+        )
+        self.lab.param.watch(self._page_moved, "query")
+        self.param.watch(self._params_set, [*("systems", "integrators", "lesson", "lang"),
+                                            "playing"])  # fmt: skip
+
+    def __panel__(self) -> Lab:
+        return self.lab
+
+    @staticmethod
+    def _with_question(query: str) -> str:
+        return "?" + query.lstrip("?") if query and not query.startswith("#") else query
+
+    def _query_from_params(self, query: str) -> str:
+        """``query`` with this dashboard's parameters written in (the rest kept)."""
+        kept = [(k, v) for k, v in parse_qsl(query.lstrip("?")) if k not in QUERY_KEYS]
+        ours: list[tuple[str, str]] = []
+        if self.lesson:
+            ours.append(("lesson", self.lesson))
+        if list(self.systems) != list(PANEL_SYSTEMS):
+            ours.append(("systems", ",".join(self.systems)))
+        if list(self.integrators) != list(DEFAULT_INTEGRATORS):
+            ours.append(("integrators", ",".join(self.integrators)))
+        if not self.playing:
+            ours.append(("play", "0"))
+        if self.lang != DEFAULT_LANGUAGE:
+            ours.append(("lang", self.lang))
+        return urlencode(ours + kept, safe=",")
+
+    def _params_from_query(self, query: str) -> None:
+        """Set the parameters from a query the page (or a link) holds; a value the page
+        would refuse leaves its parameter as it was (the page says why)."""
+        pairs = dict(parse_qsl(query.split("#")[0].lstrip("?")))
+        values: dict[str, Any] = {
+            "systems": list(PANEL_SYSTEMS),
+            "integrators": list(DEFAULT_INTEGRATORS),
+            "lesson": None,
+            "lang": DEFAULT_LANGUAGE,
+            "playing": True,
+        }
+        for key, name in (("systems", "systems"), ("integrators", "integrators")):
+            if key in pairs:
+                values[name] = [n for n in pairs[key].split(",") if n]
+        if "lesson" in pairs:
+            values["lesson"] = pairs["lesson"]
+        if "lang" in pairs:
+            values["lang"] = pairs["lang"]
+        if "play" in pairs:
+            values["playing"] = pairs["play"] != "0"
+        valid = {}
+        for name, value in values.items():
+            try:
+                self.param[name]._validate(value)
+            except ValueError:
+                continue
+            valid[name] = value
+        self._syncing = True
+        try:
+            self.param.update(valid)
+        finally:
+            self._syncing = False
+
+    def _page_moved(self, event: param.parameterized.Event) -> None:
+        """The page's view changed (its address): the parameters follow."""
+        self._syncing = True
+        try:
+            self.query = event.new.lstrip("?")
+        finally:
+            self._syncing = False
+        self._params_from_query(event.new)
+
+    def _params_set(self, *_events: param.parameterized.Event) -> None:
+        """A parameter set from Python: the page shows the new view."""
+        if self._syncing:
+            return
+        self.query = self._query_from_params(self.query)
+        self.lab.send_host({"type": "apply", "query": self.query})
+
+    def stop(self) -> None:
+        """Stop this dashboard's engine."""
+        self.lab.close()

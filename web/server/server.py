@@ -28,6 +28,7 @@ from integrator_lab.server.sessions import (
     REGISTRY,
     STALLED_CLIENT_TIMEOUT,
     refusal,
+    session_label,
 )
 from integrator_lab.views import i18n
 from integrator_lab.views.shared import PANEL_SYSTEMS
@@ -99,6 +100,9 @@ def create_app(allow_code: bool = False) -> Dashboard:
     return dashboard
 
 
+#: which front end this process serves (make_server)
+FRONT_END = {"front_end": "panel"}
+
 #: the caps of the server this process runs (make_server): for /status
 CAPS = {"max_sessions": MAX_SESSIONS, "max_sessions_per_client": MAX_SESSIONS}
 
@@ -111,6 +115,11 @@ class StatusHandler(RequestHandler):
         self.set_header("Content-Type", "application/json")
         self.set_header("Cache-Control", "no-store")
         status = REGISTRY.snapshot()
+        if FRONT_END["front_end"] == "page":
+            from integrator_lab.server.hosted import LABS
+
+            status["sessions"] = [lab.stats() for lab in list(LABS) if lab.engine is not None]
+            status["callbacks"] = len(status["sessions"])
         status["pid"] = os.getpid()
         status["waiting"] = transport.waiting_sessions()
         status.update(CAPS)
@@ -155,18 +164,25 @@ def page_refusal(max_sessions: int, max_per_client: int):
 
 
 def create_hosted_app(allow_code: bool = False):
-    """The page's own front end for the current server session (:mod:`.hosted`): its engine
-    runs here, with ``allow_code`` as :func:`create_app`'s, and stops when the session ends."""
-    from integrator_lab.server.hosted import Lab
+    """The page's own front end for the current server session (:mod:`.hosted`), with the
+    view of the page's address (the server's language unless it names one): its engine runs
+    here, with ``allow_code`` as :func:`create_app`'s, and stops when the session ends."""
+    from integrator_lab.server.hosted import Dashboard
     from integrator_lab.server.sandbox import SandboxLive
     from integrator_lab.views.engine import Engine
 
     doc = pn.state.curdoc
     transport.serve_css_locally(doc, pn.state.rel_path)
     transport.use_phone_viewport(doc)
-    lab = Lab(lambda: Engine(SandboxLive(allow_code=allow_code)))
-    pn.state.on_session_destroyed(lambda _context: lab.close())
-    return lab
+    dashboard = Dashboard(
+        lambda: Engine(SandboxLive(allow_code=allow_code)),
+        follow_address=True,
+    )
+    if DEFAULT_LANG["lang"] != i18n.DEFAULT_LANGUAGE:  # (else the browser's, as on the page)
+        dashboard.lab.lang = DEFAULT_LANG["lang"]
+    dashboard.lab.session = session_label(getattr(doc.session_context, "id", None)) or ""
+    pn.state.on_session_destroyed(lambda _context: dashboard.stop())
+    return dashboard
 
 
 def make_server(
@@ -196,6 +212,7 @@ def make_server(
     :data:`~integrator_lab.server.sessions.MAX_WAITING_PER_CLIENT` still loading.
     """
     DEFAULT_LANG["lang"] = i18n.language(lang)
+    FRONT_END["front_end"] = front_end
     per_client = max_sessions if max_sessions_per_client is None else max_sessions_per_client
     CAPS.update(max_sessions=max_sessions, max_sessions_per_client=per_client)
     transport.bound_client_logs()  # a client's refused message: one bounded log line
@@ -228,9 +245,13 @@ def make_server(
 
     patterns: list = [(r"/status", StatusHandler)]
     if front_end == "page":
+        from integrator_lab.server.confinement import confinement
         from integrator_lab.server.hosted import page_route
 
-        patterns.append(page_route())
+        code = "refused"
+        if allow_code:
+            code = "sandbox" if confinement().confined else "unconfined"
+        patterns.append(page_route(code))
 
         def app():  # type: ignore[no-redef]
             return create_hosted_app(allow_code)

@@ -508,10 +508,14 @@ def write_index(
     return page
 
 
-def build_served_page(out_dir, config: figures.DashboardConfig | None = None) -> Path:
+def build_served_page(
+    out_dir, config: figures.DashboardConfig | None = None, code: str = "refused"
+) -> Path:
     """Write the page a server hosts into ``out_dir`` and return its path: the static
     page's front end without Python (its engine runs on the server: ``{"host": "server"}``
-    in its boot data, static/start.js), so no Pyodide, snapshot or baked frames."""
+    in its boot data, static/start.js), so no Pyodide, snapshot or baked frames. ``code``:
+    what the server does with a visitor's Python method, as the editor says it: "refused",
+    "sandbox" (run confined) or "unconfined"."""
     config = config or figures.DashboardConfig()
     out = Path(out_dir)
     for sub in ("static", "bokeh"):
@@ -519,8 +523,8 @@ def build_served_page(out_dir, config: figures.DashboardConfig | None = None) ->
         (out / sub).mkdir(parents=True)
     bokeh_names = copy_page_files(out, hashed=False)
     editor_script = copy_editor(out)
-    write_index(out, page_template(out, bokeh_names, False), config, {"host": "server"},
-                editor_script)  # fmt: skip
+    boot = {"host": "server", "visitorCode": code}
+    write_index(out, page_template(out, bokeh_names, False), config, boot, editor_script)
     return out
 
 
