@@ -224,7 +224,7 @@ def test_the_drag_command_in_the_note_runs():
     final = [row for row in rows if float(row["t"]) == pytest.approx(30.0)]
     assert final  # every integrator's sample at t = 30 s: the terminal velocity of the note
     for row in final:
-        assert float(row["v0"]) == pytest.approx(19.0, rel=1e-4), row["integrator"]
+        assert float(row["state_v0"]) == pytest.approx(19.0, rel=1e-4), row["integrator"]
 
 
 def test_lessons_show_panel_systems_only():
