@@ -8,6 +8,7 @@ import math
 import pytest
 
 from integrator_lab.views.geometry import (
+    JUDGED_STEPS,
     OUTSIDE_COLOR,
     RING_FIT_FACTOR,
     GeometrySession,
@@ -71,15 +72,20 @@ def test_a_diverged_ring_leaves_the_picture():
     assert all(math.isfinite(a) for ys in s.area_columns()["ys"] for a in ys)
 
 
-def test_the_rings_are_framed_on_those_that_kept_their_area_and_a_runaway_is_clipped():
-    """Explicit Euler's ring grows by (1 + (dt omega)^2) per step (1.15^120 = 2e7 in 6 s):
-    framed on it, the symplectic and RK4 rings would be dots. The window (both dashboards'
-    frame) holds the rings whose area stayed within RING_FIT_FACTOR of the start, with a
-    margin, and is square; Euler's ring reaches far outside it."""
-    s = session(0.05)
+def test_the_rings_are_framed_on_those_that_kept_their_area():
+    """Implicit Euler's ring shrinks by 1 / (1 + (dt omega)^2) per step (1.15^-120 = 5e-8 in
+    6 s) onto the spring's rest state: framed on it, the symplectic and RK4 rings would be
+    dots. The window (the Panel dashboard's frame) holds the rings whose area stayed within
+    RING_FIT_FACTOR of the start, with a margin, and is square; the shrunk ring is left out."""
+    s = GeometrySession(
+        "spring",
+        {"damping": 0, "stiffness": 60},
+        ["implicit-euler", "velocity-verlet", "rk4"],
+        0.05,
+    )
     s.advance_to(6.0)
     ratios = s.area_ratios()
-    assert ratios["euler"] > 1e5 * RING_FIT_FACTOR
+    assert ratios["implicit-euler"] < 1 / (1e5 * RING_FIT_FACTOR)
     x0, x1, y0, y1 = s.ring_window()
     assert x1 - x0 == pytest.approx(y1 - y0)  # square: a circle is drawn round
     rings = s.ring_columns()
@@ -95,9 +101,9 @@ def test_the_rings_are_framed_on_those_that_kept_their_area_and_a_runaway_is_cli
         max(e[3] for e in kept) - min(e[2] for e in kept),
     )
     assert x1 - x0 == pytest.approx(1.1 * span)
-    lo_x, hi_x, lo_y, hi_y = extent["euler"]
-    assert max(hi_x - lo_x, hi_y - lo_y) > 1000 * (x1 - x0)  # clipped
-    # the Panel dashboard's figure shows that window (the page's worker posts it)
+    lo_x, hi_x, lo_y, hi_y = extent["implicit-euler"]
+    assert not (x0 < lo_x and hi_x < x1 and y0 < lo_y and hi_y < y1)  # at the rest state
+    # the Panel dashboard's figure shows that window
     figures = GeometryFigures()
     figures.update(s)
     phase = figures.figures["phase"]
@@ -107,6 +113,75 @@ def test_the_rings_are_framed_on_those_that_kept_their_area_and_a_runaway_is_cli
         y0,
         y1,
     ]
+
+
+def test_a_runaway_ring_diverges_when_its_live_run_does():
+    """Explicit Euler's energy grows by 1 + (dt omega)^2 = 1.15 per step on the undamped
+    spring: its live run diverges within seconds (core.divergence), and so does its ring,
+    which keeps its last sound area; until then the area grew by exactly that factor a step."""
+    from integrator_lab.core import simulate
+
+    dt = 0.05
+    s = session(dt)
+    for k in range(1, 121):
+        s.advance_to(k * dt)
+    live_at = simulate("spring", "euler", dt=dt, duration=6.0, damping=0, stiffness=60).diverged_at
+    ring_at = s.rings["euler"].diverged_at
+    assert live_at is not None and ring_at is not None
+    # the ring's states differ from the start state by 8 % of its amplitude (an energy within
+    # 17 %, a step of growth), and the ring is judged every JUDGED_STEPS steps
+    assert abs(ring_at - live_at) <= (1 + JUDGED_STEPS) * dt + 1e-9
+    assert s.area_ratios()["euler"] is None
+    (card,) = [c for c in s.ring_cards() if c["name"] == "euler"]
+    y2 = (dt * math.sqrt(60)) ** 2
+    last_t, last_ratio = s.history["euler"][-1]
+    assert card["ratio"] == last_ratio == pytest.approx((1 + y2) ** round(last_t / dt), rel=1e-9)
+    assert card["diverged_at"] == ring_at
+    assert all(math.isfinite(x) for x in card["xs"] + card["ys"])
+
+
+def test_verlet_outside_its_region_never_shows_a_wrong_area():
+    """At dt = 0.3 s Verlet is outside its region (dt omega = 2.32 > 2): its ring runs away
+    along one eigenvector and flattens into a needle whose polygon area rounding turns to
+    noise (the page once read "velocity-verlet -6.43925"). Verlet's one-step map has
+    determinant 1, so every area it shows is 1 to rounding, until its ring diverges, as its
+    live run does."""
+    s = session(0.3)
+    for k in range(1, 201):  # 20 s, in the page's updates of 0.1 s
+        s.advance_to(k * 0.1)
+    assert s.rings["velocity-verlet"].diverged_at is not None
+    assert all(a == pytest.approx(1.0, abs=1e-9) for _, a in s.history["velocity-verlet"])
+    for card in s.ring_cards():
+        assert math.isfinite(card["ratio"]) and card["ratio"] > 0
+
+
+def test_the_ring_cards_measure_the_ring_in_start_radii():
+    """The page draws each ring in units of the start ring's radii: the start ring is a circle
+    of radius 1, and a ring's polygon area there over the start's is its area ratio (one
+    degree of freedom)."""
+    from integrator_lab.core.area import shoelace
+
+    s = session(0.05)
+    for card in s.ring_cards():
+        cx, cy = card["centre"]
+        for x, y in zip(card["xs"], card["ys"]):
+            assert math.hypot(x - cx, y - cy) == pytest.approx(1.0, abs=1e-5)
+    start = shoelace(s.ring_cards()[0]["xs"][:-1], s.ring_cards()[0]["ys"][:-1])
+    assert start == pytest.approx(math.pi, rel=0.01)  # a 48-gon
+    s.advance_to(1.0)
+    for card in s.ring_cards():
+        area = shoelace(card["xs"][:-1], card["ys"][:-1])
+        assert area / start == pytest.approx(card["ratio"], rel=1e-4)
+
+
+def test_verdict_lines_say_one_verdict_per_method():
+    lines = session(0.3).verdict_lines()
+    assert [(line["name"], line["ok"]) for line in lines] == [
+        ("euler", False),
+        ("velocity-verlet", False),
+        ("rk4", True),
+    ]
+    assert lines[2]["text"] == "rk4: stable"
 
 
 def test_figures_take_the_columns():

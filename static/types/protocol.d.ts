@@ -396,6 +396,27 @@ export interface MethodReplyMessage {
   problems: string[];
 }
 
+/** A method's verdict at the view's dt (views.geometry.GeometrySession.verdict_lines). */
+export interface GeometryVerdictLine {
+  name: string;
+  /** true: every point inside the region; false: one outside; null: no fixed-step verdict */
+  ok: boolean | null;
+  text: string;
+}
+
+/** One method's ring of states in units of the start ring's radii
+ * (views.geometry.GeometrySession.ring_cards). */
+export interface GeometryRingCard {
+  name: string;
+  color: string;
+  xs: number[];
+  ys: number[];
+  centre: number[];
+  /** the latest area ratio (the last before it diverged, if it did) */
+  ratio: number;
+  diverged_at: number | null;
+}
+
 /** An open geometry view's update (views.geometry.Geometries.step). */
 export interface GeometryUpdateMessage {
   type: "geometry";
@@ -405,15 +426,14 @@ export interface GeometryUpdateMessage {
   colors?: Record<string, string>;
   window?: number[];
   texts?: Record<string, string>;
-  points?: Record<string, unknown>;
-  verdicts?: Record<string, boolean>;
-  verdict_text?: string;
+  /** the system's points dt·λ, [x, y] each */
+  points?: number[][];
+  verdicts?: Record<string, boolean | null>;
+  verdict_lines?: GeometryVerdictLine[];
+  point_text?: string;
   dt?: number;
-  rings?: Record<string, unknown>;
-  /** [x0, x1, y0, y1]: where the rings are framed (GeometrySession.ring_window), or null */
-  ring_window?: number[] | null;
+  cards?: GeometryRingCard[];
   areas?: Record<string, number | null>;
-  area_text?: string;
 }
 
 /** What the worker posts on its own channel. */

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from integrator_lab.core import get_system
 from integrator_lab.core.area import Ring, ring_scale
+from integrator_lab.core.divergence import DivergenceRule
 from integrator_lab.core.stability import (
     linear_modes,
     method,
@@ -40,6 +41,9 @@ RING_RADIUS = 0.08
 AREA_HISTORY = 400
 #: the most steps a ring takes per update (it falls behind the live run rather than stall)
 MAX_RING_STEPS = 400
+#: a ring is judged (diverged or not) after every block of this many steps: the time it
+#: diverged is known to that many steps (a block per step costs half as much again)
+JUDGED_STEPS = 4
 #: a point outside a method's region is drawn in the dashboards' "diverged" grey
 OUTSIDE_COLOR = "#b0b0b0"
 #: the rings' axes fit the rings whose area stayed within this factor of the start: one that
@@ -59,10 +63,10 @@ TEXTS = {
         "area.title": "Area of the ring / area at the start",
         "time": "t (s)",
         "intro": (
-            "Left: where each integrator is stable (inside its line) and where this system "
-            "sits at this dt (its modes' points dt·λ, one ring per integrator: its colour "
-            "inside, grey outside). Right: a ring of start states carried by each "
-            "integrator; symplectic methods keep its area, explicit Euler inflates it."
+            "Left: each integrator is stable inside its line; × is this system at this dt. "
+            "A solid line holds the ×, a dashed line does not: that run diverges. Right: a "
+            "ring of start states carried by each integrator; symplectic methods keep its "
+            "area, explicit Euler inflates it."
         ),
         "outside": "{name}: dt·λ outside the region, the run diverges",
         "inside": "{name}: stable",
@@ -83,9 +87,9 @@ TEXTS = {
         "area.title": "輪の面積 / 最初の面積",
         "time": "t (s)",
         "intro": (
-            "左: 各積分法が安定な領域 (線の内側) と、この dt での系の位置 (モードの点 dt·λ、"
-            "積分法ごとに輪: 内側なら積分法の色、外側なら灰色)。右: 初期状態の輪を各積分法で"
-            "運んだもの。シンプレクティック法は面積を保ち、陽的オイラー法は広げる。"
+            "左: 各積分法は線の内側で安定。× はこの dt でのこの系。実線は × を内に含み、"
+            "破線は含まない (その計算は発散する)。右: 初期状態の輪を各積分法で運んだもの。"
+            "シンプレクティック法は面積を保ち、陽的オイラー法は広げる。"
         ),
         "outside": "{name}: dt·λ が領域の外、計算は発散する",
         "inside": "{name}: 安定",
@@ -140,7 +144,11 @@ class GeometrySession:
     entry advanced with the live run's step."""
 
     def __init__(
-        self, system: str, params: dict[str, float], entries: list[MethodEntry], dt: float
+        self,
+        system: str,
+        params: dict[str, float],
+        entries: list[MethodEntry],
+        dt: float,
     ) -> None:
         self.system = get_system(system, **params)
         self.entries = list(entries)
@@ -157,7 +165,11 @@ class GeometrySession:
             name: Ring(self.system, entry, dt, RING_RADIUS, RING_POINTS)
             for name, entry in zip(self.names, self.entries)
         }
-        self.coordinate = ring_scale(self.system, RING_RADIUS).coordinate
+        scale = ring_scale(self.system, RING_RADIUS)
+        self.coordinate = scale.coordinate
+        self.ring_radii = (scale.radius_q, scale.radius_v)
+        #: the live run's rule (core.divergence): a ring whose states it refuses has diverged
+        self.rule = DivergenceRule(self.system)
         self.history = {name: deque([(0.0, 1.0)], maxlen=AREA_HISTORY) for name in self.names}
 
     # -- the points -------------------------------------------------------------------------
@@ -171,13 +183,25 @@ class GeometrySession:
         step = self.dt if dt is None else dt
         return {name: verdict(m, self.modes, step) for name, m in self.methods.items()}
 
+    def verdict_lines(self, lang: str = "en", name_of: Any = None) -> list[dict[str, Any]]:
+        """One verdict per integrator, ``{"name", "ok", "text"}`` (``ok``: as
+        :meth:`verdicts`; ``name_of(name, lang)``: its shown name)."""
+        shown = name_of or (lambda name, _lang: name)
+        key = {True: "inside", False: "outside", None: "adaptive"}
+        return [
+            {"name": name, "ok": ok, "text": text(key[ok], lang, name=shown(name, lang))}
+            for name, ok in self.verdicts().items()
+        ]
+
+    def point_text(self, lang: str = "en") -> str:
+        """Which state the points describe."""
+        return text(f"point.{self.system.name}", lang)
+
     def verdict_text(self, lang: str = "en", name_of: Any = None) -> str:
         """What the view says under the regions: which state the points describe, then one
         verdict per integrator (``name_of(name, lang)``: its shown name)."""
-        shown = name_of or (lambda name, _lang: name)
-        key = {True: "inside", False: "outside", None: "adaptive"}
-        said = [text(key[ok], lang, name=shown(name, lang)) for name, ok in self.verdicts().items()]
-        return " · ".join([text(f"point.{self.system.name}", lang), *said])
+        said = [line["text"] for line in self.verdict_lines(lang, name_of)]
+        return " · ".join([self.point_text(lang), *said])
 
     def point_columns(self, dt: float | None = None) -> dict[str, list[Any]]:
         """One marker per integrator and point: its colour inside the region, grey outside;
@@ -212,16 +236,36 @@ class GeometrySession:
             history.append((0.0, 1.0))
 
     def advance_to(self, time: float) -> None:
-        """Step every ring up to ``time`` (s), at most :data:`MAX_RING_STEPS` steps."""
+        """Step every ring up to ``time`` (s), at most :data:`MAX_RING_STEPS` steps.
+
+        A ring has diverged when a step fails or leaves the finite numbers, when the live
+        run's rule (core.divergence) refuses one of its states, or when its area is no
+        longer a positive finite number: a ring that runs away is stretched into a needle
+        whose polygon area rounding turns to noise (Verlet outside its region showed an area
+        of -6.4 after seconds). A diverged ring keeps its last sound states and area, to be
+        drawn greyed."""
         for name, ring in self.rings.items():
             steps = min(MAX_RING_STEPS, int((time - ring.time) / self.dt + 1e-9))
-            if steps <= 0 or ring.diverged_at is not None:
-                continue
-            ring.advance(steps)
-            if ring.diverged_at is None:
+            last = None  # (time, area ratio) after the last sound block
+            while steps > 0 and ring.diverged_at is None:
+                block = min(steps, JUDGED_STEPS)
+                steps -= block
+                sound = ring.states
+                ring.advance(block)
+                if ring.diverged_at is not None:
+                    break
                 ratio = ring.area_ratio()
-                if math.isfinite(ratio):
-                    self.history[name].append((ring.time, ratio))
+                if not (math.isfinite(ratio) and ratio > 0.0) or self._refused(ring):
+                    ring.diverged_at = ring.time
+                    ring.states = sound
+                    break
+                last = (ring.time, ratio)
+            if last is not None:
+                self.history[name].append(last)
+
+    def _refused(self, ring: Ring) -> bool:
+        judge = self.rule.judge
+        return any(judge(q, v, 0.0, ring.time)[0] is not None for q, v in ring.states)
 
     def ring_columns(self) -> dict[str, list[Any]]:
         """Per integrator its ring (closed) in the plane of the ring's coordinate, for a
@@ -238,6 +282,30 @@ class GeometrySession:
             columns["color"].append(color_of(name))
             columns["name"].append(name)
         return columns
+
+    def ring_cards(self) -> list[dict[str, Any]]:
+        """Per integrator what the page draws in its own frame: the ring (closed) in units of
+        the start ring's radii, so that the start ring is a circle of radius 1, its centre
+        (the mean of its states), its latest area ratio and when it diverged (None if not:
+        then ``ratio`` is the last area before that)."""
+        i = self.coordinate
+        rq, rv = self.ring_radii
+        cards = []
+        for name, ring in self.rings.items():
+            xs = [round(q[i] / rq, 6) for q, _ in ring.states]
+            ys = [round(v[i] / rv, 6) for _, v in ring.states]
+            cards.append(
+                {
+                    "name": name,
+                    "color": color_of(name),
+                    "xs": [*xs, xs[0]],
+                    "ys": [*ys, ys[0]],
+                    "centre": [sum(xs) / len(xs), sum(ys) / len(ys)],
+                    "ratio": self.history[name][-1][1],
+                    "diverged_at": ring.diverged_at,
+                }
+            )
+        return cards
 
     def area_columns(self) -> dict[str, list[Any]]:
         columns: dict[str, list[Any]] = {"xs": [], "ys": [], "color": [], "name": []}
@@ -376,23 +444,18 @@ class Geometries:
                     "intro": text("intro", self.lang),
                     "region": text("region.title", self.lang),
                     "phase": text("phase.title", self.lang),
+                    "x": text("region.x", self.lang),
+                    "y": text("region.y", self.lang),
                 }
             if changed["points"]:
-                update["points"] = session.point_columns()
+                update["points"] = [list(point) for point in session.points()]
                 update["verdicts"] = session.verdicts()
-                update["verdict_text"] = session.verdict_text(self.lang, shown_name)
+                update["verdict_lines"] = session.verdict_lines(self.lang, shown_name)
+                update["point_text"] = session.point_text(self.lang)
                 update["dt"] = session.dt
                 follower.shown()
-            update["rings"] = session.ring_columns()
-            update["ring_window"] = session.ring_window()
-            update["areas"] = areas = session.area_ratios()
-            update["area_text"] = (
-                text("area.title", self.lang)
-                + ": "
-                + ", ".join(
-                    f"{name} {'-' if a is None else f'{a:.6g}'}" for name, a in areas.items()
-                )
-            )
+            update["cards"] = session.ring_cards()
+            update["areas"] = session.area_ratios()
             updates.append(update)
         return updates
 

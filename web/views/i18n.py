@@ -25,10 +25,11 @@ How to add a text (a label, a message, a tooltip):
    ``reject.`` and ``range.`` (a refused parameter value, as static/js/params.js composes it;
    ``unit.`` joins units), ``note.`` (a decimal comma taken as a point, static/js/widgets.js),
    ``study.`` (a panel's study view, static/js/study.js, and its diagrams,
-   views.study_figures), ``lesson.`` (the lessons' menu), ``drag.`` (a drag past a
-   parameter's range, static/js/drag.js), ``core.`` (a value the core refused:
-   :func:`core_error`), ``editor.`` (the method editor, static/js/editor.js), ``method.`` (the
-   Panel dashboard's "Add your method" and its editor: web/server/methods.py,
+   views.study_figures), ``geometry.`` (a panel's geometry view, static/js/geometry.js; the
+   texts the worker computes are in views.geometry), ``lesson.`` (the lessons' menu),
+   ``drag.`` (a drag past a parameter's range, static/js/drag.js), ``core.`` (a value the
+   core refused: :func:`core_error`), ``editor.`` (the method editor, static/js/editor.js),
+   ``method.`` (the Panel dashboard's "Add your method" and its editor: web/server/methods.py,
    method_grid.py), ``legend.``, ``about.`` (a line about an integrator: legend chips,
    bodies' hover), ``boot.`` (booting Python in the page: static/worker.mjs, progress.js).
 2. Use it: in Python ``text(key, lang, **values)``; in the page's JavaScript
