@@ -21,11 +21,6 @@ export default [
     languageOptions: { sourceType: "module", globals: { ...globals.worker } },
   },
   {
-    // the Panel server's scripts: Bokeh CustomJS modules, run in the page
-    files: ["web/server/js/*.js"],
-    languageOptions: { sourceType: "module", globals: { ...globals.browser } },
-  },
-  {
     // the one-file build: the page shim (a classic script) and the wrapper of the worker
     files: ["web/site/js/page_shim.js"],
     languageOptions: { sourceType: "script", globals: { ...globals.browser } },

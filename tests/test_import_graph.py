@@ -7,8 +7,9 @@ and inside every package the modules do too: no import cycle, of any length, bet
 
 ``core`` imports nothing of the web layer, ``views`` only the core, the static site only views
 and core, the Panel server those and the site (it hosts the page the site builds: one front
-end), docs and dev anything below them, and the command line anything. Checked on the source (every ``import``, also those inside functions),
-so a back-edge hidden in a rarely taken branch counts too."""
+end), docs and dev anything below them, and the command line anything. Checked on the source
+(every ``import``, also those inside functions), so a back-edge hidden in a rarely taken branch
+counts too."""
 
 from __future__ import annotations
 

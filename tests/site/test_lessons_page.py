@@ -35,18 +35,6 @@ def _query(page):
     return parse_qs(urlsplit(page.page.url).query)
 
 
-def _panel_query(scenario):
-    """The query the Panel dashboard writes for ``scenario`` chosen in its Lessons menu."""
-    from integrator_lab.server.app import Dashboard
-
-    dashboard = Dashboard()
-    dashboard.lesson = scenario.id
-    try:
-        return dashboard.link_query()
-    finally:
-        dashboard.stop()
-
-
 def _check_state(page, scenario):
     """The page state holds what the lesson's query says."""
     settings = scenario.settings()
@@ -77,9 +65,6 @@ def test_each_lesson_loads_without_a_message_goes_live_and_shows_its_note_and_vi
     # the note's text, with `code` shown as code (no backquotes left)
     assert scenario.look_for.replace("`", "") in text
     _check_state(page, scenario)
-    # one grammar: the page's link to this view is the Panel dashboard's, key for key
-    # (static/js/urlstate.js and integrator_lab.server.links write it each)
-    assert urlsplit(page.js("window.integratorLab.link()")).query == _panel_query(scenario)
     assert page.messages() == []
     assert page.page.locator(".il-alert:visible").count() == 0
     assert page.errors == []

@@ -14,7 +14,7 @@ from integrator_lab.views import shared
 from integrator_lab.views.figures import DashboardConfig
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = (*sorted((ROOT / "static/js").glob("*.js")), ROOT / "web/server/js/apply_frames.js")
+SCRIPTS = tuple(sorted((ROOT / "static/js").glob("*.js")))
 
 
 @pytest.fixture(scope="module")
@@ -70,15 +70,12 @@ ENERGY_VIEW_MARKERS = ("reset_start", ":energy:clipped", ":scene:energy-bars")
 PAGE_SCRIPTS = sorted(
     {
         *(ROOT / "static/js").glob("*.js"),
-        *(ROOT / "web/server/js").glob("*.js"),
         *(ROOT / "web/site/js").glob("*.js"),
     }
 )
 
 
-def test_the_energy_view_is_applied_by_one_script_on_both_pages():
-    from integrator_lab.server.page import module_source
-
+def test_the_energy_view_is_applied_by_one_script():
     home = _code(ENERGY_VIEW_HOME)
     for marker in ENERGY_VIEW_MARKERS:
         assert marker in home, marker
@@ -88,14 +85,8 @@ def test_the_energy_view_is_applied_by_one_script_on_both_pages():
             code = _code(script)
             for marker in ENERGY_VIEW_MARKERS:
                 assert marker not in code, f"{script.relative_to(ROOT)}: {marker}"
-    # the static page imports it, and the Panel page's frame script runs this very file
+    # the static page imports it (the page every host shows)
     assert re.search(
         r"""import\s*\{[^}]*\bapplyEnergyView\b[^}]*\}\s*from\s*["']\./energyview\.js["']""",
         (ROOT / "static/js/plots.js").read_text(),
     )
-    panel = module_source("apply_frames")
-    assert ENERGY_VIEW_HOME.read_text() in panel
-    assert "applyEnergyView(" in _code(ROOT / "web/server/js/apply_frames.js")
-    # a module of the static page that the Panel page joins imports nothing (a CustomJS
-    # module cannot resolve a relative import)
-    assert not re.search(r"^\s*import\b", home, flags=re.MULTILINE)

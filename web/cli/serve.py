@@ -59,16 +59,6 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "(its simulation stopped and freed) after this long (default 5000)",
     )
     parser.add_argument(
-        "--stalled-client-timeout",
-        type=integer_in(100, note="ms"),
-        default=30000,
-        metavar="MS",
-        help="a session whose page has "
-        "acknowledged no update for this long (a client that stopped reading "
-        "or running) is ended, its simulation stopped and freed "
-        "(default 30000)",
-    )
-    parser.add_argument(
         "--max-sessions",
         type=integer_in(*MAX_SESSIONS_RANGE),
         default=MAX_SESSIONS,
@@ -100,14 +90,6 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         default=DEFAULT_LANGUAGE,
         help="language of the labels (default en; a page's ?lang= overrides it)",
     )
-    parser.add_argument(
-        "--front-end",
-        choices=("panel", "page"),
-        default="panel",
-        help="page: the static page's own front end, its engine on this server "
-        "(one front end for every host; becoming the default); panel: the dashboard "
-        "built per session in Python (default)",
-    )
     parser.set_defaults(func=cmd_serve)
     return parser
 
@@ -137,12 +119,10 @@ def cmd_serve(args) -> int:
             address=args.address,
             extra_origins=args.allow_websocket_origin,
             session_lifetime_ms=args.unused_session_lifetime,
-            stalled_client_timeout=args.stalled_client_timeout / 1e3,
             allow_code=args.allow_code,
             lang=args.lang,
             max_sessions=args.max_sessions,
             max_sessions_per_client=args.max_sessions_per_client,
-            front_end=args.front_end,
         )
     except OSError as exc:  # port taken, address not local, ...
         print(

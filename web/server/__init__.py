@@ -1,7 +1,9 @@
-"""The Panel server: the dashboard with the core in CPython, one simulation per browser session
-(``integrator-lab serve``, or ``panel serve`` on :mod:`integrator_lab.server.panel_app`).
+"""The Panel server: the page's own front end for every browser session, its engine (the
+core) in CPython (``integrator-lab serve``, or ``panel serve`` on
+:mod:`integrator_lab.server.panel_app`).
 
-One module per job: :mod:`~.app` (the dashboard), :mod:`~.controls` (its declared state and
-checked widgets), :mod:`~.sessions` (live sessions, CPU shares), :mod:`~.server` (the Bokeh
-server, ``/status``, private sessions), :mod:`~.transport` (every use of private Bokeh/Panel
-API), :mod:`~.serve` (the command); ``js/`` holds the scripts the page runs."""
+One module per job: :mod:`~.hosted` (the dashboard: the page in a frame of a Panel component,
+its engine in the session), :mod:`~.server` (the Bokeh server, ``/status``, private sessions,
+caps), :mod:`~.sessions` (caps, CPU shares), :mod:`~.sandbox` and :mod:`~.confinement` (a
+visitor's Python, kept out of the server's process), :mod:`~.transport` (every use of
+private Bokeh/Panel API)."""

@@ -34,11 +34,14 @@ from panel.custom import JSComponent
 from tornado.web import StaticFileHandler
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS
+from integrator_lab.server.sessions import LOAD
 from integrator_lab.views.engine import TICK, Engine
 from integrator_lab.views.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from integrator_lab.views.scenarios import SCENARIOS
 from integrator_lab.views.shared import PANEL_SYSTEMS
 
+#: the page's title
+TITLE = "Integrator Lab"
 #: where the server serves the page's files (the frame's address, relative to the app's)
 ROUTE = "lab"
 
@@ -80,8 +83,15 @@ export function render({ model, el }) {
 """
 
 
-#: every live :class:`Lab` of this process (for ``/status``)
+#: every live :class:`Lab` of this process (for ``/status`` and the server's load)
 LABS: weakref.WeakSet[Lab] = weakref.WeakSet()
+
+
+def _playing() -> int:
+    return sum(1 for lab in list(LABS) if lab.engine is not None and lab.engine.live.playing)
+
+
+LOAD.playing = _playing  # each playing session's share of the server (sessions.ServerLoad)
 
 
 class Lab(JSComponent):

@@ -9,200 +9,27 @@ only.
 
 What is here:
 
-- :class:`TickBatch`: the changes of one tick, sent as one PATCH-DOC message per browser
-  connection and awaited (Bokeh alone sends one message per change and never waits);
-- :func:`close_connections`: ending a session from the server side;
 - :func:`serve_css_locally`: Panel's stylesheets from this server, never its CDN;
 - :func:`own_sessions_only`: no request is handed a session it did not start, and a page
   request past the server's caps is answered with a page of its own, no session made;
 - :func:`forgive_connections_lost_twice`: a tab closed while Bokeh pings it leaves no
   traceback;
 - :func:`bound_client_logs`: a message a browser sent that Bokeh refuses is one bounded log
-  line, never its whole text and a traceback;
-- :func:`refusing_widget_class` and :func:`set_refusal`: a widget that checks what the
-  browser sends before Panel applies it; :func:`guard_events`: what a widget fails to take
-  is said in a message, never a logged traceback.
+  line, never its whole text and a traceback.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from bokeh.core.serialization import Serializer
-from bokeh.document.callbacks import invoke_with_curdoc
-from bokeh.document.events import (
-    ColumnDataChangedEvent,
-    ColumnsStreamedEvent,
-    DocumentPatchedEvent,
-    ModelChangedEvent,
-)
-from bokeh.model import Model
-from bokeh.protocol.messages.patch_doc import PatchJson, patch_doc
 from bokeh.server.views.session_handler import SessionHandler
 from bokeh.server.views.ws import WSHandler
 from panel.io.resources import LOCAL_DIST
 from tornado.ioloop import IOLoop
-from tornado.iostream import StreamClosedError
-from tornado.websocket import WebSocketClosedError
-
-
-# -- the tick's one message --------------------------------------------------------------------
-def server_session(doc):
-    """The Bokeh server session showing ``doc``, or None (a notebook, no document)."""
-    return getattr(getattr(doc, "session_context", None), "session", None)
-
-
-def _connections(doc) -> list:
-    return list(getattr(server_session(doc), "_subscribed_connections", None) or ())
-
-
-class TickBatch:
-    """Holds the document changes of one tick and sends them as one message per browser
-    connection (Bokeh alone would send one message per change)."""
-
-    def __init__(self, doc):
-        self.doc = doc
-        self.own = doc is not None and doc.callbacks.hold_value is None
-        self._index = _DeferredIndex(doc) if self.own else None
-        if self.own:
-            doc.hold("combine")
-
-    def send(self) -> list:
-        """Release the hold; return the pending writes to wait for (:func:`written`)."""
-        if not self.own:
-            return []
-        self._index.close()
-        doc = self.doc
-        connections = _connections(doc)
-        if not connections:
-            doc.unhold()  # no server session (a notebook): Bokeh/Panel deliver the events
-            return []
-        callbacks = doc.callbacks
-        events = [e for e in callbacks._held_events if isinstance(e, DocumentPatchedEvent)]
-        callbacks._held_events = [
-            e for e in callbacks._held_events if not isinstance(e, DocumentPatchedEvent)
-        ]
-        doc.unhold()
-        if not events:
-            return []
-        for event in events:  # what Bokeh's unhold would have run in Python for them
-            if event.callback_invoker is not None:
-                invoke_with_curdoc(doc, event.callback_invoker)
-        message = patch_message(doc, events)
-        if message is None:
-            return []
-        return [
-            connection._socket.send_message(message)
-            for connection in connections
-            if not _queued_behind_panel(doc, connection, message)
-        ]
-
-
-def _queued_behind_panel(doc, connection, message) -> bool:
-    """Put ``message`` behind the messages Panel has queued for ``connection``, if any.
-
-    A change Panel makes while a write is under way (a widget's callback building new
-    models: the geometry view's sources) is serialized at once, its new models then
-    counted as known to the browser, but written later (``panel.io.document``'s
-    ``_WRITE_MSGS``, retried every 10 ms). Sent straight away, this tick's message would
-    overtake it and name models the browser has not been given yet: BokehJS refuses the
-    whole update ("reference p2443 isn't known") and the page stops following the server.
-    Queued behind, it goes out after them, in order."""
-    from panel.io import document as panel_document
-
-    queued = panel_document._WRITE_MSGS.get(doc)
-    if not queued or connection not in queued:
-        return False
-    queued[connection].append(message)
-    return True
-
-
-class _DeferredIndex:
-    """The document's index of its models rebuilt at most once per tick, when it is over.
-
-    Bokeh rebuilds it (a walk of the whole document: about 0.25 s for this dashboard) after
-    every change of a property whose value holds models, and switching the energy view makes
-    dozens (renderers and legend items): 8 s of one tick, the server frozen for every
-    session. Bokeh's own ``models.freeze()`` defers it too, but rebuilds it at the end
-    whether or not anything asked (every tick, then). Here ``invalidate`` only notes the
-    request while the tick runs (an attribute of the instance over Bokeh's method)."""
-
-    def __init__(self, doc):
-        self.models = doc.models
-        self.asked = False
-        self.models.invalidate = self._note
-
-    def _note(self) -> None:
-        self.asked = True
-
-    def close(self) -> None:
-        if "invalidate" in vars(self.models):
-            del self.models.invalidate
-        if self.asked:
-            self.models.invalidate()
-
-
-def patch_message(doc, events):
-    """One PATCH-DOC message for ``events``.
-
-    Bokeh's own factory first indexes every model the page already knows (hundreds here),
-    to send those as references should a value contain one. The values of a plain update
-    (numbers, text, arrays) contain none, so that index is skipped for them: it was the
-    largest cost of an update.
-    """
-    if not all(_plain(event) for event in events):
-        return patch_doc.create(events)
-    # A change to a model the browser has not been given yet is left out: a message still to
-    # be written defines that model (Bokeh writes a callback's messages after it lets the
-    # document go, Panel some later still) and carries its state as it is then, this change
-    # included. Sent now, it would name a model the browser does not know, and BokehJS would
-    # refuse the whole update ("reference p2468 isn't known").
-    unsent = doc.models._new_models
-    events = [event for event in events if event.model not in unsent]
-    if not events:
-        return None
-    serializer = Serializer(deferred=True)
-    message = patch_doc(patch_doc.create_header(), {}, PatchJson(events=serializer.encode(events)))
-    message.add_buffers(*serializer.buffers)
-    return message
-
-
-def _plain(event) -> bool:
-    if isinstance(event, (ColumnsStreamedEvent, ColumnDataChangedEvent)):
-        return True  # columns of numbers or text
-    return isinstance(event, ModelChangedEvent) and not _holds_model(event.new)
-
-
-def _holds_model(value) -> bool:
-    if isinstance(value, Model):
-        return True
-    if isinstance(value, dict):
-        return any(_holds_model(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_holds_model(v) for v in value)
-    return False  # numbers, text, arrays
-
-
-async def written(writes) -> None:
-    """Wait for the websocket writes of :meth:`TickBatch.send`: a slow browser slows its
-    own session's ticks instead of piling up messages in the server."""
-    for write in writes:
-        try:
-            await write
-        except (WebSocketClosedError, StreamClosedError):
-            pass  # the tab went away, or the session was ended; the session will end
-
-
-def close_connections(doc) -> None:
-    """Close every browser connection to ``doc``'s session (its pages show that they lost
-    the server; Bokeh then ends the session as for a closed tab)."""
-    for connection in _connections(doc):
-        connection._socket.close()
 
 
 # -- pages and sessions ------------------------------------------------------------------------
@@ -445,92 +272,7 @@ def forgive_connections_lost_twice(server) -> None:
     _mix_into_handlers(server, WSHandler, _ForgivesLostConnections, "Forgiving")
 
 
-# -- values from the browser -------------------------------------------------------------------
-#: ``refuse(value)`` says (and returns True) when a widget must not take ``value``
-Refusal = Callable[[Any], bool]
-
-
-class _Refusing:
-    """Mixin for a Panel widget: what the browser sends is shown to the widget's refusal
-    (:func:`set_refusal`) before the widget takes it.
-
-    A refused value is dropped and the browser shows the value in force again. Panel alone
-    would log a long traceback for a value its parameter rejects (a client could flood the
-    log) and revert silently.
-    """
-
-    _il_refuse: Refusal | None = None
-
-    def _process_events(self, events: dict) -> None:
-        keys = [key for key in ("value", "value_throttled") if key in events]
-        if self._il_refuse is None or not keys or not self._il_refuse(events[keys[0]]):
-            return super()._process_events(events)
-        rest = {key: value for key, value in events.items() if key not in keys}
-        if rest:
-            super()._process_events(rest)
-        self.param.trigger("value")  # the browser shows the value in force again
-
-
-_REFUSING: dict[type, type] = {}
-
-_GUARD = threading.local()  # .active while a guarded widget takes a browser's values
-
-
-class _QuietWhileGuarded(logging.Filter):
-    """Panel logs the traceback of any value its widget fails to take, then raises: while
-    a guarded widget takes one (:func:`guard_events`), the guard says it instead."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not getattr(_GUARD, "active", False)
-
-
-logging.getLogger("panel.reactive").addFilter(_QuietWhileGuarded())
-
-
-def guard_events(widget, report: Callable[[str], None]) -> None:
-    """Whatever the browser sends ``widget`` that it fails to take (a value of the right
-    type for Bokeh that Panel or the dashboard cannot use: an option index past the end, a
-    name not among the options...) is dropped with a message through ``report``, one log
-    line and no traceback; the browser shows the value in force again."""
-    process = widget._process_events
-
-    def guarded(events: dict) -> None:
-        _GUARD.active = True
-        try:
-            process(events)
-        except Exception as exc:  # noqa: BLE001 - whatever the browser sent
-            sent = ", ".join(f"{key}={value!r:.80}" for key, value in events.items())
-            name = widget.name or type(widget).__name__
-            text = f"{name}: refused {sent} ({type(exc).__name__}: {str(exc):.200})"
-            logging.getLogger(__name__).warning("a browser's value %s", text)
-            report(f"{text}; kept the value in force.")
-            try:
-                widget.param.trigger("value")
-            except Exception:  # noqa: BLE001 - the message is said
-                pass
-        finally:
-            _GUARD.active = False
-
-    widget._process_events = guarded
-
-
-def refusing_widget_class(kind: type) -> type:
-    """The subclass of Panel widget class ``kind`` whose instances may refuse what the
-    browser sends (:func:`set_refusal`); one per ``kind``."""
-    if kind not in _REFUSING:
-        _REFUSING[kind] = type(f"Checked{kind.__name__}", (_Refusing, kind), {})
-    return _REFUSING[kind]
-
-
-def set_refusal(widget, refuse: Refusal) -> None:
-    """Have ``widget`` (made from :func:`refusing_widget_class`) ask ``refuse`` about every
-    value the browser sends."""
-    if not isinstance(widget, _Refusing):
-        raise TypeError(f"{type(widget).__name__} is not made by refusing_widget_class")
-    widget._il_refuse = refuse
-
-
-# -- the log -----------------------------------------------------------------------------------
+# -- what a client sends that Bokeh refuses --------------------------------------------------
 #: Bokeh's loggers that tell of a message a browser sent: a message refused by the session
 #: (a value of the wrong type for a property), a malformed message, a bad header
 CLIENT_MESSAGE_LOGGERS = (

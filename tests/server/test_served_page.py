@@ -1,5 +1,5 @@
 """The Panel server hosts the static page's own front end, its engine in the session
-(``integrator-lab serve --front-end page``, web/server/hosted.py): the page's samples are the
+(``integrator-lab serve``, web/server/hosted.py): the page's samples are the
 core's physics computed in CPython, the address bar follows the view, a link opens its view.
 
 One booted page serves the module's tests; each resets it through the page's own API."""
@@ -12,38 +12,22 @@ import math
 import zlib
 
 import pytest
-from conftest import ACTION_TIMEOUT_MS, LOAD_TIMEOUT_MS, Server
+from conftest import ACTION_TIMEOUT_MS, LIVE_JS, LOAD_TIMEOUT_MS, lab_frame
 
 from integrator_lab.core.systems import get_system
 from integrator_lab.views.i18n import text
 
 
 @pytest.fixture(scope="module")
-def hosted(tmp_path_factory):
-    srv = Server(tmp_path_factory.mktemp("hosted") / "server.log", ["--front-end", "page"])
-    yield srv
-    srv.stop()
-
-
-def lab_frame(page):
-    """The frame that holds the page's front end (in the component's shadow root, which
-    Playwright's selectors pierce)."""
-    return page.wait_for_selector("iframe", timeout=LOAD_TIMEOUT_MS).content_frame()
-
-
-@pytest.fixture(scope="module")
-def shared(browser, hosted):
+def shared(browser, server):
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     context.set_default_timeout(ACTION_TIMEOUT_MS)
     page = context.new_page()
     page.il_errors = []
     page.on("pageerror", lambda error: page.il_errors.append(str(error)))
-    page.goto(hosted.url, timeout=LOAD_TIMEOUT_MS)
+    page.goto(server.url, timeout=LOAD_TIMEOUT_MS)
     frame = lab_frame(page)
-    frame.wait_for_function(
-        "() => window.integratorLab?.status().ready && integratorLab.status().framesDrawn > 2",
-        timeout=LOAD_TIMEOUT_MS,
-    )
+    frame.wait_for_function(LIVE_JS, timeout=LOAD_TIMEOUT_MS)
     yield page, frame
     context.close()
 
@@ -95,11 +79,11 @@ def test_the_address_bar_follows_the_pages_view(shared):
     assert "integrators=velocity-verlet%2Crk4" in search or "velocity-verlet,rk4" in search
 
 
-def test_a_link_opens_its_view_in_the_frame(browser, hosted):
+def test_a_link_opens_its_view_in_the_frame(browser, server):
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     try:
         page = context.new_page()
-        page.goto(f"{hosted.url}?systems=cradle&integrators=rk4&play=0", timeout=LOAD_TIMEOUT_MS)
+        page.goto(f"{server.url}?systems=cradle&integrators=rk4&play=0", timeout=LOAD_TIMEOUT_MS)
         frame = lab_frame(page)
         frame.wait_for_function(
             "() => window.integratorLab?.status().ready", timeout=LOAD_TIMEOUT_MS
@@ -130,14 +114,14 @@ def step(accel, q, v, t, dt):
 """
 
 
-def test_a_method_link_opens_as_on_the_page_and_this_server_says_it_runs_no_code(browser, hosted):
+def test_a_method_link_opens_as_on_the_page_and_this_server_says_it_runs_no_code(browser, server):
     # a Python method's link: the banner to read it first, then Run; a server started
     # without --allow-code says, in the editor, that it runs no visitor's code and where to
     definition = json.dumps({"kind": "python", "name": "my-leapfrog", "code": LEAPFROG})
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     try:
         page = context.new_page()
-        page.goto(f"{hosted.url}?systems=spring{method_fragment(definition)}",
+        page.goto(f"{server.url}?systems=spring{method_fragment(definition)}",
                   timeout=LOAD_TIMEOUT_MS)  # fmt: skip
         frame = lab_frame(page)
         frame.wait_for_function("() => window.integratorLab?.status().ready",
@@ -156,10 +140,10 @@ def test_a_method_link_opens_as_on_the_page_and_this_server_says_it_runs_no_code
         context.close()
 
 
-def test_status_lists_the_session_with_its_running_systems(shared, hosted):
+def test_status_lists_the_session_with_its_running_systems(shared, server):
     _page, frame = shared
     apply(frame, "?systems=pendulum&integrators=rk4")
-    sessions = hosted.status()["sessions"]
+    sessions = server.status()["sessions"]
     assert len(sessions) >= 1
     mine = [s for s in sessions if set(s["systems"]) == {"pendulum"}]
     assert mine and mine[0]["systems"]["pendulum"]["dt"] > 0
