@@ -89,6 +89,7 @@ window.integratorLabEarly = (() => {
   /** @type {BootConfig} */
   const boot = JSON.parse(/** @type {string} */ (
     /** @type {HTMLElement} */ (document.getElementById("il-boot-config")).textContent));
+  const hostOrigin = boot.hostOrigin || location.origin;
   if (boot.host === "server") {
     // A server runs this page's engine (web/server/hosted.py): the page is a frame of the
     // server's own page, which carries the protocol's messages over its connection. There is
@@ -101,6 +102,9 @@ window.integratorLabEarly = (() => {
       return early;
     }
     early.host = window.parent; // (static/js/main.js tells it the view, as the URL changes)
+    // the host's origin: this page's (served by the server that hosts it), or any ("*": a
+    // notebook's page, from a loopback server of the kernel's; only the parent is heard)
+    early.hostOrigin = hostOrigin;
     early.code = boot.visitorCode; // what the server does with a visitor's Python (editor.js says it)
     early.spawn = () => serverEngine(window.parent);
   } else {
@@ -137,12 +141,12 @@ window.integratorLabEarly = (() => {
       onmessage: null,
       onerror: null,
       /** @param {unknown} msg */
-      postMessage(msg) { host.postMessage({ integratorLab: "page", msg }, location.origin); },
+      postMessage(msg) { host.postMessage({ integratorLab: "page", msg }, hostOrigin); },
       terminate() { window.removeEventListener("message", hear); },
     }));
     /** @param {MessageEvent} event */
     const hear = (event) => {
-      if (event.source !== host || event.origin !== location.origin) return;
+      if (event.source !== host || (hostOrigin !== "*" && event.origin !== hostOrigin)) return;
       if (event.data?.integratorLab === "host" && event.data.msg?.type === "apply") {
         // a view set by the host's Python (a Dashboard's parameters): as a link's, in place
         const query = String(event.data.msg.query);
@@ -161,7 +165,7 @@ window.integratorLabEarly = (() => {
       engine.onmessage?.(/** @type {MessageEvent} */ ({ data: msg }));
     };
     window.addEventListener("message", hear);
-    host.postMessage({ integratorLab: "page", msg: { type: "spawn" } }, location.origin);
+    host.postMessage({ integratorLab: "page", msg: { type: "spawn" } }, hostOrigin);
     return engine;
   }
   // the default view's first seconds, computed at build time: the page animates them while

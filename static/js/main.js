@@ -46,7 +46,8 @@ wireLanguageSwitch();
 // changes: the host's address bar, and its Python, follow.
 function tellHost() {
   window.integratorLabEarly?.host?.postMessage({ integratorLab: "page",
-    msg: { type: "location", search: location.search, hash: location.hash } }, location.origin);
+    msg: { type: "location", search: location.search, hash: location.hash } },
+  window.integratorLabEarly.hostOrigin ?? location.origin);
 }
 
 // -- start -------------------------------------------------------------------------------

@@ -26,6 +26,8 @@ declare global {
     bakedArrived?: (msg: BakedMessage) => void;
     /** the page is a frame of a server's page, which runs its engine (web/server/hosted.py) */
     host?: Window;
+    /** the host's origin for postMessage ("*": a notebook's page) */
+    hostOrigin?: string;
     /** what the hosting server does with a visitor's Python method (BootConfig.code) */
     code?: "refused" | "sandbox" | "unconfined";
     /** a view the host set before the dashboard was drawn (a link query, applied then) */

@@ -60,6 +60,8 @@ export interface BootConfig {
   host?: "server";
   /** with a host: what it does with a visitor's Python method (the editor says it) */
   visitorCode?: "refused" | "sandbox" | "unconfined";
+  /** with a host: its origin ("*": any, the notebook's page; default this page's own) */
+  hostOrigin?: string;
 }
 
 // -- shared parts --------------------------------------------------------------------------

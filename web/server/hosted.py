@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import atexit
 import base64
+import functools
+import http.server
 import shutil
 import tempfile
+import threading
 import time
 import weakref
 from collections.abc import Callable
@@ -37,6 +40,7 @@ from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS
 from integrator_lab.server.sessions import LOAD
 from integrator_lab.views.engine import TICK, Engine
 from integrator_lab.views.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from integrator_lab.views.live import Live
 from integrator_lab.views.scenarios import SCENARIOS
 from integrator_lab.views.shared import PANEL_SYSTEMS
 
@@ -61,7 +65,7 @@ export function render({ model, el }) {
   frame.style.cssText = "border:0;width:100%;height:100%;display:block;min-height:" +
     model.min_height_px + "px";
   const hear = (event) => {
-    if (event.source !== frame.contentWindow || event.origin !== location.origin) return;
+    if (event.source !== frame.contentWindow || event.origin !== url.origin) return;
     const msg = event.data && event.data.integratorLab === "page" ? event.data.msg : null;
     if (!msg) return;
     if (msg.type === "location") {
@@ -75,7 +79,7 @@ export function render({ model, el }) {
   model.on("msg:custom", (msg) => {
     // the engine's answers, and the host's own word (a view set from Python: "apply")
     const kind = msg.type === "apply" ? "host" : "engine";
-    frame.contentWindow?.postMessage({ integratorLab: kind, msg }, location.origin);
+    frame.contentWindow?.postMessage({ integratorLab: kind, msg }, url.origin);
   });
   model.on("remove", () => window.removeEventListener("message", hear));
   return frame;
@@ -181,20 +185,43 @@ class Lab(JSComponent):
             self.engine = None
 
 
-def served_page_dir(code: str = "refused") -> Path:
-    """The page's files for this server process, built once (into a temporary folder that
-    goes with the process); ``code``: :func:`~integrator_lab.site.build.build_served_page`'s."""
-    global _SERVED
-    if _SERVED is None:
+def served_page_dir(code: str = "refused", host_origin: str | None = None) -> Path:
+    """The page's files for this process (one folder per ``code`` and ``host_origin``), built
+    once into a temporary folder that goes with the process; the arguments are
+    :func:`~integrator_lab.site.build.build_served_page`'s."""
+    key = (code, host_origin)
+    if key not in _SERVED:
         from integrator_lab.site.build import build_served_page
 
         folder = Path(tempfile.mkdtemp(prefix="integrator-lab-page-"))
         atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        _SERVED = build_served_page(folder, code=code)
-    return _SERVED
+        _SERVED[key] = build_served_page(folder, code=code, host_origin=host_origin)
+    return _SERVED[key]
 
 
-_SERVED: Path | None = None
+_SERVED: dict[tuple[str, str | None], Path] = {}
+_LOCAL: list[str] = []  # the loopback server's address, once started
+
+
+def local_page_url() -> str:
+    """The page's address on a loopback HTTP server of this process, started at the first
+    call (a thread): for a dashboard shown where no server route serves the page (a
+    notebook, whose browser runs on this machine). It serves the page's files only; the
+    page talks to its engine through the component, as when served."""
+    if not _LOCAL:
+        folder = served_page_dir("refused", host_origin="*")
+        handler = functools.partial(_QuietFiles, directory=str(folder))
+        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=httpd.serve_forever, daemon=True, name="il-page").start()
+        _LOCAL.append(f"http://127.0.0.1:{httpd.server_address[1]}/index.html")
+    return _LOCAL[0]
+
+
+class _QuietFiles(http.server.SimpleHTTPRequestHandler):
+    """The page's files, with no log line per request (a notebook's output)."""
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+        pass
 
 
 def page_route(code: str = "refused") -> tuple[str, type, dict[str, Any]]:
@@ -246,10 +273,12 @@ class Dashboard(pn.viewable.Viewer):
         else:
             self._params_from_query(self.query)
         self.lab = Lab(
-            make_engine or Engine,
+            make_engine or (lambda: Engine(Live(allow_code=False))),
             query=self._with_question(self.query),
             follow_address=follow_address,
         )
+        if not follow_address:  # a notebook: the page comes from this process
+            self.lab.src = local_page_url()
         self.lab.param.watch(self._page_moved, "query")
         self.param.watch(self._params_set, [*("systems", "integrators", "lesson", "lang"),
                                             "playing"])  # fmt: skip

@@ -509,13 +509,17 @@ def write_index(
 
 
 def build_served_page(
-    out_dir, config: figures.DashboardConfig | None = None, code: str = "refused"
+    out_dir,
+    config: figures.DashboardConfig | None = None,
+    code: str = "refused",
+    host_origin: str | None = None,
 ) -> Path:
     """Write the page a server hosts into ``out_dir`` and return its path: the static
     page's front end without Python (its engine runs on the server: ``{"host": "server"}``
     in its boot data, static/start.js), so no Pyodide, snapshot or baked frames. ``code``:
     what the server does with a visitor's Python method, as the editor says it: "refused",
-    "sandbox" (run confined) or "unconfined"."""
+    "sandbox" (run confined) or "unconfined". ``host_origin``: the origin of the page that
+    hosts it in a frame, if not the page's own ("*": any; a notebook's loopback server)."""
     config = config or figures.DashboardConfig()
     out = Path(out_dir)
     for sub in ("static", "bokeh"):
@@ -524,6 +528,8 @@ def build_served_page(
     bokeh_names = copy_page_files(out, hashed=False)
     editor_script = copy_editor(out)
     boot = {"host": "server", "visitorCode": code}
+    if host_origin is not None:
+        boot["hostOrigin"] = host_origin
     write_index(out, page_template(out, bokeh_names, False), config, boot, editor_script)
     return out
 
