@@ -17,6 +17,7 @@ shadow root would need every one of the page's ~150 lookups of ``document`` rewr
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import base64
 import functools
@@ -133,7 +134,19 @@ class Lab(JSComponent):
             return
         if self.engine is None:
             self._new_engine()
-        self._send(self.engine.handle(msg))  # type: ignore[union-attr]
+        engine = self.engine
+        check = getattr(engine.live, "check", None)  # (a sandbox's: server.sandbox.SandboxLive)
+        if msg.get("type") == "method" and check is not None and msg.get("definition"):
+            # a visitor's definition is checked in its sandbox, which can take seconds: off
+            # this process's event loop, so that no other visitor waits for it
+            async def checked() -> None:
+                await asyncio.to_thread(check, msg["definition"])
+                if engine is self.engine:
+                    self._send(engine.handle(msg))
+
+            pn.state.execute(checked)
+            return
+        self._send(engine.handle(msg))  # type: ignore[union-attr]
 
     def send_host(self, message: dict[str, Any]) -> None:
         """The host's own word to the page (``{"type": "apply", "query": ...}``)."""
