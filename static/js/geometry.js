@@ -2,16 +2,18 @@
 // Study). Left, the stability plot: the plane of z = dt·λ with its axes and ticks, each
 // selected integrator's region boundary in its colour (solid when the system's point lies
 // inside it, dashed when outside: that run diverges), the system's points dt·λ as black ×,
-// and one verdict per integrator as its legend beside it.
+// the time step's own control beside it and one verdict per integrator as its legend.
 // Right, each integrator's ring of states in a frame of its own, fitted to it, beside the
 // start ring at the same scale, with its area ratio as a bar on a log scale; a ring that
 // diverged is greyed and says so. The worker computes everything
 // (views.geometry.Geometries, following the live run); this module only draws it, as SVG.
 // Every text is set as textContent, never as HTML.
 
-import { SYSTEMS } from "./data.js";
+import { data, SYSTEMS } from "./data.js";
 import { integratorName, language, t } from "./i18n.js";
 import { onLanguage } from "./localize.js";
+import { model } from "./models.js";
+import { dtAt, dtPosition, dtScaled, sayClamped } from "./params.js";
 import { onSave, saveState, state } from "./urlstate.js";
 import { send, handlers } from "./worker.js";
 
@@ -61,12 +63,51 @@ export function readableRatio(x) {
 // a tick's label: "−2" with a true minus sign
 const tickLabel = (v) => (v < 0 ? `−${-v}` : String(v));
 
+function buildDtControl(system) {
+  const box = geoEl("div", { class: "il-geometry-dt" });
+  const id = `il-geometry-${system}-dt`;
+  box.appendChild(geoEl("label", { for: id, "data-i18n": "geometry.dt" }, t("geometry.dt")));
+  const half = geoEl("button", { type: "button", class: "il-geometry-dt-step",
+                                 "data-factor": "0.5" }, "÷2");
+  const range = geoEl("input", { type: "range", id,
+                                 min: String(Math.log10(data.dtRange[0])),
+                                 max: String(Math.log10(data.dtRange[1])), step: "0.01" });
+  const double = geoEl("button", { type: "button", class: "il-geometry-dt-step",
+                                   "data-factor": "2" }, "×2");
+  const shown = geoEl("output", { for: id, id: `${id}-value` });
+  const setDt = (x) => {
+    // as typed into the panel's own field: that field's handler checks it and restarts the run
+    model(`${system}:dt`).value = x;
+  };
+  range.addEventListener("input", () => {
+    const x = dtAt(Number(range.value));
+    shown.textContent = `${x} s`;
+    range.setAttribute("aria-valuetext", `${x} s`);
+  });
+  range.addEventListener("change", () => setDt(dtAt(Number(range.value))));
+  for (const button of [half, double]) {
+    button.addEventListener("click", () => {
+      const factor = Number(button.dataset.factor);
+      const [x, clamped] = dtScaled(state.dt[system], factor);
+      if (clamped) sayClamped(system, state.dt[system] * factor, x);
+      setDt(x);
+    });
+  }
+  box.append(half, range, double, shown);
+  return box;
+}
+
 function relabel(system) {
   const button = document.getElementById(`il-geometry-${system}-toggle`);
   if (button) {
     button.textContent = t("geometry.open");
     button.title = t("geometry.open.tip");
   }
+  const block = document.getElementById(`il-geometry-${system}`);
+  if (!block) return;
+  const [half, double] = block.querySelectorAll(".il-geometry-dt-step");
+  half.setAttribute("aria-label", t("dt.half"));
+  double.setAttribute("aria-label", t("dt.double"));
 }
 
 function buildGeometry(system) {
@@ -87,7 +128,7 @@ function buildGeometry(system) {
   const block = geoEl("div", { class: "il-geometry", id: `il-geometry-${system}`, hidden: "" });
   block.appendChild(geoEl("p", { class: "il-geometry-intro", id: `il-geometry-${system}-intro` }));
   const drawings = geoEl("div", { class: "il-geometry-drawings" });
-  // the stability plot, and beside it the legend (one verdict a line)
+  // the stability plot, and beside it the time step and the legend (one verdict a line)
   const region = geoEl("figure", { class: "il-geometry-region" });
   region.appendChild(geoEl("figcaption", { id: `il-geometry-${system}-region-title` }));
   region.appendChild(geoSvg("svg", { id: `il-geometry-${system}-region`,
@@ -95,6 +136,7 @@ function buildGeometry(system) {
                                      viewBox: `0 0 ${PLOT.width} ${PLOT.width}` }));
   drawings.appendChild(region);
   const side = geoEl("div", { class: "il-geometry-side" });
+  side.appendChild(buildDtControl(system));
   side.appendChild(geoEl("ul", { class: "il-geometry-verdicts", role: "status",
                                  id: `il-geometry-${system}-verdicts` }));
   drawings.appendChild(side);
@@ -256,6 +298,14 @@ function drawLegend(system, update) {
   list.replaceChildren(...items);
 }
 
+function showDtValue(system, dt) {
+  const range = /** @type {HTMLInputElement} */ (
+    document.getElementById(`il-geometry-${system}-dt`));
+  if (document.activeElement !== range) range.value = String(dtPosition(dt));
+  range.setAttribute("aria-valuetext", `${dt} s`);
+  document.getElementById(`il-geometry-${system}-dt-value`).textContent = `${dt} s`;
+}
+
 // -- the rings -----------------------------------------------------------------------------
 function ringCard(system, card) {
   const id = `il-geometry-${system}-card-${card.name}`;
@@ -367,6 +417,7 @@ function geometryUpdate(update) {
   if (update.points) {
     Object.assign(view, { points: update.points, verdicts: update.verdicts });
     drawLegend(update.system, update);
+    showDtValue(update.system, update.dt);
   }
   if (update.regions || update.points) drawRegion(update.system);
   drawRings(update.system, update.cards);
