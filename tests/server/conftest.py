@@ -135,3 +135,65 @@ def requests_elsewhere(urls, port: int) -> list:
         ):
             out.append(url)
     return out
+
+
+class ServedTab:
+    """One tab on a served dashboard in a browser context of its own (a session of its
+    own): ``page``, the ``frame`` that holds the page's front end once loaded, every URL the
+    tab requested (its frame's too: ``requests``) and its page errors (``errors``)."""
+
+    def __init__(self, browser, url, viewport=(1440, 900), **context_options):
+        self.context = browser.new_context(
+            viewport={"width": viewport[0], "height": viewport[1]}, **context_options
+        )
+        self.context.set_default_timeout(ACTION_TIMEOUT_MS)
+        self.context.set_default_navigation_timeout(LOAD_TIMEOUT_MS)
+        self.requests: list[str] = []
+        self.context.on("request", lambda request: self.requests.append(request.url))
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.response = self.page.goto(url)
+        self.frame = None
+
+    def wait_live(self):
+        """The frame, once its page's engine answered and frames were drawn (``LIVE_JS``)."""
+        if self.frame is None:
+            self.frame = lab_frame(self.page)
+        self.frame.wait_for_function(LIVE_JS, timeout=LOAD_TIMEOUT_MS)
+        return self.frame
+
+    def session_id(self) -> str:
+        """The id of the tab's session, from the token its page was served with."""
+        from bokeh.util.token import get_session_id
+
+        token = self.page.evaluate(TOKEN_JS)
+        assert token is not None, (
+            f"no session token in the page (status {self.response.status}): "
+            + self.page.content()[:300]
+        )
+        return get_session_id(token)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+#: the session token a served page carries (in the script that embeds its document)
+TOKEN_JS = """() => {
+    for (const script of document.querySelectorAll('script')) {
+        const match = script.textContent.match(/"token":\\s*"([^"]+)"/);
+        if (match) return match[1];
+    }
+    return null;
+}"""
+
+
+def listed(server, session_id: str) -> dict | None:
+    """What ``/status`` says of the session ``session_id`` (None: not listed)."""
+    from integrator_lab.server.sessions import session_label
+
+    label = session_label(session_id)
+    for entry in server.status()["sessions"]:
+        if entry["session"] == label:
+            return entry
+    return None
