@@ -2,7 +2,8 @@
 #   .venv/                 Python environment with the project installed editable (+ test extra)
 #   node_modules/          Pyodide, pinned in package-lock.json (npm ci)
 #   .cache/pyodide-wheels  pure-Python wheels pytest needs inside Pyodide
-#   chromium               Debian's Chromium (browser tests) and bubblewrap (serve --allow-code)
+#   chromium               Debian's Chromium (browser tests), bubblewrap (serve --allow-code)
+#                          and nginx (the proxy test: tests/server/test_proxy.py)
 
 PYTHON ?= python3
 VENV := .venv
@@ -125,12 +126,15 @@ $(PYODIDE_WHEELS)/.installed: tests/pyodide/requirements.txt | venv
 		--platform any -r tests/pyodide/requirements.txt -d $(PYODIDE_WHEELS)
 	touch $@
 
-# a Japanese font too: the tests of the Japanese page (?lang=ja) measure its text; and
-# bubblewrap, which confines visitors' code (serve --allow-code, tests/server/test_sandbox_*)
+# a Japanese font too: the tests of the Japanese page (?lang=ja) measure its text;
+# bubblewrap, which confines visitors' code (serve --allow-code, tests/server/test_sandbox_*);
+# and nginx, the reverse proxy in front of several servers (tests/server/test_proxy.py: the
+# test runs its own nginx as this user; the package's service is not needed)
 chromium:
-	@command -v chromium >/dev/null && fc-list :lang=ja | grep -q . && command -v bwrap >/dev/null || { \
+	@command -v chromium >/dev/null && fc-list :lang=ja | grep -q . && command -v bwrap >/dev/null \
+		&& { command -v nginx || test -x /usr/sbin/nginx; } >/dev/null || { \
 		$(SUDO) apt-get update && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium fonts-ipafont-gothic bubblewrap; }
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium fonts-ipafont-gothic bubblewrap nginx; }
 
 # The wheel and the sdist, carrying Pyodide's core files, the prebuilt snapshot and the
 # editor's and the page's scripts bundled by esbuild (web/site/bundle/, made here from

@@ -51,6 +51,14 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "served under this host (repeatable; needed behind a proxy)",
     )
     parser.add_argument(
+        "--use-xheaders",
+        action="store_true",
+        help="behind a reverse proxy: take each client's address from the X-Real-Ip or "
+        "X-Forwarded-For header and its scheme from X-Forwarded-Proto, so that the caps per "
+        "client count visitors, not the proxy (only behind a proxy that sets them: any "
+        "client could name any address otherwise; docs/developing.rst, Serving a class)",
+    )
+    parser.add_argument(
         "--unused-session-lifetime",
         type=integer_in(100, note="ms"),
         default=5000,
@@ -123,6 +131,7 @@ def cmd_serve(args) -> int:
             lang=args.lang,
             max_sessions=args.max_sessions,
             max_sessions_per_client=args.max_sessions_per_client,
+            use_xheaders=args.use_xheaders,
         )
     except OSError as exc:  # port taken, address not local, ...
         print(
