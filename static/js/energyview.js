@@ -1,15 +1,12 @@
 // @ts-check
-// Integrator Lab: an energy view applied to the energy plot's Bokeh models, for the static
-// page (plots.js) and the Panel dashboard's page (web/server/page.py joins this file to
-// web/server/js/apply_frames.js into one module): one home for both (issue 26). No imports:
-// the Panel page has none of the static page's modules.
+// Integrator Lab: an energy view applied to the energy plot's Bokeh models and the scene's
+// energy bars (plots.js, frames.js).
 //
 // What the view says is decided in Python, once for both front ends (views.energy.EnergyView,
 // for one mode: views.energy_figures.view_for_mode). The padding of the clipped marks stays
 // here rather than there: the baked frames are JSON (no NaN for a blank row's numbers), every
 // frame would carry the blank rows, and the page clips in its own mode, so it needs the blank
-// rows alone after a mode change (views.energy_figures.padded_marks pads what Python builds
-// or changes: the source as built, and a mode changed on the Panel server).
+// rows alone after a mode change (views.energy_figures.padded_marks pads what Python builds).
 
 /**
  * Show energy view `view` of `system` on its models: the energy plot's y-range, the energy
@@ -43,7 +40,7 @@ export function applyEnergyView(find, system, view, marksShape, options = {}) {
     range.setv({ tags: [{ mode, start, end }] }, options);
   }
   const bars = find(`${system}:scene:energy-bars`);
-  if (bars && view.bars) bars.setv({ data: view.bars }, options); // E/E0 beside each lane
+  if (bars && view.bars) bars.setv({ data: view.bars }, options); // E vs E0
   const marks = find(`${system}:energy:clipped`);
   const rows = view.clipped ? view.clipped.t.length : 0;
   if (marks && (rows || marks.data.name.some((/** @type {string} */ name) => name))) {

@@ -146,7 +146,7 @@ def test_default_view_draws_a_band_for_symplectic_euler_and_clips_explicit_euler
     assert "symplectic-euler" not in clipped
 
 
-def test_energy_bars_show_e_over_e0_with_the_sign_printed_and_its_own_colour():
+def test_energy_bars_grow_from_the_start_by_order_of_magnitude_with_an_arrow():
     layout = energy.bar_layout([(0.0, 1.0, -1.0, 0.0), (1.0, 2.0, -1.0, 0.0)], [0.1, 0.1])
     assert layout["x0"][0] < layout["xm"][0] < layout["x1"][0] <= 1.0  # within its lane
     cols = energy.bars_columns(
@@ -154,13 +154,79 @@ def test_energy_bars_show_e_over_e0_with_the_sign_printed_and_its_own_colour():
         ["euler", "implicit-euler", "rk4"],
         {"euler": (1.0, 3.3), "implicit-euler": (1.0, -0.5)},
     )
-    # two lanes laid out: two bars; E/E0 = 4.3 fills the track (0 to 2 E0), 0.5 a quarter
+    # two lanes laid out: two bars; a gain fills from the start's tick rightwards, a loss
+    # leftwards: +330 % is past the scale's top (100 %), a whole half; -50 % is 10^4.7 times
+    # the floor (0.001 %), 4.7 of the scale's 5 decades
     assert cols["name"] == ["euler", "implicit-euler"]
-    assert cols["xe"][0] == cols["x1"][0]
-    assert cols["xe"][1] - cols["x0"][1] == pytest.approx((cols["x1"][1] - cols["x0"][1]) / 4)
-    assert cols["text"] == ["+330 %", "−50.00 %"]
+    xm, x0, x1 = cols["xm"], cols["x0"], cols["x1"]
+    assert (cols["fl"][0], cols["fr"][0]) == (xm[0], x1[0])
+    assert cols["fr"][1] == xm[1]
+    expected = math.log10(0.5 / 1e-5) / 5.0
+    assert xm[1] - cols["fl"][1] == pytest.approx(expected * (xm[1] - x0[1]))
+    assert cols["text"] == ["▲ 330 %", "▼ 50.00 %"]
     assert cols["fill"] == [energy.BAR_GAIN, energy.BAR_LOSS]
-    assert energy.bar_text(-1e-7) == "0.00 %" and energy.bar_text(0.0052) == "+0.52 %"
+    assert energy.bar_text(-1e-7) == "0.00 %" and energy.bar_text(0.0052) == "▲ 0.52 %"
+    assert energy.bar_text(-3e-4) == "▼ 0.03 %"
+
+
+def test_a_bar_of_3_percent_is_more_than_twice_one_of_0_03_percent():
+    # the issue's case: +2.9 % and -0.03 % drew bars of one length (E/E0 on a linear track)
+    small, large = energy.bar_share(3e-4), energy.bar_share(3e-2)
+    assert large / small > 2.0
+    assert energy.bar_share(1e-6) == 0.0 and energy.bar_share(5.0) == 1.0
+    assert energy.bar_share(float("inf")) == 1.0
+
+
+#: colour-vision deficiencies, severity 1 (Machado, Oliveira & Fernandes 2009, Table 1), on
+#: linear RGB
+CVD = {
+    "normal": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    "protanopia": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "deuteranopia": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
+    "tritanopia": (
+        (1.255528, -0.076749, -0.178779),
+        (-0.078411, 0.930809, 0.147602),
+        (0.004733, 0.691367, 0.303900),
+    ),
+}
+
+
+def _lab(colour: str, vision: str) -> tuple[float, float, float]:
+    """CIELAB (D65) of sRGB ``colour`` as seen with ``vision``."""
+
+    def linear(c: int) -> float:
+        x = c / 255.0
+        return x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4
+
+    rgb = [linear(int(colour[i : i + 2], 16)) for i in (1, 3, 5)]
+    r, g, b = (min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb)))) for row in CVD[vision])
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def test_the_gain_colour_is_no_lanes_colour_with_any_colour_vision():
+    from integrator_lab.views.integrators import INTEGRATOR_COLORS, USER_COLOR
+
+    lanes = [*INTEGRATOR_COLORS.values(), USER_COLOR]
+    for vision in CVD:
+        gain, loss = _lab(energy.BAR_GAIN, vision), _lab(energy.BAR_LOSS, vision)
+        # a CIELAB distance of 10 and more: two colours seen as different at a glance
+        assert min(math.dist(gain, _lab(c, vision)) for c in lanes) > 10.0, vision
+        assert math.dist(gain, loss) > 30.0, vision
 
 
 @pytest.mark.parametrize("system", ["pendulum", "cradle", "spring"])

@@ -237,17 +237,23 @@ def running_log_columns(
 
 
 #: the energy bar beside each lane: a gain and a loss in colours told apart with any colour
-#: vision (the ends of ColorBrewer's PuOr), neutral grey within :data:`BAR_NEUTRAL`; the
-#: sign is printed too
-BAR_GAIN = "#b35806"
+#: vision (the ends of ColorBrewer's PuOr), neutral grey within :data:`BAR_NEUTRAL`; ▲ or ▼
+#: is printed too. The gain's end is PuOr's darkest (#7f3b08): its nearer neighbour,
+#: #b35806, was within a CIELAB ΔE of 6.5 of explicit Euler's lane colour under a simulated
+#: colour-vision deficiency (tests/views/test_energy_range.py measures it)
+BAR_GAIN = "#7f3b08"
 BAR_LOSS = "#542788"
 BAR_NEUTRAL_COLOR = "#8c8c8c"
-BAR_NEUTRAL = 5e-5  # |ΔE/E₀| below 0.005 %: prints as ±0.00 %
-#: the bar's track spans 0 to BAR_TOP × E₀ (its 100 % tick in the middle)
+BAR_NEUTRAL = 5e-5  # |ΔE/E₀| below 0.005 %: prints as 0.00 %
+#: the bar's track: the start's energy (its tick) in the middle, a gain filled rightwards and a
+#: loss leftwards, by the deviation's order of magnitude: from :data:`BAR_FLOOR` (nothing) to
+#: :data:`BAR_CEIL` (the whole half), so that 0.03 % and 3 % look as different as they are
 BAR_TOP = 2.0
+BAR_FLOOR = 1e-5
+BAR_CEIL = 1.0
 #: columns of the bars' source (the scene's ``scene:energy-bars``), one row per lane
 BAR_COLUMNS = (
-    "x0", "x1", "xm", "xe", "y", "y0", "y1", "text", "fill", "name",
+    "x0", "x1", "xm", "fl", "fr", "y", "y0", "y1", "text", "fill", "name",
     "tx", "ty", "talign", "tbaseline",
 )  # fmt: skip
 #: :func:`bar_layout`'s columns: the bar, and where its percentage is printed
@@ -255,13 +261,26 @@ BAR_LAYOUT_COLUMNS = ("x0", "x1", "xm", "y", "h", "tx", "ty", "talign", "tbaseli
 
 
 def bar_text(error: float) -> str:
-    """The signed percentage printed on a lane's bar: ``"+0.52 %"``, ``"−31.40 %"``."""
-    if not math.isfinite(error) or abs(100.0 * error) >= 100.0:
-        return percent_text(error)
-    if abs(error) < BAR_NEUTRAL:
+    """What a lane's bar prints: ▲ for a gain, ▼ for a loss, and the size in percent
+    (``"▲ 0.52 %"``, ``"▼ 31 %"``, ``"▲ 1.2e+04 %"``); ``"0.00 %"`` within
+    :data:`BAR_NEUTRAL`."""
+    if math.isfinite(error) and abs(error) < BAR_NEUTRAL:
         return "0.00 %"  # neither a gain nor a loss at this precision
-    text = f"{100.0 * error:+.2f} %"
-    return text.replace("-", "−")
+    arrow = "▲" if error > 0 else "▼"
+    if not math.isfinite(error) or abs(100.0 * error) >= 100.0:
+        return f"{arrow} {percent_text(error)[1:]}"
+    return f"{arrow} {100.0 * abs(error):.2f} %"
+
+
+def bar_share(error: float) -> float:
+    """How much of its half of the track a deviation ``error`` fills: its order of magnitude
+    between :data:`BAR_FLOOR` (0) and :data:`BAR_CEIL` (1)."""
+    if not math.isfinite(error):
+        return 1.0
+    size = abs(error)
+    if size <= BAR_FLOOR:
+        return 0.0
+    return min(1.0, math.log10(size / BAR_FLOOR) / math.log10(BAR_CEIL / BAR_FLOOR))
 
 
 def bar_layout(
@@ -302,9 +321,10 @@ def bars_columns(
     last: dict[str, Any],
     stopped: Collection[str] = (),
 ) -> dict[str, Any]:
-    """Each lane's energy bar for its latest error (``last``: name → ``(t, error)``): E/E₀
-    filled from the track's left (0) towards its right (``BAR_TOP`` E₀; the 100 % tick at
-    ``xm``), in the gain or loss colour, with the signed percentage. A lane whose run has
+    """Each lane's energy bar for its latest error (``last``: name → ``(t, error)``): from
+    the start's energy (the tick at ``xm``) rightwards for a gain, leftwards for a loss, as
+    far as :func:`bar_share` says (``fl`` to ``fr``), in the gain or loss colour, with ▲ or ▼
+    and the size (:func:`bar_text`). A lane whose run has
     ``stopped`` (diverged) has none: its "diverged at t = …" note takes the bar's place, and
     the energy plot's clipped mark says how far it went."""
     out: dict[str, list[Any]] = {c: [] for c in BAR_COLUMNS}
@@ -314,17 +334,17 @@ def bars_columns(
         if name in stopped:
             continue
         error = last.get(name, (0.0, 0.0))[1]
-        x0, x1 = layout["x0"][i], layout["x1"][i]
-        ratio = 1.0 + error if math.isfinite(error) else BAR_TOP
-        share = min(max(ratio / BAR_TOP, 0.0), 1.0)
+        x0, x1, xm = layout["x0"][i], layout["x1"][i], layout["xm"][i]
+        reach = bar_share(error) * ((x1 - xm) if error > 0 else (x0 - xm))
         if abs(error) < BAR_NEUTRAL:
             fill = BAR_NEUTRAL_COLOR
         else:
             fill = BAR_GAIN if error > 0 else BAR_LOSS
         out["x0"].append(x0)
         out["x1"].append(x1)
-        out["xm"].append(layout["xm"][i])
-        out["xe"].append(x0 + share * (x1 - x0))
+        out["xm"].append(xm)
+        out["fl"].append(min(xm, xm + reach))
+        out["fr"].append(max(xm, xm + reach))
         y, h = layout["y"][i], layout["h"][i]
         out["y"].append(y)
         out["y0"].append(y - h / 2.0)

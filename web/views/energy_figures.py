@@ -174,10 +174,11 @@ def add_energy_view(fig: figure, n: Namer) -> ColumnDataSource:
 
 
 def add_energy_bars(fig: figure, n: Namer) -> ColumnDataSource:
-    """Beside each lane of scene figure ``fig``, a small bar of its integrator's energy,
-    E/E₀ (:func:`integrator_lab.views.energy.bars_columns`): a grey track from 0 to 2 E₀ with
-    a tick at 100 %, filled in the gain or the loss colour, and the signed percentage on it;
-    returns the source (``scene:energy-bars``) every frame sets."""
+    """Beside each lane of scene figure ``fig``, a small bar of its integrator's energy
+    against the start's (:func:`integrator_lab.views.energy.bars_columns`): a grey track with
+    a tick at the start's energy, filled from it rightwards for a gain and leftwards for a
+    loss (a log scale of the deviation), ▲ or ▼ and the size printed beside it; returns the
+    source (``scene:energy-bars``) every frame sets."""
     source = ColumnDataSource({c: [] for c in BAR_COLUMNS}, name=n("scene:energy-bars"))
     fig.add_glyph(
         source,
@@ -190,8 +191,8 @@ def add_energy_bars(fig: figure, n: Namer) -> ColumnDataSource:
     fig.add_glyph(
         source,
         Quad(
-            left="x0",
-            right="xe",
+            left="fl",
+            right="fr",
             bottom="y0",
             top="y1",
             fill_color="fill",
