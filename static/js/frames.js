@@ -149,8 +149,8 @@ function showDiverged(system) {
     integrator: names,
   };
 }
-// each lane labelled with its integrator's name in the page's language (the figures' own
-// apply_scene does the same for the Panel dashboard)
+// each lane labelled with its integrator's name in the page's language (the build labels them
+// in English: figures.SystemFigures.apply_scene)
 function showLaneLabels(system) {
   const fixtures = live.systems[system].layout?.fixtures;
   if (!fixtures) return;

@@ -11,8 +11,8 @@ import { fit, firstEnergyHeight } from "./layout.js";
 import { applyEnergyBars, applyEnergyView } from "./energyview.js";
 
 // -- view options (display only, no simulation change) ---------------------------------
-// Lines are built on demand, like figures.PanelModels.line does in Python: only for the
-// selected integrators and the kinds on view, which keeps the embedded document light.
+// Lines are built on demand, as the build does in Python (figures.SystemFigures.line): only
+// for the selected integrators and the kinds on view, which keeps the embedded document light.
 
 const createdSources = {}; // sources of integrators not selected at build time
 export function sampleSource(system, name) {

@@ -88,8 +88,9 @@ def test_japanese_uses_the_standard_physics_terms():
 
 
 def test_the_catalogs_english_is_what_the_dashboard_is_built_with():
-    """Applying English to a freshly built dashboard changes nothing: the catalog and the
-    models' own texts agree, and every model the table names exists."""
+    """The table of the models' texts the page applies in a language (static/js/localize.js)
+    names models the page's documents have, and its English is what they are built with; its
+    Japanese is Japanese."""
     from bokeh.document import Document
 
     from integrator_lab.views import figures
@@ -97,35 +98,37 @@ def test_the_catalogs_english_is_what_the_dashboard_is_built_with():
     config = figures.DashboardConfig()
     models = figures.build_dashboard(config)
     doc = Document()
-    doc.add_root(models.layout())
-    rows = i18n.model_texts(config.systems)
-    before = {}
-    for name, prop, _ in rows:
+    for role in figures.CONTROL_ORDER:
+        doc.add_root(getattr(models.controls, role))
+    for panel in models.panels.values():
+        for part in (panel.scene_box, panel.energy_fig, panel.phase_fig, panel.param_grid):
+            doc.add_root(part)
+    values = i18n.range_values()
+
+    def said(key, lang):
+        """A key's text (filled as the page fills it), or a menu's [value, key] pair's."""
+        if isinstance(key, list):
+            return (key[0], i18n.text(key[1], lang))
+        return i18n.text(key, lang).format(**values)
+
+    for name, prop, key in i18n.model_texts(config.systems):
         model = doc.select_one({"name": name})
         assert model is not None, f"no model named {name}"
-        before[(name, prop)] = getattr(model, prop)
-    i18n.localize(lambda n: doc.select_one({"name": n}), config.systems, "en")
-    for name, prop, _ in rows:
-        assert getattr(doc.select_one({"name": name}), prop) == before[(name, prop)], name
-    # and Japanese changes each of them
-    i18n.localize(lambda n: doc.select_one({"name": n}), config.systems, "ja")
-    for name, prop, _ in rows:
-        value = getattr(doc.select_one({"name": name}), prop)
-        items = value if isinstance(value, list) else [value]
-        # a menu's options: (value, label) pairs, the value the code name
-        shown = " ".join(item[1] if isinstance(item, tuple) else item for item in items)
-        assert JAPANESE.search(shown), f"{name}.{prop} = {value!r}"
+        built = getattr(model, prop)
+        if isinstance(key, list):  # keys, or [value, key] pairs (a menu's options)
+            assert [tuple(k) if isinstance(k, list) else k for k in built] == [
+                said(k, "en") for k in key
+            ], name
+            texts = [said(k, "ja") for k in key]
+            shown = " ".join(t[1] if isinstance(t, tuple) else t for t in texts)
+        else:
+            assert built == said(key, "en"), name
+            shown = said(key, "ja")
+        assert JAPANESE.search(shown), f"{name}.{prop} = {shown!r}"
 
 
-def test_status_line_in_japanese_has_the_numbers_of_the_english_one():
-    from integrator_lab.views.shared import status_text
-
-    for paused in (False, True):
-        english = status_text(1.234, 0.98, paused=paused)
-        assert i18n.status_text("en", 1.234, 0.98, paused=paused) == english
-    assert i18n.status_text("ja", 1.234, 0.98) == "t = 1.23 s · 実時間の 0.98 倍"
-    # paused, the clock stands: no rate, in either language
-    assert i18n.status_text("ja", 1.234, 0.98, paused=True) == "t = 1.23 s · 一時停止中"
+def test_an_unknown_language_is_refused_naming_the_accepted_ones():
+    # (the page's status line in Japanese, numbers as in English: test_lang_ja_shows_...)
     with pytest.raises(ValueError, match="lang.*en, ja"):
         i18n.language("fr")
 

@@ -19,11 +19,13 @@ def test_figures_build_lines_only_for_what_is_shown():
     panel = models.panels["spring"]
     assert set(panel.lines) == {("error", "euler"), ("error", "rk4")}
     assert set(panel.samples) == set(INTEGRATORS)
-    panel.set_view(energy_mode="breakdown", show_phase=True)
-    panel.set_integrators(["yoshida4"])
-    assert panel.lines[("phase", "yoshida4")].visible
+    config = DashboardConfig(integrators=("yoshida4",), energy_mode="breakdown", show_phase=True)
+    panel = build_dashboard(config).panels["spring"]
+    assert set(panel.lines) == {
+        (kind, "yoshida4") for kind in ("total", "kinetic", "potential", "dissipated", "phase")
+    }
+    assert all(line.visible for line in panel.lines.values())
     assert panel.lines[("kinetic", "yoshida4")].name == line_name("spring", "kinetic", "yoshida4")
-    assert not panel.lines[("error", "euler")].visible
     # the energy plot's legend explains line styles only (the page has one integrator legend)
     assert {i.name for i in panel.legend.items if i.visible} == {
         "spring:legend-style:total",
@@ -31,8 +33,11 @@ def test_figures_build_lines_only_for_what_is_shown():
         "spring:legend-style:potential",
         "spring:legend-style:dissipated",
     }
-    panel.set_hidden(["yoshida4"])
-    assert not panel.lines[("phase", "yoshida4")].visible
+    # an integrator toggled off in the legend: its lines are made, but not shown
+    hidden = DashboardConfig(integrators=("euler", "yoshida4"), show_phase=True, hidden=["euler"])
+    panel = build_dashboard(hidden).panels["spring"]
+    assert not panel.lines[("phase", "euler")].visible
+    assert panel.lines[("phase", "yoshida4")].visible
 
 
 def test_scene_rows_follow_the_system_and_the_integrators():
@@ -118,29 +123,32 @@ def test_signed_log_axis_mirrors_gains_and_losses_decade_by_decade():
     assert math.isnan(scene.signed_log(math.nan))
 
 
-def test_energy_plot_switches_axis_and_greys_log_scale_in_the_breakdown():
-    models = build_dashboard(DashboardConfig(integrators=("euler", "rk4"), energy_mode="error"))
-    panel = models.panels["spring"]
+def test_energy_plot_has_the_axis_of_its_view_and_greys_log_scale_in_the_breakdown():
+    def spring(**view):
+        config = DashboardConfig(integrators=("euler", "rk4"), **view)
+        models = build_dashboard(config)
+        panel = models.panels["spring"]
+        (exact,) = panel.energy_fig.select({"name": "spring:energy:exact-label"})
+        return models, panel, exact
+
+    models, panel, exact = spring(energy_mode="error")
     line = panel.lines[("error", "euler")]
     # the default: the signed error itself on a linear axis, ticks in percent
     assert line.glyph.y == "error"
     assert panel.energy_fig.yaxis[0].formatter.code == energy_figures.PERCENT_TICK_CODE
     # the zero line says "0 = exact" where zero is the exact motion's error: the linear view
-    (exact,) = panel.energy_fig.select({"name": "spring:energy:exact-label"})
     assert exact.visible
-    panel.set_view(log_scale=True)
-    assert line.glyph.y == "log_gain"  # the log view: its own columns
+    assert not models.controls.log_scale.disabled
+    _, panel, exact = spring(log_scale=True)
+    assert panel.lines[("error", "euler")].glyph.y == "log_gain"  # the log view: its columns
     assert panel.lines[("loss", "euler")].visible
     assert panel.energy_fig.yaxis[0].formatter.code == energy_figures.LOG_TICK_CODE
     assert not exact.visible  # the log axis: its zero line is the floor of the errors drawn
-    panel.set_view(log_scale=False)
-    assert exact.visible
-    panel.set_view(energy_mode="breakdown")
+    _, panel, exact = spring(energy_mode="breakdown")
     assert not exact.visible  # joules: zero is no energy
     # each integrator's total (K + P + dissipated) is drawn with its parts
     assert panel.lines[("total", "euler")].visible and panel.lines[("total", "rk4")].visible
     assert panel.lines[("total", "euler")].glyph.y == "total"
-    assert not models.controls.log_scale.disabled
     breakdown = build_dashboard(DashboardConfig(energy_mode="breakdown"))
     assert breakdown.controls.log_scale.disabled
     assert "breakdown" in breakdown.controls.log_scale.html_attributes["title"]

@@ -44,7 +44,7 @@ def _multi_root_item(roots: dict) -> dict:
     return {"doc": doc_json, "roots": {part: model.id for part, model in roots.items()}}
 
 
-def _panel_item(models: figures.PanelModels) -> dict:
+def _panel_item(models: figures.SystemFigures) -> dict:
     plots = Column(
         models.energy_fig,
         models.phase_fig,
@@ -108,7 +108,7 @@ def page_data(config: figures.DashboardConfig) -> dict:
             "languages": dict(i18n.LANGUAGE_NAMES),
             "default": i18n.DEFAULT_LANGUAGE,
         },
-        # the energy plot's axes and breakdown lines (figures.SystemFigures._refresh)
+        # the energy plot's axes and breakdown lines (figures.SystemFigures._show_view)
         "energyView": energy_figures.PAGE_DATA,
         "energyAxis": {
             "tickCode": figures.SIGNED_LOG_TICK_CODE,

@@ -37,7 +37,7 @@ How to add a text (a label, a message, a tooltip):
    build-time data, ``catalog()``).
 3. A fixed text of a Bokeh model (a widget's title or label, an axis label) that should follow
    the language goes into :func:`model_texts` instead of being set in code: the page
-   (``static/js/localize.js``) and the Panel dashboard (:func:`localize`) apply that table.
+   (``static/js/localize.js``) applies that table.
 
 Texts that come from the core's declarations are keyed by their names and generated here:
 ``system.NAME`` (the system's title; the Japanese in :data:`SYSTEM_TITLES_JA`),
@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import replace
 from importlib.resources import files
 from typing import Any
@@ -73,8 +73,6 @@ from integrator_lab.views.scene import (
 )
 
 LANGUAGES = ("en", "ja")
-#: the energy breakdown's line styles (figures.BREAKDOWN_KINDS): ``energy.KIND`` names them
-BREAKDOWN_KINDS = ("total", "kinetic", "potential", "dissipated")
 DEFAULT_LANGUAGE = "en"
 #: what the language switch shows for each language
 LANGUAGE_NAMES = {"en": "EN", "ja": "日本語"}
@@ -260,25 +258,10 @@ def integrator_name(name: str, lang: str = DEFAULT_LANGUAGE) -> str:
     return shown_name(name, lang)
 
 
-def diverged_text(name: str, at: float, lang: str = DEFAULT_LANGUAGE) -> str:
-    """:func:`shared.diverged_text` in ``lang``: ``"euler: diverged at t = 3.21 s"``."""
-    at_text = f"{at:.{shared.TEXT_DIGITS['at']}g}"
-    return text("status.diverged", lang, name=integrator_name(name, lang), at=at_text)
-
-
-def status_text(lang: str, time: float, rtf: float | None, *, paused: bool = False) -> str:
-    """:func:`shared.status_text` in ``lang``."""
-    digits = shared.TEXT_DIGITS
-    if paused:  # no rate: the clock stands
-        return text("status.paused", lang, time=f"{time:.{digits['time']}f}")
-    rate = shared.NO_RATE if rtf is None else f"{rtf:.{digits['rtf']}f}"
-    return text("status.running", lang, time=f"{time:.{digits['time']}f}", rtf=rate)
-
-
 def model_texts(systems: Iterable[str]) -> list[list[Any]]:
     """Fixed texts of the dashboard's Bokeh models: ``[model name, property, key]``; a list
     of keys for a list property (a button group's labels). ``{lo}`` and ``{hi}`` of the
-    time-step slider's title are the accepted range (:func:`localize` and the page fill it)."""
+    time-step slider's title are the accepted range (the page fills them in)."""
     rows: list[list[Any]] = [
         ["controls:integrators", "title", "control.integrators"],
         ["controls:integrators", "description", "control.integrators.tip"],
@@ -302,7 +285,6 @@ def model_texts(systems: Iterable[str]) -> list[list[Any]]:
             [f"{s}:phase:xaxis", "axis_label", f"phase.x.{s}"],
             [f"{s}:phase:yaxis", "axis_label", f"phase.y.{s}"],
             [f"{s}:dt:slider", "title", "dt.slider"],
-            [f"{s}:title", "text", f"system.{s}"],
         ]
         for p in SYSTEMS[s].PARAMS:
             rows += [
@@ -315,38 +297,6 @@ def model_texts(systems: Iterable[str]) -> list[list[Any]]:
 def range_values() -> dict[str, str]:
     """The placeholders of the model texts: the accepted time steps."""
     return {"lo": f"{shared.DT_RANGE[0]:g}", "hi": f"{shared.DT_RANGE[1]:g}"}
-
-
-def _entry(key: str | list[str], lang: str) -> Any:
-    """An item of a list property: a key's text, or a ``[value, key]`` pair's ``(value,
-    text)``."""
-    if isinstance(key, list):
-        return (key[0], text(key[1], lang))
-    return text(key, lang)
-
-
-def localize(find: Callable[[str], Any], systems: Iterable[str], lang: str) -> None:
-    """Set the texts of :func:`model_texts` on Bokeh models; ``find(name)`` returns the model
-    of that name or None (a model the dashboard does not have is skipped)."""
-    values = range_values()
-    for name, prop, key in model_texts(systems):
-        model = find(name)
-        if model is None:
-            continue
-        if isinstance(key, list):  # keys, or [value, key] pairs (a menu's options)
-            setattr(model, prop, [_entry(k, lang) for k in key])
-        else:
-            setattr(model, prop, text(key, lang).format(**values))
-    # the legends' entries there are so far (lines are made on demand)
-    for s in systems:
-        for name in INTEGRATORS:
-            item = find(f"{s}:legend:{name}")
-            if item is not None:
-                item.label = {"value": text(f"label.{name}", lang)}
-        for kind in BREAKDOWN_KINDS:
-            item = find(f"{s}:legend-style:{kind}")
-            if item is not None:
-                item.label = {"value": text(f"energy.{kind}", lang)}
 
 
 # -- parameters and refusals, as static/js/params.js says them --------------------------------

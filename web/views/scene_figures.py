@@ -5,10 +5,10 @@ fixtures (pivots or wall) and label, its bodies and links in the integrator's co
 exact solution's ghost, a diverged integrator's bodies greyed where it stopped with its
 "diverged at" text over its label, arrows at the edge for bodies beyond their lane, each
 lane's energy bar (:func:`integrator_lab.views.energy_figures.add_energy_bars`) and a scale
-bar. Also what sets those sources from Python (the Panel app; the static page does the same
-in JavaScript): a scene's static rows (:func:`show_scene`), a frame (:func:`show_frame`),
-the diverged integrators (:func:`diverged_status`), and the filter that hides the lanes of
-integrators toggled off (:func:`lane_filter`).
+bar. Also what fills those sources with the initial state at build time (the page's
+JavaScript updates them from there): a scene's static rows (:func:`show_scene`), a frame
+(:func:`show_frame`), and the filter that hides the lanes of integrators toggled off
+(:func:`lane_filter`).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from integrator_lab.core import INTEGRATORS
 from integrator_lab.views import energy_figures, i18n
 from integrator_lab.views.dashboard_config import Namer
 from integrator_lab.views.energy_figures import MOVING
-from integrator_lab.views.scene import GHOST_COLOR, SCENE_ASPECT, Scene, color_of
+from integrator_lab.views.scene import GHOST_COLOR, SCENE_ASPECT, Scene
 from integrator_lab.views.shared import FRAME_SCENE
 
 SCENE_WIDTH = 480  # px; figures scale to the width they get, these set proportions
@@ -367,21 +367,6 @@ def show_frame(src: Mapping[str, ColumnDataSource], frame: Mapping[str, Any]) ->
     for role, columns in frame.items():
         source = src[role]
         source.data.update({c: list(v) for c, v in columns.items()})
-
-
-def diverged_status(
-    diverged: Mapping[str, float], names: Sequence[str], lang: str = "en"
-) -> dict[str, list[Any]]:
-    """The status source's columns for the integrators of ``names`` that diverged
-    (``{name: time in s}``): a row each, its text in ``lang``, in its colour."""
-    rows = [(name, at) for name, at in diverged.items() if name in names]
-    return {
-        "x": [8] * len(rows),
-        "y": [8 + 18 * k for k in range(len(rows))],
-        "text": [i18n.diverged_text(name, at, lang) for name, at in rows],
-        "color": [color_of(name) for name, _ in rows],
-        "integrator": [name for name, _ in rows],
-    }
 
 
 def lane_filter(hidden: Sequence[str] | set[str]) -> Filter:

@@ -1,13 +1,13 @@
-"""Bokeh models of the study view (both diagrams of one system), shared by the static page and
-the Panel server app.
+"""Bokeh models of the study view (both diagrams of one system), built once for the page's
+data.
 
 ``StudyFigures(system)`` holds two log–log figures, ``convergence`` (error at T against dt)
 and ``work`` (error against force evaluations: a work–precision diagram), drawing the same
 sources: fitted points (filled circles), excluded points (crosses; the hover says why),
 one line per integrator labelled with its fitted slope at its finest point, and dashed grey
-reference slopes 1, 2 and 4. :meth:`StudyFigures.apply` fills them from the columns of
-:func:`integrator_lab.views.study.diagram_columns` (the page's JavaScript does the same with
-the columns its worker sends). Every model has a stable name ``"<system>:study-<role>"``.
+reference slopes 1, 2 and 4. The page's JavaScript fills them with the columns of
+:func:`integrator_lab.views.study.diagram_columns` its engine sends. Every model has a stable
+name ``"<system>:study-<role>"``.
 """
 
 from __future__ import annotations
@@ -40,14 +40,6 @@ SOURCE_COLUMNS = {
 DIAGRAM_HEIGHT = 300
 #: the x axis of each diagram: (role, column); its label is the catalog's study.axis.COLUMN
 DIAGRAMS = (("convergence", "dt"), ("work", "evaluations"))
-
-
-def slope_label(name: str, slope: float | None, lang: str) -> str:
-    """A line's legend entry: the integrator and its fitted slope (study.py's ``label``)."""
-    shown = i18n.integrator_name(name, lang)
-    if slope is None:
-        return i18n.text("study.no_slope", lang, name=shown)
-    return i18n.text("study.slope", lang, name=shown, slope=f"{slope:.2f}")
 
 
 def study_name(system: str, role: str) -> str:
@@ -155,25 +147,6 @@ class StudyFigures:
         )
         del refs
         return fig
-
-    def apply(self, columns: dict[str, dict[str, list[Any]]]) -> None:
-        """Show ``diagram_columns(...)`` (all sources at once)."""
-        for role, source in self.sources.items():
-            source.data = {c: list(columns[role].get(c, [])) for c in SOURCE_COLUMNS[role]}
-        lines = columns["lines"]
-        if self.lang != i18n.DEFAULT_LANGUAGE and "slope" in lines:
-            self.sources["lines"].data["label"] = [
-                slope_label(name, slope, self.lang)
-                for name, slope in zip(lines["integrator"], lines["slope"])
-            ]
-
-    def clear(self) -> None:
-        for role, source in self.sources.items():
-            source.data = {c: [] for c in SOURCE_COLUMNS[role]}
-
-    def set_measure(self, measure: str) -> None:
-        for fig in self.figures.values():
-            fig.yaxis.axis_label = self._text(f"study.measure.{measure}")
 
     def roots(self) -> dict[str, Any]:
         return dict(self.figures)

@@ -1,12 +1,10 @@
 """The dashboard's Bokeh widgets: the controls that act on every panel (:class:`Controls`,
-:func:`build_controls`), and each panel's own: its title and status texts
-(:func:`panel_title`, :func:`panel_status`), the time step (a field, and a log-scale slider
+:func:`build_controls`), and each panel's own: the time step (a field, and a log-scale slider
 between ÷2 and ×2 buttons) and a field per parameter the system declares, in one grid
 (:class:`PanelSettings`, :func:`build_settings`).
 
-Models only, like the figures: the static page wires them to its worker in JavaScript, the
-Panel app replaces some with its own widgets (it reuses :func:`dt_slider_options`,
-:func:`dt_slider_css`, :func:`input_step` and :data:`WRAP_TITLE`).
+Models only, like the figures, built once for the page's data: the page's front end wires
+them to its engine in JavaScript.
 """
 
 from __future__ import annotations
@@ -22,7 +20,6 @@ from bokeh.models.widgets import (
     Button,
     Checkbox,
     CheckboxButtonGroup,
-    Div,
     MultiChoice,
     RadioButtonGroup,
     Select,
@@ -42,7 +39,6 @@ from integrator_lab.views.shared import (
     SPEED_RANGE,
     dt_mark,
     dt_position,
-    status_text,
 )
 
 #: the energy-mode buttons' labels, in :data:`~integrator_lab.views.energy_plot.ENERGY_MODES`
@@ -278,35 +274,6 @@ DT_DOUBLE_TITLE = "Double the time step (×2)"
 
 
 # -- a panel's own widgets -------------------------------------------------------------------
-def panel_title(n: Namer, cls: type[System]) -> Div:
-    """The panel's title: the system's, its description as the tooltip."""
-    return Div(
-        text=cls.title,
-        name=n("title"),
-        render_as_text=True,
-        sizing_mode="stretch_width",
-        margin=(0, 5, 0, 5),
-        styles={"font-size": "1.1rem", "font-weight": "600"},
-        html_attributes={"title": cls.description},
-    )
-
-
-def panel_status(n: Namer) -> Div:
-    """The panel's status line (time and real-time factor, :func:`shared.status_text`)."""
-    return Div(
-        text=status_text(0.0, None),
-        name=n("status"),
-        render_as_text=True,
-        sizing_mode="stretch_width",
-        margin=(0, 5, 4, 5),
-        styles={
-            "font-size": "0.85rem",
-            "color": "#5c6166",
-            "font-variant-numeric": "tabular-nums",
-        },
-    )
-
-
 @dataclass
 class PanelSettings:
     """A panel's settings: the time step as a field (``dt``) and on a log-scale slider
