@@ -195,6 +195,8 @@ class System:
             "recommended_dt": example.recommended_dt,
             "has_exact_solution": example.exact(0.0) is not None,
             "params": [p.to_dict() for p in cls.PARAMS],
+            # why no method shows its order here (core.study), or None: a smooth system
+            "not_smooth": cls.not_smooth,
         }
 
 

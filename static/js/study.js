@@ -5,7 +5,7 @@
 // fitted slopes, CSV (the CLI's columns) and PNG export. Its settings live in the URL
 // (studystate.js). Every text is set as textContent, never as HTML.
 
-import { data, SYSTEMS } from "./data.js";
+import { data, DECL, SYSTEMS } from "./data.js";
 import { t, integratorName } from "./i18n.js";
 import { onLanguage } from "./localize.js";
 import { findModel } from "./models.js";
@@ -55,6 +55,11 @@ function buildBlock(system) {
 
   const block = el("div", { class: "il-study", id: `il-study-${system}`, hidden: "" });
   block.appendChild(textEl("p", { class: "il-study-intro" }, "study.intro"));
+  // a system whose contacts switch on and off: what its slopes can and cannot say, first
+  if (DECL[system]?.not_smooth) {
+    block.appendChild(textEl("p", { class: "il-study-note", id: `il-study-${system}-note` },
+      "study.not_smooth"));
+  }
   const form = el("div", { class: "il-study-form" });
   const defaults = STUDY.defaults[system];
   for (const [field, label, kind] of FIELDS) {
