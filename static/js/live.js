@@ -45,8 +45,8 @@ export const live = {
  *    scene?: Record<string, any>,
  *    fresh?: boolean, counts?: Record<string, number>}} LiveSystem */
 
-// the texts of views.shared (in the page's language: views.i18n), filled as its
-// status_text / diverged_text do
+// the texts of views.shared (STATUS_TEXT and kin; in the page's language: views.i18n), their
+// numbers with its TEXT_DIGITS
 /** @param {string} name  @param {number} at */
 export function divergedText(name, at) {
   return t("status.diverged", { name: integratorName(name), at: Number(at.toPrecision(TEXTS.digits.at)).toString() });

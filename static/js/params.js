@@ -49,7 +49,7 @@ export const DT_DECL = {
   min_open: false, max_open: false,
 };
 
-// -- the time step on a log scale (views.shared: dt_position, dt_at, dt_scaled, dt_mark) --
+// -- the time step on a log scale (views.shared: DT_RANGE, DT_DIGITS; the build's dt_mark) --
 const DT_LO = data.dtRange[0];
 const DT_HI = data.dtRange[1];
 const roundDt = (/** @type {number} */ x) => Number(x.toPrecision(data.dtDigits));

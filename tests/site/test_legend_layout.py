@@ -18,7 +18,6 @@ from pages import NEXT_FRAMES_JS, SYSTEMS, shared_page, shared_pages, site  # no
 
 from integrator_lab.core import INTEGRATORS
 from integrator_lab.views.scene import INTEGRATOR_COLORS, integrator_label
-from integrator_lab.views.shared import status_text
 
 ALL = ",".join(INTEGRATORS)
 
@@ -92,12 +91,7 @@ def test_every_integrator_colour_is_distinct_also_for_colour_blind_vision(vision
     assert closest[0] >= MIN_DELTA_E, closest
 
 
-# -- the paused status ---------------------------------------------------------------------
-def test_paused_status_gives_no_rate():
-    assert status_text(1.0, 0.0, paused=True) == "t = 1.00 s · paused"
-    assert status_text(1.0, 0.98) == "t = 1.00 s · 0.98× real time"
-
-
+# -- the paused status (static/js/live.js fills views.shared.PAUSED_TEXT) ---------------
 def test_after_a_step_the_page_says_paused_without_a_rate(shared_page):  # noqa: F811
     page = shared_page()
     page.wait_live()

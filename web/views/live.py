@@ -115,9 +115,8 @@ def refusal(error: Exception, then: str) -> dict[str, Any] | None:
 class Live:
     """One viewer's simulation: every system shown, the shared speed and play state.
 
-    The one session class of both front ends: the static page's worker drives one, and so
-    does each Panel server session (:class:`integrator_lab.server.app.Dashboard`). It owns
-    what they must agree on:
+    The simulation of one engine (:class:`integrator_lab.views.engine.Engine`), whichever
+    host runs it (the page's worker, a Panel session). It owns:
 
     Pacing
         :meth:`advance` covers the wall time elapsed at the current speed within a compute
@@ -131,7 +130,8 @@ class Live:
         yet (a page opened from a link) falls back to the defaults.
     Failures
         A system whose computation raises stops alone (:meth:`SystemRun.fail`); the others
-        go on. ``on_failure(name, run)`` is told once per stop (the Panel app logs it).
+        go on. ``on_failure(name, run, what, exc)`` is told once per stop (a host may log
+        it).
     """
 
     def __init__(
@@ -165,15 +165,12 @@ class Live:
         params: dict[str, Any] | None = None,
         dt: float | None = None,
         integrators: Iterable[str] | None = None,
-        keep_view: bool = False,
     ) -> dict[str, Any]:
         """(Re)build system ``name``; returns ``{"layout": ..., "errors": [...]}``, and
         ``"kept"`` (the running ``params`` and ``dt``) when the settings were refused.
 
         ``errors`` are sentences for the user: which system, what the core objected to and
-        what runs instead. ``keep_view``: the scene keeps the running one's layout (the lanes
-        and the view's ranges), though the new initial state would fit another: a body being
-        dragged stays under the pointer that drags it.
+        what runs instead.
         """
         params = dict(params or {})
         old = self.runs.get(name)
@@ -181,9 +178,8 @@ class Live:
             integrators = old.builtins if old is not None else []
         integrators = [i for i in integrators if i in INTEGRATORS]
         method = self.method
-        bounds = old.scene.geometry.bounds if keep_view and old is not None else None
         try:
-            run = SystemRun(name, params, dt, integrators, method, bounds)
+            run = SystemRun(name, params, dt, integrators, method)
         except Exception as exc:  # noqa: BLE001 - whatever the core objects to, a system runs
             objection = str(exc) if isinstance(exc, ValueError) else describe_error(exc)
             title = getattr(SYSTEMS.get(name), "title", name)
@@ -309,10 +305,6 @@ class Live:
         """(name, run) of the systems that have not stopped on an error."""
         return [(name, run) for name, run in self.runs.items() if run.failure is None]
 
-    def live_runs(self) -> list[SystemRun]:
-        """The systems that have not stopped on an error."""
-        return [run for _, run in self.live_items()]
-
     def advance(self, wall: float) -> set[str]:
         """Advance every system by ``wall`` seconds of wall time (at the current speed)
         within the compute budget; returns the systems that moved."""
@@ -381,20 +373,10 @@ class Live:
         for index in range(start, stop):
             self.baked_tick(index)
 
-    def fail(self, name: str, what: str, exc: BaseException) -> None:
-        """Stop system ``name`` because ``what`` raised ``exc`` (a view's own work on it)."""
-        self._fail(name, self.runs[name], what, exc)
-
     def _fail(self, name: str, run: SystemRun, what: str, exc: BaseException) -> None:
         run.fail(what, exc)
         if self.on_failure is not None:
             self.on_failure(name, run, what, exc)
-
-    def status(self) -> dict[str, Any]:
-        return {
-            name: {"time": run.runner.time, "rtf": run.rtf, "alerts": run.alerts()}
-            for name, run in self.runs.items()
-        }
 
 
 def _no_budget_limit() -> float:

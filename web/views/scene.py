@@ -21,7 +21,6 @@ re-exported here, where the views have always found them.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from array import array
 from collections.abc import Iterable, Sequence
@@ -177,9 +176,7 @@ class Scene:
     arrow pointing the way it went. A diverged integrator's bodies stay where it stopped.
     """
 
-    def __init__(self, system: System, names: Iterable[str], bounds: Box | None = None) -> None:
-        """``bounds``: lay the lanes out for these bounds (``SceneGeometry.bounds``) rather
-        than for the system's own: a view keeps its layout while a body is dragged."""
+    def __init__(self, system: System, names: Iterable[str]) -> None:
         self.system = system
         self.names = list(names)
         self.kind = system.name
@@ -188,8 +185,6 @@ class Scene:
             raise ValueError(
                 f"no scene for system {self.kind!r}; scenes exist for: pendulum, cradle, spring"
             )
-        if bounds is not None:
-            geometry = dataclasses.replace(geometry, bounds=bounds)
         self.geometry = geometry
         self.shape = geometry.shape
         #: ``(t, exception)`` once the exact solution failed: the ghost stays hidden from then

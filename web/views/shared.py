@@ -1,9 +1,9 @@
-"""What both views (the Panel dashboard and the static page) share, stated once.
+"""What the engine and the page's front end share, stated once.
 
-Standard library only, no Bokeh or Panel: the page's worker imports it in Pyodide, the page's
-JavaScript gets it through its build-time data (:func:`page_constants`, embedded by
-``integrator_lab.site.build.page_data``) and the Panel dashboard's page script through its
-``CustomJS`` arguments, so neither restates it.
+Standard library only, no Bokeh or Panel: the engine imports it (in the page's worker, in
+Pyodide, or in a Panel session), the page's JavaScript gets it through its build-time data
+(:func:`page_constants`, embedded by ``integrator_lab.site.build.page_data``), so it does not
+restate it.
 """
 
 from __future__ import annotations
@@ -65,8 +65,9 @@ FRAME_SCENE = (
     ("ghost_links", GHOST_LINK_COLUMNS),
 )
 
-#: texts of a system's status line and of a diverged integrator; ``{time}``, ``{rtf}`` and
-#: ``{at}`` are numbers with the decimals / significant digits of :data:`TEXT_DIGITS`
+#: texts of a system's status line and of a diverged integrator, which the page fills
+#: (static/js/live.js); ``{time}``, ``{rtf}`` and ``{at}`` are numbers with the decimals /
+#: significant digits of :data:`TEXT_DIGITS`
 STATUS_TEXT = "t = {time} s · {rtf}× real time"
 STOPPED_TEXT = "t = {time} s · stopped"
 #: paused: no rate (the clock stands; a real-time factor measured over a step means nothing)
@@ -75,20 +76,6 @@ NO_RATE = "–"  # real-time factor not measured yet
 DIVERGED_TEXT = "{name}: diverged at t = {at} s"
 #: time and real-time factor: decimals; divergence time: significant digits
 TEXT_DIGITS = {"time": 2, "rtf": 2, "at": 3}
-
-
-def status_text(time: float, real_time_factor: float | None, *, paused: bool = False) -> str:
-    """``"t = 1.25 s · 0.98× real time"``: a system's status line (``"t = 1.25 s · paused"``
-    when ``paused``)."""
-    if paused:
-        return PAUSED_TEXT.format(time=f"{time:.{TEXT_DIGITS['time']}f}")
-    rtf = NO_RATE if real_time_factor is None else f"{real_time_factor:.{TEXT_DIGITS['rtf']}f}"
-    text = STATUS_TEXT.format(time=f"{time:.{TEXT_DIGITS['time']}f}", rtf=rtf)
-    return text
-
-
-def stopped_text(time: float) -> str:
-    return STOPPED_TEXT.format(time=f"{time:.{TEXT_DIGITS['time']}f}")
 
 
 def describe_error(exc: BaseException) -> str:
@@ -106,29 +93,9 @@ def failure_text(title: str, time: float | None, what: str, exc: BaseException) 
     )
 
 
-def diverged_text(name: str, at: float) -> str:
-    """``"euler: diverged at t = 3.21 s"``."""
-    return DIVERGED_TEXT.format(name=name, at=f"{at:.{TEXT_DIGITS['at']}g}")
-
-
 def dt_position(dt: float) -> float:
     """Where ``dt`` sits on the time-step slider: log10(dt), clamped to :data:`DT_RANGE`."""
     return math.log10(min(max(dt, DT_RANGE[0]), DT_RANGE[1]))
-
-
-def dt_at(position: float) -> float:
-    """The time step at slider ``position`` (:func:`dt_position`'s inverse), rounded to
-    :data:`DT_DIGITS` significant digits and kept in :data:`DT_RANGE`."""
-    return min(max(float(f"{10.0**position:.{DT_DIGITS}g}"), DT_RANGE[0]), DT_RANGE[1])
-
-
-def dt_scaled(dt: float, factor: float) -> tuple[float, bool]:
-    """``(dt × factor, False)``, or ``(the nearer end of DT_RANGE, True)`` when that falls
-    outside it: what the ×2 and ÷2 buttons set."""
-    wanted = float(f"{dt * factor:.{DT_DIGITS}g}")
-    if wanted < DT_RANGE[0] or wanted > DT_RANGE[1]:
-        return min(max(wanted, DT_RANGE[0]), DT_RANGE[1]), True
-    return wanted, False
 
 
 def dt_mark(recommended: float) -> float:
@@ -175,14 +142,3 @@ def frame_layout() -> dict[str, Any]:
         "samples": list(SAMPLE_COLUMNS),
         "extras": {role: [list(pair) for pair in pairs] for role, pairs in SCENE_EXTRAS.items()},
     }
-
-
-def csv_columns(ndof: int) -> list[str]:
-    """The CSV header of a run: ``integrator-lab run --format csv`` and the dashboards'
-    downloads."""
-    return (
-        ["integrator", "t"]
-        + [f"q{i}" for i in range(ndof)]
-        + [f"v{i}" for i in range(ndof)]
-        + ["kinetic", "potential", "dissipated", "total"]
-    )

@@ -30,7 +30,7 @@ from integrator_lab.views.samples import (
     sample_every,
     wraps_angle,
 )
-from integrator_lab.views.scene import Box, Scene
+from integrator_lab.views.scene import Scene
 from integrator_lab.views.shared import (
     DT_RANGE,
     FRAME_SCENE,
@@ -81,7 +81,6 @@ class SystemRun:
         dt: float | None,
         integrators: Iterable[str],
         method: MethodDefinition | None = None,
-        scene_bounds: Box | None = None,
     ) -> None:
         self.name = name
         self.system = get_system(name, **params)
@@ -93,7 +92,7 @@ class SystemRun:
         self.method = method
         self.entries: list[Any] = [*self.builtins, *([method] if method is not None else [])]
         self.integrators = [*self.builtins, *([method.name] if method is not None else [])]
-        self.scene = Scene(self.system, self.integrators, scene_bounds)
+        self.scene = Scene(self.system, self.integrators)
         #: the names the energy plot's marks show (:meth:`Live.set_shown_names`)
         self.shown_names: dict[str, str] = {}
         self.reset()
