@@ -211,11 +211,6 @@ def test_an_endless_method_is_stopped_by_the_sandbox_and_the_builtins_go_on(tab,
     remove_method(tab)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="web/server/hosted.py ticks the engine on the event loop: a Python method's "
-    "block of steps waits for the sandbox there, every session held up to its time limit",
-)
 def test_an_endless_method_holds_no_other_session_up(tab, code_server):
     """Every session's ticks and ``/status`` share the server's one event loop: while the
     sandbox waits for a method that never returns (up to its time limit), none of them may

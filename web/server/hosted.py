@@ -28,6 +28,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -39,7 +40,7 @@ from tornado.web import StaticFileHandler
 
 from integrator_lab.core import DEFAULT_INTEGRATORS, INTEGRATORS
 from integrator_lab.server.sessions import LOAD
-from integrator_lab.views.engine import TICK, Engine
+from integrator_lab.views.engine import TICK, Engine, last_line
 from integrator_lab.views.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from integrator_lab.views.live import Live
 from integrator_lab.views.scenarios import SCENARIOS
@@ -123,6 +124,8 @@ class Lab(JSComponent):
         self.started = time.monotonic()
         self.frames = 0  # frames sent to the page
         self.session = ""  # its session's name in /status (sessions.session_label)
+        self._thread: ThreadPoolExecutor | None = None  # (see _run)
+        self._queued = 0  # calls submitted to that thread and not answered yet
         LABS.add(self)
 
     # -- the page's messages ----------------------------------------------------------------
@@ -137,16 +140,50 @@ class Lab(JSComponent):
         engine = self.engine
         check = getattr(engine.live, "check", None)  # (a sandbox's: server.sandbox.SandboxLive)
         if msg.get("type") == "method" and check is not None and msg.get("definition"):
-            # a visitor's definition is checked in its sandbox, which can take seconds: off
-            # this process's event loop, so that no other visitor waits for it
-            async def checked() -> None:
-                await asyncio.to_thread(check, msg["definition"])
-                if engine is self.engine:
-                    self._send(engine.handle(msg))
+            # a visitor's definition is checked in its sandbox, which can take seconds
+            def checked() -> list[dict[str, Any]]:
+                check(msg["definition"])
+                return engine.handle(msg)
 
-            pn.state.execute(checked)
+            self._run(checked, off_loop=True)
             return
-        self._send(engine.handle(msg))  # type: ignore[union-attr]
+        self._run(engine.handle, msg)
+
+    # -- off the event loop -------------------------------------------------------------------
+    # Every session shares the server's one event loop. While a visitor's Python method runs
+    # (in its sandbox: each block of steps waits for the child, up to its time limit) or its
+    # definition is checked, this session's engine is called on a thread of its own, one call
+    # at a time and in order, so that no other session waits for it; its answers are sent from
+    # the loop. The built-ins are called on the loop itself (a thread hop per tick costs more
+    # than it saves).
+    def _runs_code(self) -> bool:
+        runs_code = getattr(self.engine.live, "runs_code", None) if self.engine else None
+        return bool(runs_code and runs_code())
+
+    def _run(self, call: Callable[..., list[dict[str, Any]]], *args: Any,
+             off_loop: bool = False) -> None:  # fmt: skip
+        """``call(*args)``'s answers, sent: at once on the loop, or from this session's thread
+        (``off_loop``, a method running, or calls queued there: their order is kept)."""
+        if not (off_loop or self._queued or self._runs_code()):
+            self._send(call(*args))
+            return
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="il-engine")
+        engine = self.engine
+        self._queued += 1
+        future = self._thread.submit(call, *args)
+
+        async def deliver() -> None:
+            try:
+                answers = await asyncio.wrap_future(future)
+            except Exception as exc:  # noqa: BLE001 - said on the page
+                answers = [{"type": "error", "text": last_line(exc)}]
+            finally:
+                self._queued -= 1
+            if engine is self.engine:
+                self._send(answers)
+
+        pn.state.execute(deliver)
 
     def send_host(self, message: dict[str, Any]) -> None:
         """The host's own word to the page (``{"type": "apply", "query": ...}``)."""
@@ -160,8 +197,9 @@ class Lab(JSComponent):
         )
 
     def _tick(self) -> None:
-        if self.engine is not None:
-            self._send(self.engine.tick())
+        if self.engine is None or (self._queued and self._runs_code()):
+            return  # (a tick still under way on this session's thread: none piles up)
+        self._run(self.engine.tick)
 
     def _send(self, answers: list[dict[str, Any]]) -> None:
         for answer in answers:
@@ -196,6 +234,9 @@ class Lab(JSComponent):
             if close is not None:
                 close()  # a sandbox's child process
             self.engine = None
+        if self._thread is not None:
+            self._thread.shutdown(wait=False)  # (a call under way ends with its child)
+            self._thread = None
 
 
 def served_page_dir(code: str = "refused", host_origin: str | None = None) -> Path:
