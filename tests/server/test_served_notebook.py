@@ -167,3 +167,14 @@ def test_the_pages_view_sets_the_parameters_without_an_echo(board):
     assert board.integrators == ["euler", "rk4"]
     assert board.systems == list(PANEL_SYSTEMS) and board.playing is True
     assert board.told == []
+
+
+def test_a_query_set_from_python_sets_the_parameters_and_the_page(board):
+    # a link's view handed to the dashboard in Python: the parameters follow, the page shows it
+    board.query = "systems=spring&integrators=rk4&play=0&spring.dt=0.05"
+    assert board.systems == ["spring"] and board.integrators == ["rk4"]
+    assert board.playing is False
+    assert board.told == [{"type": "apply", "query": board.query}]
+    # an empty list is no view: the page would show every system, or the defaults
+    board.query = "systems=&integrators=rk4"
+    assert board.systems == list(PANEL_SYSTEMS)

@@ -336,6 +336,7 @@ class Dashboard(pn.viewable.Viewer):
         self.lab.param.watch(self._page_moved, "query")
         self.param.watch(self._params_set, [*("systems", "integrators", "lesson", "lang"),
                                             "playing"])  # fmt: skip
+        self.param.watch(self._query_set, "query")
 
     def __panel__(self) -> Lab:
         return self.lab
@@ -382,6 +383,8 @@ class Dashboard(pn.viewable.Viewer):
             values["playing"] = pairs["play"] != "0"
         valid = {}
         for name, value in values.items():
+            if isinstance(value, list) and not value:
+                continue  # (the page shows every system, or the defaults, and says why)
             try:
                 self.param[name]._validate(value)
             except ValueError:
@@ -406,8 +409,20 @@ class Dashboard(pn.viewable.Viewer):
         """A parameter set from Python: the page shows the new view."""
         if self._syncing:
             return
-        self.query = self._query_from_params(self.query)
+        self._syncing = True
+        try:
+            self.query = self._query_from_params(self.query)
+        finally:
+            self._syncing = False
         self.lab.send_host({"type": "apply", "query": self.query})
+
+    def _query_set(self, event: param.parameterized.Event) -> None:
+        """``query`` set from Python (a link's view): the parameters follow, the page shows
+        it."""
+        if self._syncing:
+            return
+        self._params_from_query(event.new)
+        self.lab.send_host({"type": "apply", "query": event.new.lstrip("?")})
 
     def stop(self) -> None:
         """Stop this dashboard's engine."""
