@@ -197,3 +197,17 @@ def listed(server, session_id: str) -> dict | None:
         if entry["session"] == label:
             return entry
     return None
+
+
+#: kick-drift-kick leapfrog (velocity Verlet), as a visitor types it (``NAME`` set by the test)
+LEAPFROG = """NAME = "{name}"
+ORDER = 2
+
+
+def step(accel, q, v, t, dt):
+    a = accel(q, v, t)
+    v = [u + 0.5 * dt * b for u, b in zip(v, a)]
+    q = [x + dt * u for x, u in zip(q, v)]
+    a = accel(q, v, t + dt)
+    return q, [u + 0.5 * dt * b for u, b in zip(v, a)]
+"""

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ACTION_TIMEOUT_MS, ServedTab, Server
+from conftest import LEAPFROG as LEAPFROG_CODE
 
 #: seconds the sandbox gives a method to answer one request, in this module's server
 TIME_LIMIT = 2.0
@@ -23,17 +24,7 @@ TIME_LIMIT = 2.0
 RUN_TIMEOUT_MS = 60_000
 
 #: kick-drift-kick leapfrog (velocity Verlet), as a visitor types it
-LEAPFROG = """NAME = "typed-leapfrog"
-ORDER = 2
-
-
-def step(accel, q, v, t, dt):
-    a = accel(q, v, t)
-    v = [u + 0.5 * dt * b for u, b in zip(v, a)]
-    q = [x + dt * u for x, u in zip(q, v)]
-    a = accel(q, v, t + dt)
-    return q, [u + 0.5 * dt * b for u, b in zip(v, a)]
-"""
+LEAPFROG = LEAPFROG_CODE.format(name="typed-leapfrog")
 HANGING = 'NAME = "hangs"\n\n\ndef step(accel, q, v, t, dt):\n    while True:\n        pass\n'
 
 

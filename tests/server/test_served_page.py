@@ -13,6 +13,7 @@ import zlib
 
 import pytest
 from conftest import ACTION_TIMEOUT_MS, LIVE_JS, LOAD_TIMEOUT_MS, lab_frame
+from conftest import LEAPFROG as LEAPFROG_CODE
 
 from integrator_lab.core.systems import get_system
 from integrator_lab.views.i18n import text
@@ -102,16 +103,7 @@ def method_fragment(text: str) -> str:
     return "#method=" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
 
 
-LEAPFROG = """NAME = "my-leapfrog"
-ORDER = 2
-
-def step(accel, q, v, t, dt):
-    a = accel(q, v, t)
-    v = [vi + 0.5 * dt * ai for vi, ai in zip(v, a)]
-    q = [qi + dt * vi for qi, vi in zip(q, v)]
-    a = accel(q, v, t + dt)
-    return q, [vi + 0.5 * dt * ai for vi, ai in zip(v, a)]
-"""
+LEAPFROG = LEAPFROG_CODE.format(name="my-leapfrog")
 
 
 def test_a_method_link_opens_as_on_the_page_and_this_server_says_it_runs_no_code(browser, server):
