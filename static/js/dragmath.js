@@ -1,11 +1,10 @@
 // @ts-check
-// Integrator Lab page: the rules of direct manipulation, the same as Python's
-// (web/views/drag.py, which the Panel dashboard calls): which body a press takes, and what a
-// pointer at a point of the scene sets, rounded to what a pixel tells and clamped to the
-// declared range. The numbers (the grab margin, the finest digits, the systems that can be
-// dragged) come from Python in each layout (`layout.drag`); tests/js/drag.test.mjs runs this
-// file and Python on the same scenes and points and fails on any difference. Pure functions:
-// no DOM, no BokehJS (drag.js does the pointer events and the preview).
+// Integrator Lab page: the rules of direct manipulation, for every host: which body a press
+// takes, and what a pointer at a point of the scene sets, rounded to what a pixel tells and
+// clamped to the declared range. The numbers (the grab margin, the finest digits, the systems
+// that can be dragged) come from Python in each layout (`layout.drag`: web/views/drag.py);
+// tests/js/drag.test.mjs tests these rules on the engine's own scenes. Pure functions: no DOM,
+// no BokehJS (drag.js does the pointer events and the preview).
 
 /**
  * @typedef {{ draggable: string[], grab_px: number, finest_digits: number }} DragRules
@@ -20,7 +19,7 @@
 
 /**
  * The body a press at `at` takes: the nearest centre within its half size plus the grab
- * margin, of a lane not hidden (Scene.body_at in Python).
+ * margin, of a lane not hidden.
  * @param {Bodies} bodies the scene's bodies as drawn (a stopped lane's in fx, fy)
  * @param {DragLayout} layout
  * @param {string[]} hidden the integrators not drawn
@@ -54,7 +53,7 @@ export function hitBody(bodies, layout, hidden, at) {
 
 /**
  * `value` rounded to the digits one pixel (`unit` of it per pixel) can tell, no finer than
- * the finest digits (drag.pixel_rounded in Python).
+ * the finest digits.
  * @param {number} value @param {number} unit @param {number} finest
  */
 export function pixelRounded(value, unit, finest) {
@@ -64,8 +63,8 @@ export function pixelRounded(value, unit, finest) {
 }
 
 /**
- * The settings, before rounding, that put body `ball` of lane `lane` at `at`
- * (Scene.dragged_params in Python): pendulum θ₀ about its pivot (ω₀ = 0); spring x₀, the
+ * The settings, before rounding, that put body `ball` of lane `lane` at `at` (about the
+ * layout's `origins` and `pivots`): pendulum θ₀ about its pivot (ω₀ = 0); spring x₀, the
  * displacement from rest (v₀ = 0); cradle: that ball and every ball to its left lifted, to
  * the left, by `angle`.
  * @param {string} system @param {DragLayout} layout @param {number} lane
@@ -85,9 +84,9 @@ export function pointerParams(system, layout, lane, ball, at) {
 }
 
 /**
- * What a pointer at `at` sets while body `ball` of lane `lane` is held (drag.drag_values in
- * Python): each float rounded to what a pixel tells (an angle's pixel is the view's over
- * the rod's length), then clamped to its declared range.
+ * What a pointer at `at` sets while body `ball` of lane `lane` is held: each float rounded
+ * to what a pixel tells (an angle's pixel is the view's over the rod's length), then clamped
+ * to its declared range.
  * @param {string} system @param {DragLayout} layout @param {Record<string, number>} params
  *   the settings in force @param {(name: string) => Decl} decl @param {number} lane
  * @param {number} ball @param {Point} at

@@ -90,7 +90,7 @@ def main() -> None:
 
 def drag_notes() -> list:
     """What a drag past the ranges says (views.i18n.drag_note), for each parameter a drag
-    sets (views.scene ``dragged_params``), past either end (to a value %g shortens), alone
+    sets (static/js/dragmath.js ``pointerParams``), past either end (to a value %g shortens), alone
     and two of a system's together, in English and in Japanese."""
     dragged = {
         "pendulum": ["theta0", "omega0"],

@@ -1,7 +1,6 @@
-"""The shared web layer without a browser: what the dashboards' figures draw (lines, scene rows,
-sample columns, the energy axis), the live loop's frames and budgets, a system that fails
-while the others go on, and dragging a body into a state (moved from tests/site/test_site.py,
-which tests the built site)."""
+"""The shared web layer without a browser: what the page's figures are built with (lines, scene
+rows, sample columns, the energy axis), the live loop's frames and budgets, and a system that
+fails while the others go on (dragging a body into a state: tests/js/drag.test.mjs)."""
 
 from __future__ import annotations
 
@@ -355,37 +354,3 @@ def test_a_system_whose_drawing_raises_stops_alone():
     for _ in range(4):
         frames = lab.tick(0.05)
     assert "pendulum" not in frames and lab.runs["spring"].runner.time >= 0.25
-
-
-@pytest.mark.parametrize(
-    ("name", "params", "lane", "ball", "expected"),
-    [
-        ("pendulum", {"theta0": -2.5}, 2, 0, {"theta0": -2.5, "omega0": 0.0}),
-        ("spring", {"x0": -0.7}, 1, 0, {"x0": -0.7, "v0": 0.0}),
-        ("cradle", {"lifted": 3, "angle": 0.45}, 3, 2, {"angle": 0.45, "lifted": 3}),
-    ],
-)
-def test_a_body_dragged_where_a_state_draws_it_gives_back_that_state(
-    name, params, lane, ball, expected
-):
-    """The mapping behind dragging (Scene.dragged_params, body_at): a body put where the
-    core's drawing of an initial state places it asks for that state's parameters."""
-    names = ["euler", "symplectic-euler", "velocity-verlet", "rk4"]
-    target = get_system(name, **params)
-    s = scene.Scene(get_system(name), names)  # the scene of the defaults, as on the page
-    placed, _segments = s._draw(lane, target.initial_state()[0])
-    assert not any(pinned for _x, _y, pinned, _a in placed)  # inside the lane: not pinned
-    x, y = placed[ball][0], placed[ball][1]
-    assert s.body_at([target.initial_state()[0]] * len(names), x, y) == (lane, ball)
-    got = s.dragged_params(lane, ball, x, y)
-    assert got.keys() == expected.keys()
-    for key, value in expected.items():
-        assert got[key] == pytest.approx(value, abs=1e-12), key
-    assert s.body_at([target.initial_state()[0]] * len(names), x + 10.0, y + 10.0) is None
-
-
-def test_clamp_to_keeps_a_dragged_value_in_the_declared_range():
-    angle = next(p for p in get_system("cradle").PARAMS if p.name == "angle")
-    assert scene.clamp_to(angle, 2.0) == (1.5, True)
-    assert scene.clamp_to(angle, -0.3) == (0.0, True)
-    assert scene.clamp_to(angle, 0.7) == (0.7, False)

@@ -1,17 +1,16 @@
 """The animation's view model: the bodies and links of one system under several integrators,
-drawn from their states as plain columns, and a body under the pointer mapped back to an
-initial state.
+drawn from their states as plain columns.
 
-Pure Python and standard library only (no Bokeh), because the same code runs in three places:
-the static-site builder (initial positions), the Pyodide worker of the static page (every
-frame) and the Panel server app. The Bokeh figures that display these columns live in
+Pure Python and standard library only (no Bokeh), because the same code runs in the
+static-site builder (initial positions) and in the engine (every frame), in the page's
+Pyodide worker as in a Panel session. The Bokeh figures that display these columns live in
 :mod:`integrator_lab.views.scene_figures`.
 
 - :class:`Scene` turns the states of several integrators of one system into the coordinates
   of bodies (balls, bobs, blocks) and links (strings, rods, springs), plus a faint "ghost"
-  drawn from the exact solution where one exists; :meth:`Scene.body_at` and
-  :meth:`Scene.dragged_params` are direct manipulation, :func:`clamp_to` keeps a dragged
-  value within its parameter's range.
+  drawn from the exact solution where one exists (a body under the pointer is mapped back to
+  an initial state by the page: static/js/dragmath.js, from each layout's ``origins`` and
+  ``pivots``).
 - :func:`grid_shape` lays out the small multiples.
 
 The energy and phase plots' samples are :mod:`integrator_lab.views.samples`'s, the
@@ -26,7 +25,6 @@ from array import array
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from integrator_lab.core.params import Param
 from integrator_lab.core.systems.base import SceneGeometry, System
 from integrator_lab.views.integrators import (
     FALLBACK_COLOR,
@@ -81,7 +79,6 @@ __all__ = [
     "USER_COLOR",
     "Box",
     "Scene",
-    "clamp_to",
     "color_of",
     "error_scale",
     "exact_curve",
@@ -415,46 +412,6 @@ class Scene:
             segments = self._zigzag(self.wall, x - half_w, y)
         return placed, segments
 
-    # -- direct manipulation (the Panel dashboard; the static page's static/js/drag.js) ---
-    def body_at(
-        self, states: Sequence[list[float] | None], x: float, y: float, grab: float = 0.0
-    ) -> tuple[int, int] | None:
-        """The body under the view point ``(x, y)`` with the lanes at ``states`` (None: a
-        lane not drawn, whose bodies cannot be taken; not finite: drawn where it was last):
-        ``(lane, ball)`` of the nearest centre within its half size plus ``grab``, or None."""
-        best = None
-        half_w, half_h = self._body_w / 2.0 + grab, self._body_h / 2.0 + grab
-        for lane, q in enumerate(states):
-            if q is None:
-                continue
-            if not all_finite(q):
-                q = self._last_q.get(lane, self._initial_q)
-            placed, _segments = self._draw(lane, q)
-            for ball, (bx, by, _pinned, _angle) in enumerate(placed):
-                dx, dy = abs(bx - x), abs(by - y)
-                if self.shape == "rect":
-                    inside = dx <= half_w and dy <= half_h
-                else:
-                    inside = math.hypot(dx, dy) <= half_w
-                if inside and (best is None or math.hypot(dx, dy) < best[0]):
-                    best = (math.hypot(dx, dy), lane, ball)
-        return None if best is None else best[1:]
-
-    def dragged_params(self, lane: int, ball: int, x: float, y: float) -> dict[str, float]:
-        """The initial-state parameters that put body ``ball`` of lane ``lane`` at the view
-        point ``(x, y)``, as the core declares them and before any range check: pendulum
-        θ₀ from its pivot (ω₀ = 0); spring x₀, the displacement from rest (v₀ = 0); cradle:
-        that ball and every ball to its left lifted, to the left, by ``angle`` (the
-        declarations lift only the leftmost balls, to the left)."""
-        ox, oy = self.offsets[lane]
-        if self.geometry.wall is not None:
-            return {"x0": x - ox, "v0": 0.0}
-        px, py = self.geometry.pivots[ball]
-        dx, dy = x - (px + ox), y - (py + oy)
-        if self.kind == "pendulum":
-            return {"theta0": math.atan2(dx, -dy), "omega0": 0.0}
-        return {"angle": math.atan2(-dx, -dy), "lifted": ball + 1}
-
     def _zigzag(self, start: float, end: float, y: float) -> list[Box]:
         lead = 0.08 * (end - start) if end > start else 0.0
         a, b = start + lead, end - lead
@@ -470,11 +427,3 @@ class Scene:
             previous = point
         out.append((b, y, end, y))
         return out
-
-
-def clamp_to(param: Param, value: float) -> tuple[float, bool]:
-    """``value`` within ``param``'s declared closed range: ``(value set, clamped?)``."""
-    low = -math.inf if param.min is None else param.min
-    high = math.inf if param.max is None else param.max
-    kept = min(max(value, low), high)
-    return kept, kept != value
