@@ -123,11 +123,13 @@ def test_json_keeps_every_row_as_it_is_measured(tmp_path, monkeypatch):
         "first_update_s": 2.0,
         "first_update_max_s": 2.0,
         "refused": 0,
+        "mb_per_session": 5.0,
+        "loadavg": [1.0, 1.0],
     }
     rows = [row]
 
     class Server:  # no server: the bookkeeping of rows is under test
-        def __init__(self, port, max_sessions):
+        def __init__(self, port, max_sessions, profile=None, nice=0):
             self.max_sessions = max_sessions
             self.process = type("Process", (), {"pid": 0})()
 
@@ -140,14 +142,71 @@ def test_json_keeps_every_row_as_it_is_measured(tmp_path, monkeypatch):
         def stop(self):
             pass
 
+    async def warm(server):
+        pass
+
     async def measure(server, sessions, *args):
         if sessions == 1:
             return rows[0]
         raise RuntimeError("the second run broke")
 
     monkeypatch.setattr(bench_serve, "Server", Server)
+    monkeypatch.setattr(bench_serve, "warm", warm)
     monkeypatch.setattr(bench_serve, "measure", measure)
     out = tmp_path / "rows.json"
     with pytest.raises(RuntimeError, match="second run"):
         in_thread(bench_serve.main, ["--sessions", "1", "30", "--port", "1", "--json", str(out)])
     assert json.loads(out.read_text()) == rows
+
+
+def test_the_clients_messages_reach_the_component_as_the_pages_do():
+    """What a client sends is, to Panel, the page's ``model.send_msg``: the component's
+    ``_handle_msg`` gets the very message; and a client reads the type of what the
+    component's ``_send_msg`` sends."""
+    from bokeh.core.serialization import Serializer
+    from bokeh.document import Document
+    from panel.custom import JSComponent
+    from panel.models.esm import ESMEvent
+
+    class Component(JSComponent):
+        _esm = "export function render() {}"
+
+        def __init__(self, **params):
+            super().__init__(**params)
+            self.heard = []
+
+        def _handle_msg(self, msg):
+            self.heard.append(msg)
+
+    doc = Document()
+    component = Component()
+    model = component.get_root(doc)
+    doc.add_root(model)
+    sent = [{"type": "spawn"}, bench_serve.default_init(), {"type": "ack"}]
+    events = [bench_serve.component_message(model.id, message) for message in sent]
+    doc.apply_json_patch(json.loads(json.dumps({"events": events})), setter="page")
+    assert component.heard == sent
+
+    answer = ESMEvent(model=model, data={"type": "frame", "systems": {"spring": {"time": 0.5}}})
+    wire = {"kind": "MessageSent", "msg_type": "bokeh_event",
+            "msg_data": Serializer().encode(answer)}  # fmt: skip
+    assert bench_serve.answer_type(json.loads(json.dumps(wire))) == "frame"
+    events[0]["msg_data"]["name"] = "document_ready"  # not a component's answer
+    assert bench_serve.answer_type(events[0]) is None
+
+
+def test_the_init_is_the_default_view_the_core_accepts():
+    """The client's ``init`` names the dashboard's systems, each with the parameters and
+    time step the core takes as its defaults, and the default integrators."""
+    from integrator_lab.core import DEFAULT_INTEGRATORS
+    from integrator_lab.views.engine import Engine
+
+    init = bench_serve.default_init()
+    engine = Engine()
+    answers = engine.handle(init)
+    assert [a["type"] for a in answers] == ["layout"] * len(init["systems"]) + ["ready"]
+    for answer in answers[:-1]:
+        layout = answer["layout"]
+        assert answer["errors"] == []
+        assert layout["dt"] == layout["recommended_dt"]
+        assert layout["integrators"] == list(DEFAULT_INTEGRATORS)
