@@ -137,8 +137,11 @@ function buildGeometry(system) {
   drawings.appendChild(region);
   const side = geoEl("div", { class: "il-geometry-side" });
   side.appendChild(buildDtControl(system));
-  side.appendChild(geoEl("ul", { class: "il-geometry-verdicts", role: "status",
-                                 id: `il-geometry-${system}-verdicts` }));
+  // (a live region around the list: a list's own role must stay "list" for its items)
+  const verdicts = geoEl("div", { role: "status" });
+  verdicts.appendChild(geoEl("ul", { class: "il-geometry-verdicts",
+                                     id: `il-geometry-${system}-verdicts` }));
+  side.appendChild(verdicts);
   drawings.appendChild(side);
   // the rings, one frame each
   const phase = geoEl("figure", { class: "il-geometry-phase" });
