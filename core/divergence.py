@@ -7,7 +7,8 @@ energy scale and the most kinetic energy its exact motion can have by then
 The work dissipated by damping, drag or an engine's velocity scaling is a ledger, not a state:
 its bookkeeping error (a constant force's ``m a^2 dt^2 / 2`` per step under engine drag)
 says nothing about stability and is not judged, except that it must stay finite. Losing energy
-is damping, not a runaway.
+is damping, not a runaway. A system may also say why a state is none of its states
+(:attr:`System.fault`: a ball outside its box), and that reason ends the run too.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ class DivergenceRule:
         self.energy0 = kinetic + potential
         self.scale = system.energy_scale()
         self.limit = self.runaway_limit(0.0)
+        #: the system's own test of a state (None for most systems)
+        self.fault = system.fault
 
     def runaway_limit(self, now: float) -> float:
         """The most ``K + P - energy0`` may be at time ``now``."""
@@ -63,14 +66,18 @@ class DivergenceRule:
         # NaN fails every comparison; -inf (a position at infinity under a constant force)
         # and a non-finite ledger are caught by the bounds
         if -math.inf < excess <= first and -math.inf < w < math.inf:
-            return None, kinetic, potential
+            return self._fault(q), kinetic, potential
         if not (math.isfinite(excess) and math.isfinite(w)):
             return NOT_FINITE, kinetic, potential
         at_now = self.runaway_limit(now)  # the bound may have grown since it was cached
         if excess > at_now:
             return RAN_AWAY, kinetic, potential
         self.limit = max(self.limit, at_now)
-        return None, kinetic, potential
+        return self._fault(q), kinetic, potential
+
+    def _fault(self, q: Vector) -> str | None:
+        """The system's reason why ``q`` is none of its states, or None."""
+        return None if self.fault is None else self.fault(q)
 
 
 class Watch:
@@ -87,6 +94,7 @@ class Watch:
     __slots__ = (
         "count",
         "dt",
+        "fault",
         "first",
         "kinetic",
         "potential",
@@ -99,6 +107,7 @@ class Watch:
 
     def __init__(self, rule: DivergenceRule, dt: float) -> None:
         self.rule, self.dt = rule, dt
+        self.fault = rule.fault
         self.first = self.count = 0
         self.reason: str | None = None
         self.q: Vector = []
@@ -126,6 +135,11 @@ class Watch:
         # inf and NaN)
         if not (excess <= rule.limit and excess - excess == 0.0 and w - w == 0.0):
             reason, kinetic, potential = rule.judge(q, v, w, self.time_of_next())
+            if reason is not None:
+                self.reason = reason
+                return False
+        elif self.fault is not None:
+            reason = self.fault(q)
             if reason is not None:
                 self.reason = reason
                 return False

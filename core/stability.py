@@ -45,6 +45,7 @@ from .integrators.adaptive import RK45
 from .integrators.implicit import ImplicitEuler, ImplicitMidpoint
 from .integrators.runge_kutta import RungeKutta
 from .integrators.splitting import Splitting
+from .systems.balls import Balls
 from .systems.cradle import Cradle
 
 if TYPE_CHECKING:
@@ -652,6 +653,37 @@ def cradle_contact(system: Cradle, q: Vector | None = None, v: Vector | None = N
     return max(modes, key=lambda mode: abs(mode.eigenvalue))
 
 
+def balls_contacts(system: Balls, q: Vector | None = None) -> list[Mode]:
+    """The contact modes of a ball box: two balls' relative motion, ``(m/2) x'' = -k_c x -
+    c_c x'``, and a ball's against a wall (``m`` for ``m/2``), the stiffest mode of each.
+    Linear law: ``k_c = k`` and the law's ``c``. Hertz law: the tangent stiffness ``1.5 k
+    d^0.5`` and ``c d^0.25`` at the largest overlap d of the centres ``q`` if a contact of
+    that kind is touching, else at the largest overlap of an impact at the fall's speed u,
+    ``d = (5 m_eff u^2 / (4 k))^0.4`` (Hertz's theory). A pile's collective modes reach a few
+    times higher; these are the ones a single collision has."""
+    modes = []
+    deepest = {"balls": 0.0, "wall": 0.0}
+    if system.hertz and q is not None:
+        for _i, j, overlap in system.overlaps(q):
+            kind = "balls" if j >= 0 else "wall"
+            deepest[kind] = max(deepest[kind], overlap)
+    for kind, m_eff, c in (
+        ("balls", 0.5 * system.mass, system.ball_damping),
+        ("wall", system.mass, system.wall_damping),
+    ):
+        if kind == "balls" and system.n < 2:
+            continue
+        stiffness, damping = system.k, c
+        if system.hertz:
+            u = system.impact_speed()
+            overlap = deepest[kind] or (5.0 * m_eff * u * u / (4.0 * system.k)) ** 0.4
+            stiffness = 1.5 * system.k * math.sqrt(overlap)
+            damping = c * overlap**0.25
+        pair = _pair(f"contact ({kind})", stiffness / m_eff, damping / m_eff)
+        modes.append(max(pair, key=lambda mode: abs(mode.eigenvalue)))
+    return modes
+
+
 def linear_modes(system: System, q: Vector | None = None, v: Vector | None = None) -> list[Mode]:
     """The linearised eigenvalues of ``system`` at the state ``q, v`` (default: the state of
     its motion where they are largest, :meth:`System.fastest_state`: the start for linear
@@ -659,7 +691,8 @@ def linear_modes(system: System, q: Vector | None = None, v: Vector | None = Non
     Jacobian, ``lambda^2 = da/dq + da/dv lambda`` (the spring's ``-k/m`` and ``-b/m``, the
     pendulum's ``-(g/L) cos theta``). The cradle: the
     swing of a ball ``sqrt(g/L)`` and the stiffest contact (:func:`cradle_contact`), the mode
-    that sets its step."""
+    that sets its step. The ball box: its contacts (:func:`balls_contacts`); a free fall has
+    no frequency."""
     if q is None or v is None:
         q, v = system.fastest_state()
     if isinstance(system, Cradle):
@@ -667,6 +700,8 @@ def linear_modes(system: System, q: Vector | None = None, v: Vector | None = Non
             *_pair("swing", system.g_over_l, 0.0),
             cradle_contact(system, q, v),
         ]
+    if isinstance(system, Balls):
+        return balls_contacts(system, q)
     if system.ndof == 1 and system.jacobian is not None:
         dq, dv = system.jacobian(q, v, 0.0)
         return _pair("motion", -dq[0][0], -dv[0][0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .balls import Balls
 from .base import SceneGeometry, System
 from .cradle import Cradle
 from .pendulum import Pendulum
@@ -9,7 +10,7 @@ from .simple import ConstantForce, Drag
 from .spring import Spring
 
 SYSTEMS: dict[str, type[System]] = {
-    cls.name: cls for cls in (Pendulum, Cradle, Spring, ConstantForce, Drag)
+    cls.name: cls for cls in (Pendulum, Cradle, Spring, Balls, ConstantForce, Drag)
 }
 
 
@@ -32,4 +33,5 @@ __all__ = [
     "Spring",
     "ConstantForce",
     "Drag",
+    "Balls",
 ]

@@ -31,6 +31,8 @@ ScalarForces: TypeAlias = Callable[[float, float, float], tuple[float, float]]
 Jacobian: TypeAlias = Callable[[Vector, Vector, float], tuple[Matrix, Matrix]]
 #: ``post_step(v, w, dt) -> (v, w)``: an engine's velocity rescaling after each step
 PostStep: TypeAlias = Callable[[Vector, float, float], tuple[Vector, float]]
+#: ``fault(q) -> reason``: why the positions ``q`` are no state of the system, or None
+Fault: TypeAlias = Callable[[Vector], str | None]
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,13 @@ class System:
     #: optional ``post_step(v, w, dt) -> (v, w)``: a velocity rescaling applied after every
     #: step, the way game engines apply damping; None for ordinary ODE systems
     post_step: PostStep | None = None
+
+    #: optional ``fault(q) -> reason``: why the positions ``q`` are no state of the system
+    #: (a ball outside its box), or None when they are one. The divergence rule
+    #: (:mod:`integrator_lab.core.divergence`) asks it of every state it judges sound
+    #: otherwise, right after ``energy(q, v)`` of the same state, and a reason ends the run
+    #: with it; None for systems whose every finite state is one
+    fault: Fault | None = None
 
     def exact(self, t: float) -> ExactState:
         """Exact ``(q, v)`` at time t, or None when no closed form exists."""

@@ -102,4 +102,5 @@ def test_every_system_says_whether_it_has_a_scene():
         "pendulum",
         "cradle",
         "spring",
+        "balls",
     }

@@ -418,6 +418,7 @@ def test_catalog_is_json_and_describes_every_system():
         "spring": True,
         "constant-force": True,
         "drag": True,
+        "balls": False,
     }
 
 
