@@ -46,9 +46,14 @@ function modelTitle(host) {
 const watched = new WeakSet(); // shadow roots whose redraws are followed
 let widgetNames = { increase: "Increase", decrease: "Decrease" }; // a spinner's arrows
 
-// what in a shadow root may need a name; a root with none of it (a plot, a text) is not
-// watched: its redraws, many a second, cost nothing here
-const CONTROLS = "input, select, [role=slider], [aria-selected]:not([role]), .bk-spin-btn";
+// a plot's tool buttons (pan, zoom, save, the overflow menu) and its canvas layers, which
+// Bokeh makes focusable: tools for a pointer (the keyboard has the page's own controls), kept
+// out of the tab order (issue 48: 24 of the 95 Tab stops above the editor were these)
+const POINTER_ONLY = ".bk-OnOffButton, .bk-ClickButton, .bk-tool-overflow, .bk-layer[tabindex]";
+// what in a shadow root may need a name or a tab index; a root with none of it (a plot, a
+// text) is not watched: its redraws, many a second, cost nothing here
+const CONTROLS = "input, select, [role=slider], [aria-selected]:not([role]), .bk-spin-btn, " +
+  POINTER_ONLY;
 
 function fixRoot(root) {
   if (focusSheet && !root.adoptedStyleSheets.includes(focusSheet)) {
@@ -64,6 +69,7 @@ function fixRoot(root) {
   }
   // the title: the drawn label's text, else the model's (a search through every view of
   // the page: only when a control below needs it)
+  for (const tool of root.querySelectorAll(POINTER_ONLY)) setAttr(tool, "tabindex", "-1");
   let title = null;
   const titled = () => (title ??= titleIn(root) || modelTitle(root.host));
   // a spinner's arrows: a name each; the field takes the arrow keys, so they stay out of

@@ -268,6 +268,79 @@ def test_the_keyboard_reaches_integrators_lessons_the_editor_and_study(shared_pa
     close_editor(page)
 
 
+#: what the focused element is, for the count below: the class of Bokeh's tool buttons and
+#: canvas layers, else the focused element's tag and role
+STOP_KIND = """() => {
+    let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    if (!el) return "none";
+    for (const kind of ["bk-OnOffButton", "bk-ClickButton", "bk-tool-overflow", "bk-layer",
+                        "bk-btn", "noUi-handle"]) {
+        if (el.classList.contains(kind)) return kind;
+    }
+    const role = el.getAttribute("role");
+    return el.tagName.toLowerCase() + (role ? `:${role}` : "");
+}"""
+
+#: Bokeh's plot toolbars and canvas layers: what the keyboard must not have to walk through
+TOOLBAR_KINDS = ("bk-OnOffButton", "bk-ClickButton", "bk-tool-overflow", "bk-layer")
+
+
+def test_tab_reaches_the_editor_without_walking_through_plot_toolbars(shared_page):  # noqa: F811
+    # issue 48 item 7: on the default page at 1440x900, Tab from the top reached "Add your
+    # method" in 95 stops, 24 of them the plots' tool buttons and canvas layers (9 on/off
+    # tools, 6 layers, 6 click tools, 3 overflow menus: one toolbar per plot). The pan, zoom
+    # and save tools are for a pointer (the keyboard has the page's own controls), so none of
+    # them is a stop; what remains (the controls, each parameter field, the legend chips, the
+    # lesson menu) is below 95 - 24 = 71 stops. The plots drawn later (a study, the geometry
+    # view) are checked below.
+    page = lab_page(shared_page)
+    focus_at_the_top(page)
+    kinds = []
+    for _ in range(200):
+        page.page.keyboard.press("Tab")
+        focus = page.js(FOCUSED)
+        kinds.append(page.js(STOP_KIND))
+        if focus["inSummary"] and focus["id"] == "il-editor":
+            break
+    else:
+        raise AssertionError(f"the editor not reached in 200 Tab presses: {kinds}")
+    counts = {kind: kinds.count(kind) for kind in set(kinds)}
+    print(f"Tab stops to the editor: {len(kinds)} {json.dumps(counts)}")
+    assert not any(kind in counts for kind in TOOLBAR_KINDS), json.dumps(counts)
+    assert len(kinds) < 72, json.dumps(counts)
+
+
+#: every tool button and focusable canvas layer of the page's plots, through the shadow roots:
+#: [tab index, ...] (null: none set, Bokeh's own focusability)
+POINTER_ONLY_TABINDEX = """() => {
+    const found = [];
+    const walk = (root) => {
+        for (const el of root.querySelectorAll("*")) {
+            if (el.matches(".bk-OnOffButton, .bk-ClickButton, .bk-tool-overflow, "
+                           + ".bk-layer[tabindex]")) {
+                found.push(el.getAttribute("tabindex"));
+            }
+            if (el.shadowRoot) walk(el.shadowRoot);
+        }
+    };
+    walk(document);
+    return found;
+}"""
+
+
+def test_plots_drawn_later_keep_their_toolbars_out_of_the_tab_order(shared_page):  # noqa: F811
+    # the phase plot (drawn when first shown) and the study's diagrams (drawn when the study
+    # opens) bring toolbars and canvases of their own, after the page's first pass
+    page = lab_page(shared_page, "?systems=spring&phase=1&play=0")
+    before = len(page.js(POINTER_ONLY_TABINDEX))
+    page.page.click("#il-study-spring-study")
+    page.wait(STUDY_DRAWN)
+    page.wait(f"({POINTER_ONLY_TABINDEX})().length > {before}")
+    page.wait(f"({POINTER_ONLY_TABINDEX})().every((index) => index === '-1')")
+    close_study(page, "spring")
+
+
 # -- the live description ----------------------------------------------------------------
 NUMBER = r"([0-9.]+(?:e[+-]?[0-9]+)?) %"
 
