@@ -58,8 +58,11 @@ def report(results: dict) -> str:
         for entry in results[r]["real_time"]:
             names = entry["integrators"]
             label = "all integrators" if len(names) > 4 else ", ".join(names)
+            system = entry["system"] + "".join(
+                f" {k}={v}" for k, v in entry.get("params", {}).items()
+            )
             lines.append(
-                f"  {r:<10} {entry['system']:<9} dt={entry['dt']:<7g} "
+                f"  {r:<10} {system:<16} dt={entry['dt']:<7g} "
                 f"{entry['real_time_factor']:>9.1f}x  ({label})"
             )
     return "\n".join(lines)

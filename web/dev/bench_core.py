@@ -109,9 +109,10 @@ def steps_per_second(sim_seconds, repeats):
     return table
 
 
-def real_time(system_name, integrators, sim_seconds, repeats, every=10):
-    """Real-time factor (simulated s per wall s) of integrators in lockstep."""
-    system = get_system(system_name)
+def real_time(system_name, integrators, sim_seconds, repeats, every=10, **params):
+    """Real-time factor (simulated s per wall s) of integrators in lockstep, from the start
+    of the system with ``params``."""
+    system = get_system(system_name, **params)
     dt = system.recommended_dt
     steps = max(10, int(sim_seconds / dt))
     seconds = _median_seconds(
@@ -119,6 +120,7 @@ def real_time(system_name, integrators, sim_seconds, repeats, every=10):
     )
     return {
         "system": system_name,
+        "params": params,
         "integrators": list(integrators),
         "dt": dt,
         "real_time_factor": steps * dt / seconds,
@@ -134,6 +136,9 @@ def measure(quick=False):
         "steps_per_second": steps_per_second(2.0 * scale, repeats),
         "real_time": [
             real_time("cradle", DEFAULT_INTEGRATORS, 2.0 * scale, repeats),
+            # the fall, the impacts and the pile at rest (its contacts cost the most)
+            real_time("balls", DEFAULT_INTEGRATORS, 8.0 * scale, repeats, count=12),
+            real_time("balls", DEFAULT_INTEGRATORS, 8.0 * scale, repeats, count=40),
             real_time("pendulum", list(INTEGRATORS), 10.0 * scale, repeats),
             real_time("spring", list(INTEGRATORS), 10.0 * scale, repeats),
         ],
