@@ -11,9 +11,12 @@
 /** How often the whole pass runs again (ms), besides the observers. */
 export const FIX_INTERVAL_MS = 3000;
 
-// focus rings inside Bokeh's shadow roots (the page's own CSS does not reach in there)
+// focus rings inside Bokeh's shadow roots (the page's own CSS does not reach in there); the
+// × of a chosen integrator's chip (blue) rings in white inside itself: the page's blue ring
+// on the chip's blue could not be seen, and the chip's box clips what is drawn outside it
 const FOCUS_CSS = `:focus-visible { outline: 3px solid #1a5fb4 !important; outline-offset: 2px; }
-.noUi-handle:focus-visible { box-shadow: 0 0 0 3px #1a5fb4 !important; }`;
+.noUi-handle:focus-visible { box-shadow: 0 0 0 3px #1a5fb4 !important; }
+.choices__button:focus-visible { outline: 2px solid #ffffff !important; outline-offset: -2px; }`;
 let focusSheet = null;
 
 function* shadowRoots(root) {

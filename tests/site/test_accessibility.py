@@ -341,6 +341,80 @@ def test_plots_drawn_later_keep_their_toolbars_out_of_the_tab_order(shared_page)
     close_study(page, "spring")
 
 
+#: the focused element (through the shadow roots) and its focus ring as drawn: the computed
+#: outline (width in px, style, colour), or for a slider's handle the box shadow its ring is
+FOCUS_RING = """() => {
+    let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    const style = getComputedStyle(el);
+    // the colour the ring is drawn on: outside the element, its surroundings' background; inside
+    // it (a negative offset), its own (the first ancestor, through shadow hosts, that has one)
+    let under = parseFloat(style.outlineOffset) < 0 ? el : el.parentElement;
+    let background = "rgb(255, 255, 255)";
+    while (under) {
+        const fill = getComputedStyle(under).backgroundColor;
+        if (fill && fill !== "transparent" && !fill.startsWith("rgba(0, 0, 0, 0)")) {
+            background = fill;
+            break;
+        }
+        under = under.parentElement || under.getRootNode().host || null;
+    }
+    return { background, what: `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`
+                   + (el.getAttribute("aria-label") ? ` "${el.getAttribute("aria-label")}"` : ""),
+             width: parseFloat(style.outlineWidth), style: style.outlineStyle,
+             color: style.outlineColor, shadow: style.boxShadow,
+             visible: el.matches(":focus-visible") };
+}"""
+
+
+def _luminance(rgb):
+    def channel(c):
+        c = c / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a, b):
+    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def _rgb(css):
+    return tuple(int(float(v)) for v in re.findall(r"[0-9.]+", css)[:3])
+
+
+def test_every_tab_stop_shows_a_ring_of_at_least_2_px(shared_page):  # noqa: F811
+    # issue 48 item 7: a 2 px focus ring everywhere, the chips' × too (WCAG 2.4.13: a ring at
+    # least 2 px thick, of 3:1 contrast against the colour it is drawn on: a lane's orange on
+    # white is 2.2:1, the page's blue on the integrator chip's blue about 1:1). Every stop
+    # from the top of the page to the editor, its computed outline read while it has keyboard
+    # focus; a slider's handle draws its ring as a box shadow (noUi's handles clip an outline).
+    page = lab_page(shared_page, "?play=0")
+    focus_at_the_top(page)
+    faint = []
+    for _ in range(200):
+        page.page.keyboard.press("Tab")
+        ring = page.js(FOCUS_RING)
+        under = _rgb(ring["background"])
+        if "noUi-handle" in ring["what"]:
+            thick = re.search(r"0px 0px 0px ([0-9.]+)px", ring["shadow"])
+            ok = thick and float(thick[1]) >= 2 and _contrast(_rgb(ring["shadow"]), under) >= 3
+        else:
+            ok = (
+                ring["visible"]
+                and ring["style"] not in ("none", "hidden")
+                and ring["width"] >= 2
+                and _contrast(_rgb(ring["color"]), under) >= 3
+            )
+        if not ok:
+            faint.append(ring)
+        if page.js(FOCUSED)["inSummary"] and page.js(FOCUSED)["id"] == "il-editor":
+            break
+    assert faint == [], faint
+
+
 # -- the live description ----------------------------------------------------------------
 NUMBER = r"([0-9.]+(?:e[+-]?[0-9]+)?) %"
 
