@@ -67,9 +67,12 @@ function menu() {
       event.preventDefault();
       details.open = false;
       applyQuery(lessonHref(lesson), true);
-      // the link just chosen is hidden with the menu: focus stays on the menu, where the
-      // user is (not back at the top of the page)
-      summary.focus();
+      // the link just chosen is hidden with the menu: focus goes to the lesson's note, what
+      // the user reads next (a screen reader says it), not back to the top of the page; Space
+      // there plays and pauses (keys.js), where on the menu's summary it opened the menu again
+      const box = document.getElementById("il-lesson");
+      if (box) box.focus();
+      else summary.focus();
     });
     item.appendChild(link);
     list.appendChild(item);
@@ -92,6 +95,7 @@ function note() {
   const box = document.createElement("aside");
   box.className = "il-lesson";
   box.id = "il-lesson";
+  box.tabIndex = -1; // focused when its lesson is chosen from the menu (not a Tab stop)
   const title = document.createElement("strong");
   const text = document.createElement("span");
   if (state.embed) {

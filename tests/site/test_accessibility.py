@@ -243,7 +243,7 @@ def test_the_keyboard_reaches_integrators_lessons_the_editor_and_study(shared_pa
     # the integrators' picker (the MultiChoice's input, in its shadow root)
     tab_until(page, lambda f: f["model"] == "controls:integrators" and f["tag"] == "INPUT")
     # the lessons: Enter opens the menu, Tab the first lesson, Enter applies it in place, and
-    # focus stays on the menu (not lost to the top of the page)
+    # focus goes to the lesson's note (not lost to the top of the page)
     page.page.focus("#il-panels")  # (from anywhere before the menu: back to the top)
     page.page.focus("body")
     tab_until(page, lambda f: f["inSummary"] and f["id"] == "il-lessons")
@@ -253,7 +253,7 @@ def test_the_keyboard_reaches_integrators_lessons_the_editor_and_study(shared_pa
     assert first
     page.page.keyboard.press("Enter")
     page.wait(f"{lab}.state().lesson === {first!r}")
-    assert page.js("document.activeElement === document.querySelector('#il-lessons summary')")
+    assert page.js("document.activeElement === document.getElementById('il-lesson')")
     # the editor: reached by Tab, opened by Enter
     tab_until(page, lambda f: f["inSummary"] and f["id"] == "il-editor")
     page.page.keyboard.press("Enter")
@@ -413,6 +413,26 @@ def test_every_tab_stop_shows_a_ring_of_at_least_2_px(shared_page):  # noqa: F81
         if page.js(FOCUSED)["inSummary"] and page.js(FOCUSED)["id"] == "il-editor":
             break
     assert faint == [], faint
+
+
+def test_space_after_choosing_a_lesson_pauses_it(shared_page):  # noqa: F811
+    # issue 48 item 7: a lesson chosen from the menu with the keyboard left focus on the
+    # menu's summary, where Space opens the menu again; focus now goes to the lesson's note,
+    # and Space there is the page's play/pause
+    page = lab_page(shared_page)
+    lab = "window.integratorLab"
+    page.page.focus("#il-lessons summary")
+    page.page.keyboard.press("Enter")
+    page.wait("document.getElementById('il-lessons').open")
+    page.page.keyboard.press("Tab")
+    chosen = page.js("document.activeElement.dataset.lesson")
+    assert chosen
+    page.page.keyboard.press("Enter")
+    page.wait(f"{lab}.state().lesson === {chosen!r}")
+    page.wait(f"{lab}.status().running")
+    page.page.keyboard.press("Space")
+    page.wait(f"!{lab}.status().running && !{lab}.state().playing")
+    assert not page.js("document.getElementById('il-lessons').open")
 
 
 # -- the live description ----------------------------------------------------------------
