@@ -125,6 +125,7 @@ def test_json_keeps_every_row_as_it_is_measured(tmp_path, monkeypatch):
         "refused": 0,
         "mb_per_session": 5.0,
         "loadavg": [1.0, 1.0],
+        "server_waited": 0.0,
     }
     rows = [row]
 

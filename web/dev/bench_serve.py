@@ -372,6 +372,18 @@ class Server:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
 
+    def waited_seconds(self) -> float:
+        """Seconds the server's threads were ready to run but waited for a CPU (the
+        machine's other work): ``/proc/PID/schedstat``, summed over its threads."""
+        total = 0
+        for task in os.listdir(f"/proc/{self.process.pid}/task"):
+            try:
+                with open(f"/proc/{self.process.pid}/task/{task}/schedstat") as f:
+                    total += int(f.read().split()[1])
+            except (OSError, IndexError, ValueError):
+                continue  # a thread that ended meanwhile
+        return total / 1e9
+
     def rss_mb(self) -> float:
         with open(f"/proc/{self.process.pid}/status") as f:
             for line in f:
@@ -458,6 +470,7 @@ async def measure(
     mine = {session_label(c.session_id) for c in clients}
     server.phase()  # profiled: the run
     t0, cpu0, own0 = time.monotonic(), server.cpu_seconds(), time.process_time()
+    waited0 = server.waited_seconds()
     updates0 = {id(c): c.updates for c in clients}
     bytes0 = sum(c.bytes for c in clients)
     first = clocks(await _status(server))
@@ -467,6 +480,7 @@ async def measure(
         rss.append(server.rss_mb())
     elapsed = time.monotonic() - t0
     cpu = (server.cpu_seconds() - cpu0) / elapsed
+    waited = (server.waited_seconds() - waited0) / elapsed
     server.phase(last=True)
     own = (time.process_time() - own0) / elapsed
     last = clocks(await _status(server))
@@ -506,6 +520,8 @@ async def measure(
         "updates_per_s": {"min": min(rates), "median": statistics.median(rates), "max": max(rates)},
         "rtf": {"min": min(rtfs), "median": statistics.median(rtfs), "max": max(rtfs)},
         "server_cpu": cpu,
+        # the share of the run the server was ready to run but waited for a CPU
+        "server_waited": waited,
         "server_rss_mb": {"start": rss_before, "end": rss[-1], "max": max(rss)},
         # the server's growth with these sessions, at its largest, per session
         "mb_per_session": (max(rss) - rss_before) / sessions,
@@ -518,6 +534,40 @@ async def measure(
         "errors": errors[:5],
         "callbacks_after": (await _status(server))["callbacks"],
     }
+
+
+def engine_memory(marks=(10.0, 30.0, 70.0, 120.0)) -> list[tuple[float, float]]:
+    """What one session's engine adds to this process's RSS (MB) after each of ``marks``
+    seconds of simulated time on the default view, every frame acknowledged: its runs'
+    sample buffers fill (``views.system_run.RUNNER_CAPACITY`` samples per integrator) only
+    after a minute or more, longer than a run of the benchmark lasts."""
+    import gc
+
+    from integrator_lab.views.engine import TICK, Engine
+    from integrator_lab.views.live import Live
+
+    def rss() -> float:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return float("nan")
+
+    Engine(Live()).handle(default_init())  # what every engine imports, before measuring
+    gc.collect()
+    before = rss()
+    now = [0.0]
+    engine = Engine(Live(budget=lambda: float("inf")), clock=lambda: now[0])
+    engine.handle(default_init())
+    held = []
+    for mark in marks:
+        while min(run.runner.time for run in engine.live.runs.values()) < mark:
+            now[0] += TICK
+            if any(m["type"] == "frame" for m in engine.tick()):
+                engine.handle({"type": "ack"})
+        gc.collect()
+        held.append((mark, rss() - before))
+    return held
 
 
 def _row(r):
@@ -567,7 +617,8 @@ async def main_async(args) -> list:
         results.append(result)
         print(_row(result), flush=True)
         print(
-            f"  the machine's load average: {result['loadavg'][0]} -> {result['loadavg'][1]}",
+            f"  the machine's load average: {result['loadavg'][0]} -> {result['loadavg'][1]}; "
+            f"the server waited for a CPU {100 * result['server_waited']:.0f} % of the run",
             file=sys.stderr,
             flush=True,
         )
@@ -628,6 +679,11 @@ def main(argv=None) -> int:
         "scripts, the page in its frame and the page's own files",
     )
     parser.add_argument(
+        "--engine-memory",
+        action="store_true",
+        help="no server: what one session's engine holds as its sample buffers fill",
+    )
+    parser.add_argument(
         "--nice",
         type=int,
         default=0,
@@ -645,6 +701,10 @@ def main(argv=None) -> int:
         "run)",
     )
     args = parser.parse_args(argv)
+    if args.engine_memory:
+        for mark, mb in engine_memory():
+            print(f"one engine after {mark:g} s simulated: {mb:.1f} MB", flush=True)
+        return 0
     if args.profile:
         os.makedirs(args.profile, exist_ok=True)
     asyncio.run(main_async(args))
