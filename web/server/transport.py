@@ -251,6 +251,10 @@ class _ForgivesLostConnections:
         return connection is not None and connection._session is None
 
     async def _async_open(self, token) -> None:
+        # each frame goes at once: with Nagle's algorithm on, a frame's parts waited for the
+        # browser's delayed acknowledgement (one session got 16 frames/s, 59 without;
+        # web/dev/bench_serve.py)
+        self.set_nodelay(True)
         await super()._async_open(token)
         session = self.connection._session if self.connection is not None else None
         if session is not None:
