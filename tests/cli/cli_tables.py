@@ -30,16 +30,8 @@ def table_headers(text: str) -> list[str]:
     return [c.strip() for c in lines[rule - 1].split("  ") if c.strip()]
 
 
-def on_a_terminal(*args: str) -> tuple[int, str, str]:
-    """Run ``integrator-lab ARGS`` with standard output a pseudo-terminal: its exit status,
-    what the terminal shows, and its stderr (a pipe)."""
-    controller, terminal = pty.openpty()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "integrator_lab", *args],
-        stdout=terminal,
-        stderr=subprocess.PIPE,
-    )
-    os.close(terminal)
+def drain(controller: int) -> bytes:
+    """Everything a pseudo-terminal's other end wrote until it closed; closes ``controller``."""
     shown = b""
     while True:
         try:
@@ -50,5 +42,19 @@ def on_a_terminal(*args: str) -> tuple[int, str, str]:
             break
         shown += chunk
     os.close(controller)
+    return shown
+
+
+def on_a_terminal(*args: str) -> tuple[int, str, str]:
+    """Run ``integrator-lab ARGS`` with standard output a pseudo-terminal: its exit status,
+    what the terminal shows, and its stderr (a pipe)."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "integrator_lab", *args],
+        stdout=terminal,
+        stderr=subprocess.PIPE,
+    )
+    os.close(terminal)
+    shown = drain(controller)
     _, err = process.communicate(timeout=120)
     return process.returncode, shown.decode("utf-8").replace("\r\n", "\n"), err.decode("utf-8")

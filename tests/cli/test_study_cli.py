@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 import pytest
-from cli_tables import on_a_terminal, table_headers, table_rows
+from cli_tables import drain, on_a_terminal, table_headers, table_rows
 
 from integrator_lab.cli.main import main
 from integrator_lab.core import SYSTEMS
@@ -97,16 +97,7 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
         timeout=120,
     )
     os.close(terminal)
-    drawn = b""
-    while True:
-        try:
-            chunk = os.read(controller, 4096)
-        except OSError:  # Linux reports the end of a closed pty this way
-            break
-        if not chunk:
-            break
-        drawn += chunk
-    os.close(controller)
+    drawn = drain(controller)
     assert done.returncode == 0 and json.loads(done.stdout)["runs"][0]["integrator"] == "rk4"
     assert b"[########################################] 100%" in drawn
 
